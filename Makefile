@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+# feecscope: `make` builds build/feecscope, `make test` runs every test,
+# `make bench` prints the benchmarks. `make V=1` shows the commands.
+
+OUTPUT     ?= build
+HOST_ARCH  := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ARCH       ?= $(HOST_ARCH)
+ifeq ($(filter $(ARCH),x86 arm64),)
+$(error ARCH=$(ARCH) is not supported: use x86 or arm64)
+endif
+
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+LLVM_STRIP ?= llvm-strip
+ifeq ($(ARCH),$(HOST_ARCH))
+CC         ?= cc
+else
+CROSS_COMPILE ?= aarch64-linux-gnu-
+CC         := $(CROSS_COMPILE)gcc
+OUTPUT     := build/$(ARCH)
+endif
+
+WARN       := -Wall -Wextra -Werror
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=c11 -D_GNU_SOURCE $(WARN) -Iuser -I$(OUTPUT)
+SAN_FLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDLIBS_CORE := -lz -lm
+LDLIBS_LIVE := -lbpf -lelf -lz
+ifneq ($(ARCH),$(HOST_ARCH))
+LDFLAGS    += -static
+LDLIBS_LIVE += -lzstd
+endif
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+# The core: engine, EM readers, replay source and outputs. No libbpf here.
+CORE_SRCS  := $(filter-out user/main.c user/cmd_live.c user/source/live%.c user/output/live%.c,$(wildcard user/*.c user/*/*.c))
+LIVE_SRCS  := $(wildcard user/cmd_live.c user/source/live*.c user/output/live*.c)
+BPF_SRCS   := $(wildcard bpf/*.bpf.c)
+TEST_SRCS  := $(wildcard tests/unit/*.c)
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+
+CORE_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(CORE_SRCS))
+SAN_OBJS   := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS) $(TEST_SRCS))
+TEST_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_SRCS))
+LIVE_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIVE_SRCS))
+HDRS       := $(wildcard user/*.h user/*/*.h tests/unit/*.h)
+
+ifneq ($(BPF_SRCS),)
+HAVE_LIVE  := 1
+SKEL       := $(OUTPUT)/feecscope.skel.h
+CFLAGS     += -DFS_HAVE_LIVE=1
+else
+SKEL       :=
+LIVE_OBJS  :=
+LDLIBS_LIVE := -lz
+endif
+
+VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
+
+.DELETE_ON_ERROR:
+.PHONY: all test unit bench clean vmlinux
+
+all: $(OUTPUT)/feecscope
+
+$(OUTPUT)/libfeecscope.a: $(CORE_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/obj/%.o: %.c $(HDRS) | $(SKEL)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/san/%.o: %.c $(HDRS)
+	$(call msg,CC-SAN,$<)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) $(SAN_FLAGS) -c $< -o $@
+
+$(OUTPUT)/feecscope: $(OUTPUT)/obj/user/main.o $(LIVE_OBJS) $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
+
+# BPF: object -> linked object -> skeleton (a build product, never committed).
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h $(VMLINUX)
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && \
+		$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+$(OUTPUT)/feecscope.skel.h: $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name feecscope_bpf > $@
+
+$(OUTPUT)/tests/unit_tests: $(TEST_OBJS) $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $^ $(LDLIBS_CORE) -o $@
+
+$(OUTPUT)/tests/unit_tests_san: $(SAN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(SAN_FLAGS) $^ $(LDLIBS_CORE) -o $@
+
+$(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
+
+unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san
+
+# Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
+test: all unit
+	$(Q)tests/run.sh $(OUTPUT)
+
+bench: all $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS))
+	$(Q)tests/bench/run.sh $(OUTPUT)
+
+# Regenerate the BTF-derived header for this machine's kernel (see vmlinux/README.md).
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(HOST_ARCH)/vmlinux.h
+
+clean:
+	rm -rf build

@@ -1,0 +1,28 @@
+# Shared helpers for shell test suites: check NAME CMD... runs CMD and counts it.
+# A suite sources this, calls check/expect_*, and ends with `finish`.
+set -u
+FEECSCOPE=${FEECSCOPE:-build/feecscope}
+FS_FIXTURES=${FS_FIXTURES:-tests/fixtures}
+_pass=0 _fail=0
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+
+pass() { echo "ok   $1"; _pass=$((_pass + 1)); }
+fail() { echo "FAIL $1${2:+: $2}"; _fail=$((_fail + 1)); }
+
+# check NAME CMD...: CMD must exit 0.
+check() { local n=$1; shift; if "$@" >"$TMP/out" 2>&1; then pass "$n"; else fail "$n" "exit $? from: $*"; sed 's/^/    /' "$TMP/out" | head -n 20; fi; }
+
+# expect_fail NAME REGEX CMD...: CMD must exit non-zero and print REGEX (stdout or stderr).
+expect_fail() {
+	local n=$1 re=$2; shift 2
+	"$@" >"$TMP/out" 2>&1; local rc=$?
+	if [ $rc -eq 0 ]; then fail "$n" "exited 0: $*"; sed 's/^/    /' "$TMP/out" | head -n 10
+	elif [ $rc -ge 128 ]; then fail "$n" "crashed (exit $rc): $*"
+	elif ! grep -Eq "$re" "$TMP/out"; then fail "$n" "output lacks /$re/"; sed 's/^/    /' "$TMP/out" | head -n 10
+	else pass "$n"; fi
+}
+
+# expect_same NAME FILE_A FILE_B
+expect_same() { if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 differ"; diff "$2" "$3" | head -n 20 | sed 's/^/    /'; fi; }
+
+finish() { echo "$_pass passed, $_fail failed"; [ $_fail -eq 0 ]; }

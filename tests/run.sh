@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every test suite and ends with one line: "N passed, N failed".
+# Suites: unit tests (plain and ASan+UBSan), then tests/cli/*.sh, then
+# tests/live/*.sh (root only: they load the BPF programs on this kernel).
+# Each suite prints its own "N passed, N failed"; this script adds them up.
+set -u
+OUT=${1:-build}
+cd "$(dirname "$0")/.."
+export FEECSCOPE="$PWD/$OUT/feecscope" FS_FIXTURES="$PWD/tests/fixtures" FS_OUT="$PWD/$OUT"
+total_pass=0 total_fail=0
+log_dir="$OUT/test-logs"; mkdir -p "$log_dir"
+
+run_suite() { # name command...
+	local name=$1; shift
+	local log="$log_dir/$name.log"
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	local rc=$?
+	grep -E '^(FAIL|not ok)' "$log" | sed 's/^/   /'
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "   no result line (exit $rc); see $log"; tail -n 20 "$log" | sed 's/^/   | /'
+		total_fail=$((total_fail + 1)); return
+	fi
+	local p f
+	p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && { echo "   exit $rc with no failures counted; see $log"; f=1; }
+	echo "   $line"
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+}
+
+run_suite unit "$OUT/tests/unit_tests"
+run_suite unit-asan-ubsan "$OUT/tests/unit_tests_san"
+for t in tests/cli/*.sh; do
+	[ -e "$t" ] || continue
+	run_suite "cli-$(basename "$t" .sh)" bash "$t"
+done
+if [ "$(id -u)" -eq 0 ]; then
+	for t in tests/live/*.sh; do
+		[ -e "$t" ] || continue
+		run_suite "live-$(basename "$t" .sh)" bash "$t"
+	done
+else
+	echo "== live: not root, live tests not run"; total_fail=$((total_fail + 1))
+fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

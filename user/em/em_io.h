@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where an Energy Model comes from: the kernel's debugfs tree (live, or a copy
+ * pulled off a device), feecscope's portable EM file (`em --save`), or a
+ * built-in device profile. Every reader reports errors as
+ * "<file>: <field>: <problem>" in err and returns -1.
+ */
+#ifndef FEECSCOPE_EM_IO_H
+#define FEECSCOPE_EM_IO_H
+
+#include <stdio.h>
+#include "../engine/em.h"
+
+#define FS_DEBUGFS_EM "/sys/kernel/debug/energy_model"
+#define FS_SYSFS_CPU  "/sys/devices/system/cpu"
+
+/*
+ * Read an energy_model debugfs tree (any layout v5.2 .. today) at dir.
+ * Capacities come from cpu_dir/cpuN/cpu_capacity; cpu_dir may be NULL to
+ * look for a "cpu_capacity" file or "cpus/cpuN/cpu_capacity" inside dir
+ * (how a pulled copy carries them), then FS_SYSFS_CPU.
+ */
+int fs_em_read_debugfs(const char *dir, const char *cpu_dir, struct fs_em *em, char *err, size_t errlen);
+
+/* The portable text format written by `feecscope em --save`. */
+int fs_em_write(FILE *out, const struct fs_em *em);
+int fs_em_parse_text(const char *text, size_t len, const char *name, struct fs_em *em,
+		     char *err, size_t errlen);
+int fs_em_read_file(const char *path, struct fs_em *em, char *err, size_t errlen);
+
+/* Built-in device profiles. */
+int fs_em_profile_count(void);
+const char *fs_em_profile_name(int i);
+const char *fs_em_profile_desc(int i);
+/* Build profile `name` as kernel `era` would have registered it ("6.0" style µW is the default). */
+int fs_em_profile_build(const char *name, struct fs_em *em, char *err, size_t errlen);
+/* A generic profile sized to nr_cpus (for machines without an EM). */
+int fs_em_profile_for_cpus(int nr_cpus, struct fs_em *em, char *err, size_t errlen);
+
+/*
+ * Resolve an --em argument: a built-in profile name, a saved EM file, or a
+ * debugfs-layout directory. spec == NULL: the running kernel's debugfs
+ * (mounting debugfs when root and it is not mounted).
+ */
+int fs_em_load(const char *spec, struct fs_em *em, char *err, size_t errlen);
+
+/* Human-readable dump for `feecscope em`. */
+void fs_em_print(FILE *out, const struct fs_em *em);
+
+#endif /* FEECSCOPE_EM_IO_H */

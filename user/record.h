@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The records feecscope observes: one layout shared by the BPF collector
+ * (bpf/), the live source, the recording/replay source and the engine, so a
+ * recording replays through exactly the code that saw it live.
+ *
+ * Wire form: every record starts with struct fs_rec_hdr. A wake-up is sent
+ * and stored as the prefix of struct fs_wakeup up to cpu[nr_cpus]
+ * (fs_wakeup_size()); readers copy it into a zeroed struct fs_wakeup.
+ * Fixed-width types only; all fields little-endian as the host writes them.
+ */
+#ifndef FEECSCOPE_RECORD_H
+#define FEECSCOPE_RECORD_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#include <stddef.h>
+#endif
+
+#define FS_MAX_CPUS 32 /* cpus_allowed is a __u64 mask; 32 covers every phone SoC */
+#define FS_COMM_LEN 16
+
+enum fs_rec_type {
+	FS_REC_WAKEUP = 1,    /* struct fs_wakeup: what feec saw + where the kernel put the task */
+	FS_REC_MIGRATE = 2,   /* struct fs_migrate: a task moved outside a wake-up (load balance, affinity) */
+	FS_REC_OVERUTIL = 3,  /* struct fs_overutil: root domain overutilized flag changed */
+	FS_REC_LOST = 4,      /* struct fs_lost: records the kernel could not deliver */
+};
+
+struct fs_rec_hdr {
+	__u16 type;  /* enum fs_rec_type */
+	__u16 nr_cpus; /* FS_REC_WAKEUP: entries in cpu[]; else 0 */
+	__u32 size;  /* bytes of this record on the wire, header included */
+	__u64 ts_ns; /* CLOCK_BOOTTIME (bpf_ktime_get_boot_ns), the clock Perfetto uses */
+};
+
+/* fs_cpu.flags */
+#define FS_CPU_ONLINE      (1u << 0) /* in cpu_online_mask */
+#define FS_CPU_IN_SD       (1u << 1) /* in the waker's sd_asym_cpucapacity span covering prev_cpu */
+#define FS_CPU_RT_RUNNABLE (1u << 2) /* rt_rq_is_runnable(&rq->rt) */
+#define FS_CPU_UCLAMP_IDLE (1u << 3) /* rq->uclamp_flags & UCLAMP_FLAG_IDLE */
+#define FS_CPU_CURR_IS_P   (1u << 4) /* the waking task is this rq's current (ttwu of a running task) */
+
+/* One CPU's utilization landscape, read from its struct rq at sched_waking. */
+struct fs_cpu {
+	__u64 cfs_last_update_time; /* rq->cfs.avg.last_update_time */
+	__u64 dl_running_bw;        /* rq->dl.running_bw (BW_SHIFT = 20 fixed point) */
+	__u32 util_avg;             /* rq->cfs.avg.util_avg */
+	__u32 util_est;             /* rq->cfs.avg.util_est(.enqueued), UTIL_AVG_UNCHANGED masked off */
+	__u32 runnable_avg;         /* rq->cfs.avg.runnable_avg (v6.5 boost) */
+	__u32 rt_util;              /* rq->avg_rt.util_avg   (cpu_util_rt) */
+	__u32 dl_util;              /* rq->avg_dl.util_avg   (cpu_util_dl) */
+	__u32 irq_util;             /* rq->avg_irq.util_avg  (cpu_util_irq), 0 without IRQ time accounting */
+	__u32 capacity;             /* rq->cpu_capacity      (capacity_of) */
+	__u32 capacity_orig;        /* arch_scale_cpu_capacity (rq->cpu_capacity_orig before v6.8) */
+	__u32 thermal_pressure;     /* arch_scale_thermal_pressure(cpu), instantaneous (<= v6.9) */
+	__u32 hw_load_avg;          /* rq->avg_thermal/avg_hw .load_avg (v5.7+) */
+	__u32 cpufreq_pressure;     /* cpufreq_get_pressure(cpu) (v6.10+) */
+	__u32 nr_running;           /* rq->nr_running */
+	__u16 uclamp_min;           /* rq->uclamp[UCLAMP_MIN].value */
+	__u16 uclamp_max;           /* rq->uclamp[UCLAMP_MAX].value */
+	__u32 flags;                /* FS_CPU_* */
+};
+
+/* fs_wakeup.flags */
+#define FS_WAKE_OVERUTILIZED (1u << 0) /* waker's rq->rd->overutilized was set */
+#define FS_WAKE_NO_PD        (1u << 1) /* rd->pd == NULL (EAS off) as seen by the collector */
+#define FS_WAKE_NO_ASYM      (1u << 2) /* no sd_asym_cpucapacity domain spans prev_cpu */
+#define FS_WAKE_FORK         (1u << 3) /* sched_wakeup_new: no feec (WF_FORK) */
+#define FS_WAKE_SYNC         (1u << 4) /* WF_SYNC (only when the collector knows wake flags) */
+#define FS_WAKE_FLAGS_KNOWN  (1u << 5) /* FS_WAKE_SYNC is meaningful */
+#define FS_WAKE_UCLAMP_USED  (1u << 6) /* uclamp_is_used() */
+#define FS_WAKE_UTIL_EST_OFF (1u << 7) /* sched_feat(UTIL_EST) off */
+#define FS_WAKE_EAS_UNKNOWN  (1u << 8) /* collector could not read rd/sd; gates taken from the EM only */
+
+/* The waking task's PELT state, before feec's sync_entity_load_avg(). */
+struct fs_task {
+	__u64 last_update_time;       /* p->se.avg.last_update_time */
+	__u64 cfs_rq_last_update_time;/* cfs_rq_of(&p->se)->avg.last_update_time: the decay target */
+	__u32 util_sum;               /* p->se.avg.util_sum */
+	__u32 period_contrib;         /* p->se.avg.period_contrib */
+	__u32 util_avg;               /* p->se.avg.util_avg */
+	__u32 util_est_enqueued;      /* p->se.avg.util_est.enqueued, flag masked (v6.8+: = util_est) */
+	__u32 util_est_ewma;          /* p->se.avg.util_est.ewma, flag masked (v6.8+: = util_est) */
+	__u16 uclamp_min;             /* effective uclamp_eff_value(p, UCLAMP_MIN), 0 without uclamp */
+	__u16 uclamp_max;             /* effective uclamp_eff_value(p, UCLAMP_MAX), 1024 without uclamp */
+};
+
+struct fs_wakeup {
+	struct fs_rec_hdr hdr;
+	__s32 pid, tgid;
+	char comm[FS_COMM_LEN];
+	__s32 prev_cpu;        /* p->wake_cpu: feec's prev_cpu */
+	__s32 task_cpu;        /* task_cpu(p): where p's utilization still counts */
+	__s32 waker_cpu;       /* smp_processor_id() at sched_waking: its rq->rd and sd are feec's */
+	__s32 chosen_cpu;      /* the CPU the kernel placed p on; -1 if unknown */
+	__u64 cpus_allowed;    /* p->cpus_ptr as a bitmask */
+	__u32 nr_cpus_allowed; /* p->nr_cpus_allowed */
+	__u32 flags;           /* FS_WAKE_* */
+	__u64 decided_ns;      /* ts of the event that told chosen_cpu (0 = unknown) */
+	struct fs_task task;
+	struct fs_cpu cpu[FS_MAX_CPUS];
+};
+
+/* fs_migrate.reason */
+#define FS_MIG_BALANCE 1 /* sched_migrate_task outside a wake-up */
+#define FS_MIG_WAKEUP  2 /* sched_migrate_task inside a wake-up (also folded into its fs_wakeup) */
+
+struct fs_migrate {
+	struct fs_rec_hdr hdr;
+	__s32 pid;
+	__s32 orig_cpu;
+	__s32 dest_cpu;
+	__u32 reason;
+};
+
+struct fs_overutil {
+	struct fs_rec_hdr hdr;
+	__u32 overutilized; /* 0/1 */
+	__u32 pad;
+};
+
+struct fs_lost {
+	struct fs_rec_hdr hdr;
+	__u64 count; /* records the kernel dropped (ring buffer full) since the previous fs_lost */
+};
+
+#ifndef __bpf__
+static inline size_t fs_wakeup_size(unsigned int nr_cpus)
+{
+	return offsetof(struct fs_wakeup, cpu) + (size_t)nr_cpus * sizeof(struct fs_cpu);
+}
+#endif
+
+#endif /* FEECSCOPE_RECORD_H */
