@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The subcommands; each lives in user/cmd_<name>.c and returns the exit code. */
+#ifndef FEECSCOPE_COMMANDS_H
+#define FEECSCOPE_COMMANDS_H
+
+/* Exit codes shared by every subcommand. */
+#define FS_EXIT_OK      0
+#define FS_EXIT_FAIL    1 /* bad input or a failed operation; the message says which file/field */
+#define FS_EXIT_USAGE   2 /* bad command line */
+#define FS_EXIT_NOPERM  3 /* missing privileges (root or CAP_BPF+CAP_PERFMON) */
+
+int fs_cmd_em(int argc, char **argv);
+int fs_cmd_replay(int argc, char **argv);
+int fs_cmd_live(int argc, char **argv);
+int fs_cmd_policies(int argc, char **argv);
+
+#endif
