@@ -8,6 +8,7 @@
 #ifndef FEECSCOPE_PIPELINE_H
 #define FEECSCOPE_PIPELINE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "record.h"
 #include "engine/em.h"
@@ -25,6 +26,13 @@ struct fs_pipeline_opts {
 	const char *record_path;    /* binary recording, NULL = none */
 	__s32 pid_filter;           /* 0 = all */
 	const char *comm_filter;    /* NULL = all */
+	/*
+	 * The EM is not the observed kernel's own (a built-in profile on a machine
+	 * without EAS, or --em on a recording): take CPU capacities from the EM
+	 * and decide the EAS gates (perf domains, asym domain, overutilized) from
+	 * the landscape instead of the recorded flags. See docs/accounting.md.
+	 */
+	bool emulate_eas;
 };
 
 struct fs_policy_stats {
