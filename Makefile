@@ -66,7 +66,7 @@ VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
 
 .DELETE_ON_ERROR:
-.PHONY: all test unit bench clean vmlinux
+.PHONY: all test unit bench clean vmlinux deps check live
 
 all: $(OUTPUT)/feecscope
 
@@ -113,6 +113,17 @@ unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san
 # Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
 test: all unit
 	$(Q)tests/run.sh $(OUTPUT)
+
+# Set-up in one command each (README): install missing Debian packages, then run.
+deps:
+	$(Q)scripts/install-deps.sh
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory test
+
+live: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(OUTPUT)/feecscope live $(LIVE_ARGS)
 
 bench: all $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS))
 	$(Q)tests/bench/run.sh $(OUTPUT)

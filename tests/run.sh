@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite and ends with one line: "N passed, N failed".
 # Suites: unit tests (plain and ASan+UBSan), then tests/cli/*.sh, then
-# tests/live/*.sh (root only: they load the BPF programs on this kernel).
+# tests/live/*.sh (root only: they load the BPF programs on this kernel), then
+# tests/lab/*.sh (root: the arm64 build and the QEMU EAS guest).
 # Each suite prints its own "N passed, N failed"; this script adds them up.
 set -u
 OUT=${1:-build}
@@ -38,12 +39,12 @@ for t in tests/cli/*.sh; do
 	run_suite "cli-$(basename "$t" .sh)" bash "$t"
 done
 if [ "$(id -u)" -eq 0 ]; then
-	for t in tests/live/*.sh; do
+	for t in tests/live/*.sh tests/lab/*.sh; do
 		[ -e "$t" ] || continue
-		run_suite "live-$(basename "$t" .sh)" bash "$t"
+		run_suite "$(basename "$(dirname "$t")")-$(basename "$t" .sh)" bash "$t"
 	done
 else
-	echo "== live: not root, live tests not run"; total_fail=$((total_fail + 1))
+	echo "== live, lab: not root, not run (counted as one failure)"; total_fail=$((total_fail + 1))
 fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
