@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text helpers shared by the EM readers: cpulists, strict numbers, error strings. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "em_internal.h"
+
+void fs_em_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int fs_parse_u64(const char *s, __u64 *v)
+{
+	char *end;
+	unsigned long long x;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	/* strtoull accepts a sign; a negative power or frequency is garbage, not a huge number. */
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The kernel prints a cpumask with %*pbl: "0-3,6"; an empty mask prints as "". */
+int fs_cpulist_parse(const char *s, __u64 *mask)
+{
+	__u64 m = 0;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	while (*s && !isspace((unsigned char)*s)) {
+		char *end;
+		long lo, hi;
+
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		lo = strtol(s, &end, 10);
+		hi = lo;
+		s = end;
+		if (*s == '-') {
+			s++;
+			if (!isdigit((unsigned char)*s))
+				return -1;
+			hi = strtol(s, &end, 10);
+			s = end;
+		}
+		if (lo > hi || hi >= FS_MAX_CPUS)
+			return -1;
+		for (long c = lo; c <= hi; c++)
+			m |= 1ull << c;
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -1;
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s || !m)
+		return -1;
+	*mask = m;
+	return 0;
+}
+
+void fs_cpulist_format(__u64 mask, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < 64 && off < len; c++) {
+		int e = c;
+
+		if (!(mask & (1ull << c)))
+			continue;
+		while (e + 1 < 64 && (mask & (1ull << (e + 1))))
+			e++;
+		off += snprintf(buf + off, len - off, "%s%d", off ? "," : "", c);
+		if (e > c && off < len)
+			off += snprintf(buf + off, len - off, "-%d", e);
+		c = e;
+	}
+}
