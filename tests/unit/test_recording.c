@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Binary recording: round trip, chunking, and every kind of damage the reader must name. */
+#include <unistd.h>
+#include <sys/stat.h>
+#include "test.h"
+#include "source/recording.h"
+
+#define NCPU 8
+
+static const char *tmp_path(const char *tag)
+{
+	static char buf[256];
+	snprintf(buf, sizeof(buf), "/tmp/fs_test_rec_%d_%s.fsr", (int)getpid(), tag);
+	return buf;
+}
+
+static void fill_wakeup(struct fs_wakeup *w, int i)
+{
+	memset(w, 0, sizeof(*w));
+	w->hdr.type = FS_REC_WAKEUP;
+	w->hdr.nr_cpus = NCPU;
+	w->hdr.size = (__u32)fs_wakeup_size(NCPU);
+	w->hdr.ts_ns = 1000 + (__u64)i * 10;
+	w->pid = 100 + i % 7;
+	w->prev_cpu = i % NCPU;
+	w->chosen_cpu = -1;
+	snprintf(w->comm, sizeof(w->comm), "t%d", i % 7);
+	for (int c = 0; c < NCPU; c++)
+		w->cpu[c].util_avg = (__u32)(i * 3 + c);
+}
+
+/* Writes n wake-ups (plus a lost and a migrate record up front); returns records written. */
+static int write_rec(const char *path, int n)
+{
+	char err[256];
+	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_is_kernel = true };
+	snprintf(m.kernel_release, sizeof(m.kernel_release), "5.4.0-test");
+	m.em_text = (char *)"pd 0 cpus 0-3\n";
+	m.em_len = strlen(m.em_text);
+	struct fs_rec_writer *w = fs_rec_writer_open(path, &m, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	struct fs_lost l = { .hdr = { FS_REC_LOST, 0, sizeof(l), 5 }, .count = 42 };
+	struct fs_migrate mg = { .hdr = { FS_REC_MIGRATE, 0, sizeof(mg), 6 }, .pid = 7, .orig_cpu = 1, .dest_cpu = 2, .reason = 1 };
+	fs_rec_writer_add(w, &l.hdr, err, sizeof(err));
+	fs_rec_writer_add(w, &mg.hdr, err, sizeof(err));
+	struct fs_wakeup wk;
+	for (int i = 0; i < n; i++) {
+		fill_wakeup(&wk, i);
+		if (fs_rec_writer_add(w, &wk.hdr, err, sizeof(err)))
+			return -1;
+	}
+	if (fs_rec_writer_close(w, err, sizeof(err)))
+		return -1;
+	return n + 2;
+}
+
+/* Reads to the end; returns records read, err holds the failure if any. */
+static int read_all(const char *path, int *rc, char *err, size_t errlen)
+{
+	struct fs_rec_meta m;
+	const struct fs_rec_hdr *h;
+	int n = 0;
+	err[0] = 0;
+	struct fs_rec_reader *r = fs_rec_reader_open(path, &m, err, errlen);
+	if (!r) {
+		*rc = -2;
+		return 0;
+	}
+	while ((*rc = fs_rec_reader_next(r, &h, err, errlen)) == 1)
+		n++;
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	return n;
+}
+
+FS_TEST(recording_roundtrip_bytes_and_meta)
+{
+	const char *p = tmp_path("rt");
+	char err[256];
+	ASSERT_TRUE(write_rec(p, 3000) == 3002);
+	struct fs_rec_meta m;
+	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(m.nr_cpus, NCPU);
+	EXPECT_STR(m.kernel_release, "5.4.0-test");
+	EXPECT_STR(m.em_text, "pd 0 cpus 0-3\n");
+	EXPECT_TRUE(m.em_is_kernel);
+	const struct fs_rec_hdr *h;
+	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(h->type, FS_REC_LOST);
+	EXPECT_EQ(((const struct fs_lost *)h)->count, 42);
+	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(((const struct fs_migrate *)h)->dest_cpu, 2);
+	struct fs_wakeup want;
+	for (int i = 0; i < 3000; i++) {
+		ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+		fill_wakeup(&want, i);
+		if (memcmp(h, &want, sizeof(want))) {
+			FS_FAIL_AT("wake-up %d differs after the round trip", i);
+			break;
+		}
+	}
+	EXPECT_EQ(fs_rec_reader_next(r, &h, err, sizeof(err)), 0);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+}
+
+/* Byte offset of chunk k (1-based) by walking the chunk headers; independent of the reader. */
+static long chunk_offset(const char *path, int k, unsigned *nr_out)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char h[24];
+	if (!f || fread(h, 1, 24, f) != 24)
+		return -1;
+	long off = 24 + (long)(h[12] | h[13] << 8 | h[14] << 16 | (long)h[15] << 24) +
+		   (long)(h[16] | h[17] << 8 | h[18] << 16 | (long)h[19] << 24);
+	for (int i = 1; i < k; i++) {
+		fseek(f, off, SEEK_SET);
+		if (fread(h, 1, 20, f) != 20)
+			return -1;
+		off += 20 + (long)(h[8] | h[9] << 8 | h[10] << 16 | (long)h[11] << 24);
+	}
+	fseek(f, off, SEEK_SET);
+	if (nr_out && fread(h, 1, 20, f) == 20)
+		*nr_out = h[12] | h[13] << 8 | h[14] << 16 | (unsigned)h[15] << 24;
+	fclose(f);
+	return off;
+}
+
+FS_TEST(recording_chunks_hold_64k_of_raw_records)
+{
+	const char *p = tmp_path("ch");
+	ASSERT_TRUE(write_rec(p, 3000) > 0);
+	unsigned nr1 = 0;
+	chunk_offset(p, 1, &nr1);
+	/* chunk 1: lost (24 B) + migrate (32 B) + as many wake-ups as fit in 65536 raw bytes */
+	size_t ws = fs_wakeup_size(NCPU);
+	unsigned want = 2 + (unsigned)((65536 - sizeof(struct fs_lost) - sizeof(struct fs_migrate)) / ws);
+	EXPECT_EQ(nr1, want);
+	unlink(p);
+}
+
+static void truncate_to(const char *p, long len)
+{
+	EXPECT_EQ(truncate(p, len), 0);
+}
+
+FS_TEST(recording_truncated_replays_complete_chunks)
+{
+	const char *p = tmp_path("tr");
+	char err[512], want[512];
+	int rc;
+	ASSERT_TRUE(write_rec(p, 3000) > 0);
+	unsigned nr1 = 0;
+	chunk_offset(p, 1, &nr1);
+	long c2 = chunk_offset(p, 2, NULL);
+	truncate_to(p, c2 + 100);
+	int n = read_all(p, &rc, err, sizeof(err));
+	EXPECT_EQ(rc, -1);
+	EXPECT_EQ(n, (int)nr1);
+	/* chunk 2 keeps its 20-byte header and 80 payload bytes */
+	unsigned nr2 = 0;
+	(void)nr2;
+	snprintf(want, sizeof(want), "%s: chunk 2 at byte %ld: truncated (chunk needs ", p, c2);
+	EXPECT_CONTAINS(err, want);
+	snprintf(want, sizeof(want), "file has 100); replayed %u records", nr1);
+	EXPECT_CONTAINS(err, want);
+	unlink(p);
+}
+
+FS_TEST(recording_cut_at_chunk_boundary_reports_missing_end)
+{
+	const char *p = tmp_path("cb");
+	char err[512], want[512];
+	int rc;
+	ASSERT_TRUE(write_rec(p, 3000) > 0);
+	unsigned nr1 = 0;
+	chunk_offset(p, 1, &nr1);
+	long c2 = chunk_offset(p, 2, NULL);
+	truncate_to(p, c2);
+	EXPECT_EQ(read_all(p, &rc, err, sizeof(err)), (int)nr1);
+	snprintf(want, sizeof(want), "%s: chunk 2 at byte %ld: file ends without the end marker (recording cut short); replayed %u records",
+		 p, c2, nr1);
+	EXPECT_STR(err, want);
+	unlink(p);
+}
+
+FS_TEST(recording_flipped_byte_is_crc_mismatch)
+{
+	const char *p = tmp_path("fl");
+	char err[512], want[512];
+	int rc;
+	ASSERT_TRUE(write_rec(p, 3000) > 0);
+	unsigned nr1 = 0, nr2 = 0;
+	chunk_offset(p, 1, &nr1);
+	chunk_offset(p, 2, &nr2);
+	long c3 = chunk_offset(p, 3, NULL);
+	FILE *f = fopen(p, "r+b");
+	ASSERT_TRUE(f);
+	fseek(f, c3 + 20 + 33, SEEK_SET);
+	int c = fgetc(f);
+	fseek(f, c3 + 20 + 33, SEEK_SET);
+	fputc(c ^ 0x10, f);
+	fclose(f);
+	EXPECT_EQ(read_all(p, &rc, err, sizeof(err)), (int)(nr1 + nr2));
+	EXPECT_EQ(rc, -1);
+	snprintf(want, sizeof(want), "%s: chunk 3 at byte %ld: CRC mismatch; replayed %u records", p, c3, nr1 + nr2);
+	EXPECT_STR(err, want);
+	unlink(p);
+}
+
+FS_TEST(recording_bad_magic_and_version)
+{
+	const char *p = tmp_path("mg");
+	char err[512], want[512];
+	int rc;
+	ASSERT_TRUE(write_rec(p, 10) > 0);
+	FILE *f = fopen(p, "r+b");
+	ASSERT_TRUE(f);
+	fseek(f, 8, SEEK_SET);
+	fputc(7, f); /* version field, little-endian u32 at offset 8 */
+	fclose(f);
+	read_all(p, &rc, err, sizeof(err));
+	EXPECT_EQ(rc, -2);
+	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads version 1)", p);
+	EXPECT_STR(err, want);
+	f = fopen(p, "r+b");
+	fputc('X', f);
+	fclose(f);
+	read_all(p, &rc, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: bad magic: not a feecscope recording", p);
+	EXPECT_STR(err, want);
+	unlink(p);
+}
+
+FS_TEST(recording_rejects_wrong_record_size)
+{
+	char err[256];
+	struct fs_wakeup w;
+	fill_wakeup(&w, 0);
+	w.hdr.size -= 4;
+	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), NCPU, err, sizeof(err)), -1);
+	char want[128];
+	snprintf(want, sizeof(want), "type 1 record of size %zu, expected %zu", fs_wakeup_size(NCPU) - 4, fs_wakeup_size(NCPU));
+	EXPECT_STR(err, want);
+	fill_wakeup(&w, 0);
+	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), 4, err, sizeof(err)), -1);
+	EXPECT_STR(err, "wake-up with nr_cpus 8 in a recording of 4 CPUs");
+	w.hdr.type = 9;
+	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), NCPU, err, sizeof(err)), -1);
+	EXPECT_STR(err, "unknown record type 9");
+}

@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CSV form of the records: reader (any column subset, defaults) and lossless writer; see docs/csv.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csv_records.h"
+
+/* ---- column tables ---- */
+
+enum kind { K_TYPE, K_U16, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON };
+
+#define NA (-1)
+#define W(f) ((int)offsetof(struct fs_wakeup, f))
+#define M(f) ((int)offsetof(struct fs_migrate, f))
+#define O(f) ((int)offsetof(struct fs_overutil, f))
+#define L(f) ((int)offsetof(struct fs_lost, f))
+
+/* off[t]: byte offset of the field in record type t (1..4), NA if the column does not apply. */
+struct col {
+	const char *name;
+	enum kind kind;
+	int off[5];
+};
+
+static const struct col cols[] = {
+	{ "type", K_TYPE, { NA, 0, 0, 0, 0 } },
+	{ "ts_ns", K_U64, { NA, W(hdr.ts_ns), M(hdr.ts_ns), O(hdr.ts_ns), L(hdr.ts_ns) } },
+	{ "pid", K_S32, { NA, W(pid), M(pid), NA, NA } },
+	{ "tgid", K_S32, { NA, W(tgid), NA, NA, NA } },
+	{ "comm", K_COMM, { NA, W(comm), NA, NA, NA } },
+	{ "prev_cpu", K_S32, { NA, W(prev_cpu), NA, NA, NA } },
+	{ "task_cpu", K_S32, { NA, W(task_cpu), NA, NA, NA } },
+	{ "waker_cpu", K_S32, { NA, W(waker_cpu), NA, NA, NA } },
+	{ "chosen_cpu", K_S32, { NA, W(chosen_cpu), NA, NA, NA } },
+	{ "cpus_allowed", K_HEX64, { NA, W(cpus_allowed), NA, NA, NA } },
+	{ "nr_cpus_allowed", K_U32, { NA, W(nr_cpus_allowed), NA, NA, NA } },
+	{ "flags", K_WFLAGS, { NA, W(flags), NA, NA, NA } },
+	{ "decided_ns", K_U64, { NA, W(decided_ns), NA, NA, NA } },
+	{ "task_last_update_time", K_U64, { NA, W(task.last_update_time), NA, NA, NA } },
+	{ "task_cfs_rq_last_update_time", K_U64, { NA, W(task.cfs_rq_last_update_time), NA, NA, NA } },
+	{ "task_util_sum", K_U32, { NA, W(task.util_sum), NA, NA, NA } },
+	{ "task_period_contrib", K_U32, { NA, W(task.period_contrib), NA, NA, NA } },
+	{ "task_util_avg", K_U32, { NA, W(task.util_avg), NA, NA, NA } },
+	{ "task_util_est_enqueued", K_U32, { NA, W(task.util_est_enqueued), NA, NA, NA } },
+	{ "task_util_est_ewma", K_U32, { NA, W(task.util_est_ewma), NA, NA, NA } },
+	{ "task_uclamp_min", K_U16, { NA, W(task.uclamp_min), NA, NA, NA } },
+	{ "task_uclamp_max", K_U16, { NA, W(task.uclamp_max), NA, NA, NA } },
+	{ "orig_cpu", K_S32, { NA, NA, M(orig_cpu), NA, NA } },
+	{ "dest_cpu", K_S32, { NA, NA, M(dest_cpu), NA, NA } },
+	{ "reason", K_REASON, { NA, NA, M(reason), NA, NA } },
+	{ "overutilized", K_U32, { NA, NA, NA, O(overutilized), NA } },
+	{ "count", K_U64, { NA, NA, NA, NA, L(count) } },
+};
+#define NR_COLS ((int)(sizeof(cols) / sizeof(cols[0])))
+
+#define C(f) ((int)offsetof(struct fs_cpu, f))
+static const struct { const char *name; enum kind kind; int off; } cpu_cols[] = {
+	{ "cfs_last_update_time", K_U64, C(cfs_last_update_time) },
+	{ "dl_running_bw", K_U64, C(dl_running_bw) },
+	{ "util_avg", K_U32, C(util_avg) },
+	{ "util_est", K_U32, C(util_est) },
+	{ "runnable_avg", K_U32, C(runnable_avg) },
+	{ "rt_util", K_U32, C(rt_util) },
+	{ "dl_util", K_U32, C(dl_util) },
+	{ "irq_util", K_U32, C(irq_util) },
+	{ "capacity", K_U32, C(capacity) },
+	{ "capacity_orig", K_U32, C(capacity_orig) },
+	{ "thermal_pressure", K_U32, C(thermal_pressure) },
+	{ "hw_load_avg", K_U32, C(hw_load_avg) },
+	{ "cpufreq_pressure", K_U32, C(cpufreq_pressure) },
+	{ "nr_running", K_U32, C(nr_running) },
+	{ "uclamp_min", K_U16, C(uclamp_min) },
+	{ "uclamp_max", K_U16, C(uclamp_max) },
+	{ "flags", K_CFLAGS, C(flags) },
+};
+#define NR_CPU_COLS ((int)(sizeof(cpu_cols) / sizeof(cpu_cols[0])))
+
+static const char *const type_names[5] = { NULL, "wakeup", "migrate", "overutil", "lost" };
+static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
+static const char *const wake_flag_names[] = {
+	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
+};
+static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p" };
+#define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))
+#define N_CFLAGS ((int)(sizeof(cpu_flag_names) / sizeof(cpu_flag_names[0])))
+
+/* ---- writer ---- */
+
+static int format_flags(char *buf, size_t len, __u32 flags, const char *const *names, int n)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	if (!flags)
+		return snprintf(buf, len, "0");
+	for (int b = 0; b < n && o < len; b++)
+		if (flags & (1u << b)) {
+			o += snprintf(buf + o, len - o, "%s%s", o ? "|" : "", names[b]);
+			flags &= ~(1u << b);
+		}
+	if (flags && o < len)
+		o += snprintf(buf + o, len - o, "%s0x%x", o ? "|" : "", flags);
+	return (int)o;
+}
+
+int fs_csv_format_wake_flags(char *buf, size_t len, __u32 flags)
+{
+	return format_flags(buf, len, flags, wake_flag_names, N_WFLAGS);
+}
+
+int fs_csv_format_cpu_flags(char *buf, size_t len, __u32 flags)
+{
+	return format_flags(buf, len, flags, cpu_flag_names, N_CFLAGS);
+}
+
+int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
+{
+	fprintf(out, "# feecscope records v1\n# feecscope_version=%s\n# kernel_release=%s\n# nr_cpus=%d\n# em_is_kernel=%d\n",
+		m->feecscope_version[0] ? m->feecscope_version : FS_VERSION_STRING, m->kernel_release,
+		m->nr_cpus, m->em_is_kernel ? 1 : 0);
+	for (const char *p = m->em_text; p && *p;) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+		fprintf(out, "# em: %.*s\n", n, p);
+		p += n + (e ? 1 : 0);
+	}
+	for (int i = 0; i < NR_COLS; i++)
+		fprintf(out, "%s%s", i ? "," : "", cols[i].name);
+	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
+		for (int f = 0; f < NR_CPU_COLS; f++)
+			fprintf(out, ",cpu%d_%s", cpu, cpu_cols[f].name);
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* comm: backslash escapes for unprintable bytes and '\', CSV quotes when it holds , or " or spaces. */
+static void write_comm(FILE *out, const char *comm)
+{
+	char buf[FS_COMM_LEN * 4 + 1];
+	size_t o = 0;
+	bool quote = false;
+	for (int i = 0; i < FS_COMM_LEN && comm[i]; i++) {
+		unsigned char c = comm[i];
+		if (c < 0x20 || c >= 0x7f)
+			o += sprintf(buf + o, "\\x%02x", c);
+		else if (c == '\\')
+			o += sprintf(buf + o, "\\\\");
+		else {
+			quote |= c == ',' || c == '"' || c == ' ';
+			buf[o++] = c;
+		}
+	}
+	buf[o] = 0;
+	if (!quote) {
+		fputs(buf, out);
+		return;
+	}
+	fputc('"', out);
+	for (char *p = buf; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void write_value(FILE *out, enum kind k, const unsigned char *base, int off)
+{
+	char buf[160];
+	switch (k) {
+	case K_TYPE: break;
+	case K_U16: { __u16 v; memcpy(&v, base + off, 2); fprintf(out, "%u", v); break; }
+	case K_U32: { __u32 v; memcpy(&v, base + off, 4); fprintf(out, "%u", v); break; }
+	case K_S32: { __s32 v; memcpy(&v, base + off, 4); fprintf(out, "%d", v); break; }
+	case K_U64: { __u64 v; memcpy(&v, base + off, 8); fprintf(out, "%llu", (unsigned long long)v); break; }
+	case K_HEX64: { __u64 v; memcpy(&v, base + off, 8); fprintf(out, "0x%llx", (unsigned long long)v); break; }
+	case K_WFLAGS: { __u32 v; memcpy(&v, base + off, 4); fs_csv_format_wake_flags(buf, sizeof(buf), v); fputs(buf, out); break; }
+	case K_CFLAGS: { __u32 v; memcpy(&v, base + off, 4); fs_csv_format_cpu_flags(buf, sizeof(buf), v); fputs(buf, out); break; }
+	case K_COMM: write_comm(out, (const char *)base + off); break;
+	case K_REASON: {
+		__u32 v; memcpy(&v, base + off, 4);
+		if (v >= 1 && v <= 2)
+			fputs(reason_names[v], out);
+		else
+			fprintf(out, "%u", v);
+		break;
+	}
+	}
+}
+
+int fs_csv_records_write(FILE *out, const struct fs_rec_hdr *rec, int nr_cpus)
+{
+	const unsigned char *base = (const unsigned char *)rec;
+	int t = rec->type;
+	if (t < 1 || t > 4)
+		return -1;
+	for (int i = 0; i < NR_COLS; i++) {
+		if (i)
+			fputc(',', out);
+		if (cols[i].kind == K_TYPE)
+			fputs(type_names[t], out);
+		else if (cols[i].off[t] != NA)
+			write_value(out, cols[i].kind, base, cols[i].off[t]);
+	}
+	const struct fs_wakeup *w = (const struct fs_wakeup *)rec;
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		for (int f = 0; f < NR_CPU_COLS; f++) {
+			fputc(',', out);
+			if (t == FS_REC_WAKEUP)
+				write_value(out, cpu_cols[f].kind, (const unsigned char *)&w->cpu[cpu], cpu_cols[f].off);
+		}
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- reader ---- */
+
+struct hcol {
+	int spec;  /* index in cols[], or -1 for a CPU column */
+	int cpu, field;
+};
+
+struct fs_csv_reader {
+	FILE *f;
+	char *path;
+	char *line;
+	size_t cap;
+	unsigned long lineno;
+	int nr_cpus;
+	int ncols;
+	struct hcol *hcols;
+	int type_col;
+	char **cells;
+	int cells_cap;
+	__u64 records;
+	union {
+		struct fs_rec_hdr hdr;
+		struct fs_wakeup w;
+		struct fs_migrate m;
+		struct fs_overutil o;
+		struct fs_lost l;
+	} rec;
+};
+
+static int cerr(struct fs_csv_reader *r, char *err, size_t errlen, int col, const char *fmt, ...)
+{
+	char why[256], where[128] = "";
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (col >= 0) {
+		const struct hcol *h = &r->hcols[col];
+		if (h->spec >= 0)
+			snprintf(where, sizeof(where), "column %d (%s): ", col + 1, cols[h->spec].name);
+		else
+			snprintf(where, sizeof(where), "column %d (cpu%d_%s): ", col + 1, h->cpu, cpu_cols[h->field].name);
+	}
+	snprintf(err, errlen, "%s:%lu: %s%s", r->path, r->lineno, where, why);
+	return -1;
+}
+
+/* Next line without its newline; 0 at EOF. */
+static int read_line(struct fs_csv_reader *r)
+{
+	ssize_t n = getline(&r->line, &r->cap, r->f);
+	if (n < 0)
+		return 0;
+	r->lineno++;
+	while (n && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
+		r->line[--n] = 0;
+	return 1;
+}
+
+/* Split r->line in place into cells (RFC 4180 quotes). Returns the count or -1. */
+static int split(struct fs_csv_reader *r, char *err, size_t errlen)
+{
+	int n = 0;
+	char *p = r->line;
+	for (;;) {
+		if (n == r->cells_cap) {
+			int cap = r->cells_cap ? 2 * r->cells_cap : 64;
+			char **c = realloc(r->cells, cap * sizeof(*c));
+			if (!c)
+				return cerr(r, err, errlen, -1, "out of memory");
+			r->cells = c;
+			r->cells_cap = cap;
+		}
+		char *start = p, *o = p;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					return cerr(r, err, errlen, -1, "cell %d: unterminated quote", n + 1);
+				if (*p == '"' && p[1] == '"') {
+					*o++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*o++ = *p++;
+				}
+			}
+			if (*p && *p != ',')
+				return cerr(r, err, errlen, -1, "cell %d: text after a closing quote", n + 1);
+		} else {
+			while (*p && *p != ',')
+				p++;
+			o = p;
+		}
+		char sep = *p;
+		*o = 0;
+		r->cells[n++] = start;
+		if (!sep)
+			return n;
+		p++;
+	}
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = 0;
+	return s;
+}
+
+static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
+{
+	char *em = NULL;
+	size_t em_len = 0;
+	int declared_cpus = 0;
+
+	for (;;) {
+		if (!read_line(r)) {
+			free(em);
+			snprintf(err, errlen, "%s: no header row", r->path);
+			return -1;
+		}
+		char *s = trim(r->line);
+		if (!*s)
+			continue;
+		if (*s != '#')
+			break;
+		s = trim(s + 1);
+		if (!strncmp(s, "em:", 3)) {
+			/* keep the EM line exactly as written after "em: " */
+			const char *v = r->line + (strstr(r->line, "em:") - r->line) + 3;
+			if (*v == ' ')
+				v++;
+			size_t vl = strlen(v);
+			char *n = realloc(em, em_len + vl + 2);
+			if (!n) {
+				free(em);
+				return cerr(r, err, errlen, -1, "out of memory");
+			}
+			em = n;
+			memcpy(em + em_len, v, vl);
+			em_len += vl;
+			em[em_len++] = '\n';
+			em[em_len] = 0;
+		} else if (!strncmp(s, "kernel_release=", 15)) {
+			snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", s + 15);
+		} else if (!strncmp(s, "feecscope_version=", 18)) {
+			snprintf(m->feecscope_version, sizeof(m->feecscope_version), "%s", s + 18);
+		} else if (!strncmp(s, "em_is_kernel=", 13)) {
+			m->em_is_kernel = atoi(s + 13) != 0;
+		} else if (!strncmp(s, "nr_cpus=", 8)) {
+			char *end;
+			long v = strtol(s + 8, &end, 10);
+			if (*end || v <= 0 || v > FS_MAX_CPUS) {
+				free(em);
+				return cerr(r, err, errlen, -1, "nr_cpus: '%s' is not a CPU count in 1..%d", s + 8, FS_MAX_CPUS);
+			}
+			declared_cpus = (int)v;
+		}
+	}
+	m->em_text = em;
+	m->em_len = em_len;
+
+	int n = split(r, err, errlen);
+	if (n < 0)
+		return -1;
+	r->hcols = calloc(n, sizeof(*r->hcols));
+	if (!r->hcols)
+		return cerr(r, err, errlen, -1, "out of memory");
+	r->ncols = n;
+	r->type_col = -1;
+	int max_cpu = -1;
+	for (int i = 0; i < n; i++) {
+		char *name = trim(r->cells[i]);
+		struct hcol *h = &r->hcols[i];
+		h->spec = -1;
+		int cpu, len = 0;
+		if (sscanf(name, "cpu%d_%n", &cpu, &len) == 1 && len > 0) {
+			int f;
+			for (f = 0; f < NR_CPU_COLS; f++)
+				if (!strcmp(name + len, cpu_cols[f].name))
+					break;
+			if (f == NR_CPU_COLS || cpu < 0 || cpu >= FS_MAX_CPUS)
+				return cerr(r, err, errlen, -1, "column %d: unknown column '%s'", i + 1, name);
+			h->cpu = cpu;
+			h->field = f;
+			if (cpu > max_cpu)
+				max_cpu = cpu;
+		} else {
+			for (h->spec = 0; h->spec < NR_COLS; h->spec++)
+				if (!strcmp(name, cols[h->spec].name))
+					break;
+			if (h->spec == NR_COLS)
+				return cerr(r, err, errlen, -1, "column %d: unknown column '%s'", i + 1, name);
+			if (cols[h->spec].kind == K_TYPE)
+				r->type_col = i;
+		}
+		for (int j = 0; j < i; j++)
+			if (r->hcols[j].spec == h->spec && (h->spec >= 0 ||
+			    (r->hcols[j].cpu == h->cpu && r->hcols[j].field == h->field)))
+				return cerr(r, err, errlen, -1, "column %d: '%s' repeats column %d", i + 1, name, j + 1);
+	}
+	if (r->type_col < 0)
+		return cerr(r, err, errlen, -1, "header has no 'type' column");
+	if (declared_cpus && max_cpu >= declared_cpus)
+		return cerr(r, err, errlen, -1, "header has cpu%d_ columns but '# nr_cpus=%d'", max_cpu, declared_cpus);
+	r->nr_cpus = declared_cpus ? declared_cpus : max_cpu + 1;
+	if (r->nr_cpus <= 0)
+		return cerr(r, err, errlen, -1, "no cpuN_ columns and no '# nr_cpus=' line: cannot tell the CPU count");
+	m->nr_cpus = r->nr_cpus;
+	return 0;
+}
+
+struct fs_csv_reader *fs_csv_reader_open(const char *path, struct fs_rec_meta *meta, char *err, size_t errlen)
+{
+	struct fs_csv_reader *r = calloc(1, sizeof(*r));
+	memset(meta, 0, sizeof(*meta));
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	r->f = fopen(path, "r");
+	if (!r->f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		fs_csv_reader_close(r);
+		return NULL;
+	}
+	if (read_header(r, meta, err, errlen)) {
+		fs_rec_meta_free(meta);
+		fs_csv_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int parse_u64(const char *s, __u64 *v)
+{
+	char *end;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	unsigned long long x = strtoull(s, &end, hex ? 16 : 10);
+	if (errno || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int parse_s64(const char *s, long long *v)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int parse_flags(const char *s, const char *const *names, int n, __u32 *out)
+{
+	char buf[256];
+	__u32 v = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save, *tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+		tok = trim(tok);
+		__u64 num;
+		int b;
+		for (b = 0; b < n; b++)
+			if (!strcmp(tok, names[b]))
+				break;
+		if (b < n)
+			v |= 1u << b;
+		else if (!parse_u64(tok, &num) && num <= UINT32_MAX)
+			v |= (__u32)num;
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_comm(const char *s, char *comm)
+{
+	int o = 0;
+	memset(comm, 0, FS_COMM_LEN);
+	for (const char *p = s; *p; p++) {
+		unsigned c = (unsigned char)*p;
+		if (*p == '\\') {
+			if (p[1] == '\\') {
+				p++;
+			} else if (p[1] == 'x' && sscanf(p + 2, "%2x", &c) == 1 && p[2] && p[3]) {
+				p += 3;
+			} else {
+				return -1;
+			}
+		}
+		if (o >= FS_COMM_LEN - 1 || !c)
+			return -1;
+		comm[o++] = (char)c;
+	}
+	return 0;
+}
+
+/* Parse cell s of kind k into base+off; -1 with a problem description in why. */
+static int store(enum kind k, const char *s, unsigned char *base, int off, char *why, size_t wl)
+{
+	__u64 u;
+	long long sv;
+	__u32 f;
+	switch (k) {
+	case K_TYPE:
+		return 0;
+	case K_U16:
+	case K_U32:
+	case K_U64:
+	case K_HEX64: {
+		__u64 max = k == K_U16 ? 0xffff : (k == K_U32 ? 0xffffffffull : UINT64_MAX);
+		if (parse_u64(s, &u) || u > max) {
+			snprintf(why, wl, "'%s' is not an unsigned %d-bit number", s, k == K_U16 ? 16 : (k == K_U32 ? 32 : 64));
+			return -1;
+		}
+		if (k == K_U16) { __u16 v = (__u16)u; memcpy(base + off, &v, 2); }
+		else if (k == K_U32) { __u32 v = (__u32)u; memcpy(base + off, &v, 4); }
+		else memcpy(base + off, &u, 8);
+		return 0;
+	}
+	case K_S32:
+		if (parse_s64(s, &sv) || sv < INT32_MIN || sv > INT32_MAX) {
+			snprintf(why, wl, "'%s' is not a signed 32-bit number", s);
+			return -1;
+		}
+		{ __s32 v = (__s32)sv; memcpy(base + off, &v, 4); }
+		return 0;
+	case K_WFLAGS:
+	case K_CFLAGS:
+		if (k == K_WFLAGS ? parse_flags(s, wake_flag_names, N_WFLAGS, &f) : parse_flags(s, cpu_flag_names, N_CFLAGS, &f)) {
+			snprintf(why, wl, "'%s' is not a flag set (names joined by '|', or a number)", s);
+			return -1;
+		}
+		memcpy(base + off, &f, 4);
+		return 0;
+	case K_COMM:
+		if (parse_comm(s, (char *)base + off)) {
+			snprintf(why, wl, "'%s' is not a comm of at most %d bytes (escapes: \\\\, \\xNN)", s, FS_COMM_LEN - 1);
+			return -1;
+		}
+		return 0;
+	case K_REASON:
+		if (!strcmp(s, "balance")) f = FS_MIG_BALANCE;
+		else if (!strcmp(s, "wakeup")) f = FS_MIG_WAKEUP;
+		else if (parse_u64(s, &u) || u > 0xffffffffull) {
+			snprintf(why, wl, "'%s' is not a migration reason (balance, wakeup)", s);
+			return -1;
+		} else f = (__u32)u;
+		memcpy(base + off, &f, 4);
+		return 0;
+	}
+	return -1;
+}
+
+static int find_col(const struct fs_csv_reader *r, const char *name)
+{
+	for (int i = 0; i < r->ncols; i++)
+		if (r->hcols[i].spec >= 0 && !strcmp(cols[r->hcols[i].spec].name, name))
+			return i;
+	return -1;
+}
+
+/* Range checks the engine relies on (CPU numbers index cpu[]). */
+static int check_cpu(struct fs_csv_reader *r, const char *name, __s32 v, bool allow_neg1,
+		     char *err, size_t errlen)
+{
+	if ((v >= 0 && v < r->nr_cpus) || (allow_neg1 && v == -1))
+		return 0;
+	return cerr(r, err, errlen, find_col(r, name), "CPU %d out of range %s0..%d", v,
+		    allow_neg1 ? "-1, " : "", r->nr_cpus - 1);
+}
+
+int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen)
+{
+	char why[256];
+	int n;
+	for (;;) {
+		if (!read_line(r))
+			return 0;
+		char *s = trim(r->line);
+		if (*s && *s != '#')
+			break;
+	}
+	if ((n = split(r, err, errlen)) < 0)
+		return -1;
+	if (n > r->ncols)
+		return cerr(r, err, errlen, -1, "%d cells but the header has %d columns", n, r->ncols);
+	for (int i = 0; i < n; i++)
+		r->cells[i] = trim(r->cells[i]);
+
+	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
+	int t;
+	for (t = 1; t <= 4; t++)
+		if (!strcmp(ts, type_names[t]) || (ts[0] == '0' + t && !ts[1]))
+			break;
+	if (t > 4)
+		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, lost)", ts);
+
+	unsigned char *base = (unsigned char *)&r->rec;
+	memset(&r->rec, 0, sizeof(r->rec));
+	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
+	if (t == FS_REC_WAKEUP) {
+		r->rec.w.chosen_cpu = -1;
+		r->rec.w.task.uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
+		for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+			r->rec.w.cpu[cpu].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+			r->rec.w.cpu[cpu].uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
+		}
+	} else if (t == FS_REC_MIGRATE) {
+		r->rec.m.orig_cpu = -1;
+		r->rec.m.reason = FS_MIG_BALANCE;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *cell = r->cells[i];
+		const struct hcol *h = &r->hcols[i];
+		if (!*cell || i == r->type_col)
+			continue;
+		int off;
+		enum kind k;
+		if (h->spec >= 0) {
+			off = cols[h->spec].off[t];
+			k = cols[h->spec].kind;
+		} else {
+			off = t == FS_REC_WAKEUP && h->cpu < r->nr_cpus ?
+				(int)offsetof(struct fs_wakeup, cpu) + h->cpu * (int)sizeof(struct fs_cpu) + cpu_cols[h->field].off : NA;
+			k = cpu_cols[h->field].kind;
+		}
+		if (off == NA)
+			return cerr(r, err, errlen, i, "does not apply to a %s record (leave it empty)", type_names[t]);
+		if (store(k, cell, base, off, why, sizeof(why)))
+			return cerr(r, err, errlen, i, "%s", why);
+		if (h->spec >= 0)
+			seen[h->spec] = true;
+	}
+#define SEEN(name) (find_col(r, name) >= 0 && seen[r->hcols[find_col(r, name)].spec])
+	if (!SEEN("ts_ns"))
+		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
+	r->rec.hdr.type = t;
+	if (t == FS_REC_WAKEUP) {
+		struct fs_wakeup *w = &r->rec.w;
+		if (!SEEN("pid") || !SEEN("prev_cpu"))
+			return cerr(r, err, errlen, -1, "a wakeup needs pid and prev_cpu");
+		if (!SEEN("tgid"))
+			w->tgid = w->pid;
+		if (!SEEN("task_cpu"))
+			w->task_cpu = w->prev_cpu;
+		if (!SEEN("waker_cpu"))
+			w->waker_cpu = w->prev_cpu;
+		__u64 all = r->nr_cpus == 64 ? ~0ull : (1ull << r->nr_cpus) - 1;
+		if (!SEEN("cpus_allowed"))
+			w->cpus_allowed = all;
+		if (!w->cpus_allowed || (w->cpus_allowed & ~all))
+			return cerr(r, err, errlen, find_col(r, "cpus_allowed"), "0x%llx is not a non-empty mask of CPUs 0..%d",
+				    (unsigned long long)w->cpus_allowed, r->nr_cpus - 1);
+		if (!SEEN("nr_cpus_allowed"))
+			w->nr_cpus_allowed = (__u32)__builtin_popcountll(w->cpus_allowed);
+		if (check_cpu(r, "prev_cpu", w->prev_cpu, false, err, errlen) ||
+		    check_cpu(r, "task_cpu", w->task_cpu, false, err, errlen) ||
+		    check_cpu(r, "waker_cpu", w->waker_cpu, false, err, errlen) ||
+		    check_cpu(r, "chosen_cpu", w->chosen_cpu, true, err, errlen))
+			return -1;
+		w->hdr.nr_cpus = (__u16)r->nr_cpus;
+		w->hdr.size = (__u32)fs_wakeup_size(r->nr_cpus);
+	} else if (t == FS_REC_MIGRATE) {
+		if (!SEEN("pid") || !SEEN("dest_cpu"))
+			return cerr(r, err, errlen, -1, "a migrate needs pid and dest_cpu");
+		if (check_cpu(r, "dest_cpu", r->rec.m.dest_cpu, false, err, errlen) ||
+		    check_cpu(r, "orig_cpu", r->rec.m.orig_cpu, true, err, errlen))
+			return -1;
+		r->rec.hdr.size = sizeof(struct fs_migrate);
+	} else if (t == FS_REC_OVERUTIL) {
+		if (!SEEN("overutilized"))
+			return cerr(r, err, errlen, -1, "an overutil record needs overutilized");
+		if (r->rec.o.overutilized > 1)
+			return cerr(r, err, errlen, find_col(r, "overutilized"), "%u is not 0 or 1", r->rec.o.overutilized);
+		r->rec.hdr.size = sizeof(struct fs_overutil);
+	} else {
+		if (!SEEN("count"))
+			return cerr(r, err, errlen, -1, "a lost record needs count");
+		r->rec.hdr.size = sizeof(struct fs_lost);
+	}
+#undef SEEN
+	r->records++;
+	*rec = &r->rec.hdr;
+	return 1;
+}
+
+__u64 fs_csv_reader_records(const struct fs_csv_reader *r)
+{
+	return r->records;
+}
+
+void fs_csv_reader_close(struct fs_csv_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f)
+		fclose(r->f);
+	free(r->line);
+	free(r->cells);
+	free(r->hcols);
+	free(r->path);
+	free(r);
+}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Binary recording writer and reader; the format is specified in docs/recording.md. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "recording.h"
+
+#define CHUNK_MAGIC "FSCK"
+#define END_MAGIC   "FSND"
+#define CHUNK_HDR   20 /* magic, raw_len, comp_len, nr_records, crc32 */
+#define FILE_HDR    (FS_REC_MAGIC_LEN + 16) /* magic, version, meta_len, em_len, crc32 */
+
+static void put32(unsigned char *p, __u32 v)
+{
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+
+static __u32 get32(const unsigned char *p)
+{
+	return p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 | (__u32)p[3] << 24;
+}
+
+void fs_rec_meta_free(struct fs_rec_meta *m)
+{
+	if (!m)
+		return;
+	free(m->em_text);
+	m->em_text = NULL;
+	m->em_len = 0;
+}
+
+size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
+{
+	switch (h->type) {
+	case FS_REC_WAKEUP: return fs_wakeup_size(h->nr_cpus);
+	case FS_REC_MIGRATE: return sizeof(struct fs_migrate);
+	case FS_REC_OVERUTIL: return sizeof(struct fs_overutil);
+	case FS_REC_LOST: return sizeof(struct fs_lost);
+	}
+	return 0;
+}
+
+int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen)
+{
+	if (avail < sizeof(*h)) {
+		snprintf(err, errlen, "record header cut short (%zu of %zu bytes)", avail, sizeof(*h));
+		return -1;
+	}
+	size_t want = fs_rec_wire_size(h);
+	if (!want) {
+		snprintf(err, errlen, "unknown record type %u", h->type);
+		return -1;
+	}
+	if (h->type == FS_REC_WAKEUP && (int)h->nr_cpus != nr_cpus) {
+		snprintf(err, errlen, "wake-up with nr_cpus %u in a recording of %d CPUs", h->nr_cpus, nr_cpus);
+		return -1;
+	}
+	if (h->size != want) {
+		snprintf(err, errlen, "type %u record of size %u, expected %zu", h->type, h->size, want);
+		return -1;
+	}
+	if (h->size > avail) {
+		snprintf(err, errlen, "record of %u bytes cut short (%zu left)", h->size, avail);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- writer ---- */
+
+struct fs_rec_writer {
+	FILE *f;
+	char *path;
+	int nr_cpus;
+	unsigned char *raw;    /* pending records, FS_REC_CHUNK_RAW + one record of room */
+	size_t raw_len, raw_cap;
+	__u32 raw_nr;
+	unsigned char *comp;
+	size_t comp_cap;
+	__u64 records;
+	bool failed;
+};
+
+static int werr(struct fs_rec_writer *w, char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s: %s: %s", w->path, what, strerror(errno ? errno : EIO));
+	w->failed = true;
+	return -1;
+}
+
+/* The layout facts a reader must match before trusting record bytes. */
+static int layout_meta(char *buf, size_t len)
+{
+	return snprintf(buf, len,
+			"sizeof_rec_hdr=%zu\nsizeof_fs_cpu=%zu\nsizeof_fs_task=%zu\n"
+			"offsetof_wakeup_task=%zu\noffsetof_wakeup_cpu=%zu\n"
+			"sizeof_fs_migrate=%zu\nsizeof_fs_overutil=%zu\nsizeof_fs_lost=%zu\n"
+			"max_cpus=%d\nbyte_order=little\n",
+			sizeof(struct fs_rec_hdr), sizeof(struct fs_cpu), sizeof(struct fs_task),
+			offsetof(struct fs_wakeup, task), offsetof(struct fs_wakeup, cpu),
+			sizeof(struct fs_migrate), sizeof(struct fs_overutil), sizeof(struct fs_lost),
+			FS_MAX_CPUS);
+}
+
+struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
+					 char *err, size_t errlen)
+{
+	char layout[512], text[1024];
+	struct fs_rec_writer *w;
+
+	if (!meta->em_text || meta->nr_cpus <= 0 || meta->nr_cpus > FS_MAX_CPUS) {
+		snprintf(err, errlen, "%s: cannot record: %s", path,
+			 !meta->em_text ? "no EM to embed" : "CPU count out of range");
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->path = strdup(path))) {
+		free(w);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	w->nr_cpus = meta->nr_cpus;
+	w->raw_cap = FS_REC_CHUNK_RAW + sizeof(struct fs_wakeup);
+	w->comp_cap = compressBound(w->raw_cap);
+	w->raw = malloc(w->raw_cap);
+	w->comp = malloc(w->comp_cap);
+	w->f = fopen(path, "wb");
+	if (!w->raw || !w->comp || !w->f) {
+		werr(w, err, errlen, w->f ? "out of memory" : "cannot create");
+		fs_rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	layout_meta(layout, sizeof(layout));
+	int n = snprintf(text, sizeof(text), "feecscope_version=%s\nkernel_release=%s\nnr_cpus=%d\nem_is_kernel=%d\n%s",
+			 meta->feecscope_version[0] ? meta->feecscope_version : FS_VERSION_STRING,
+			 meta->kernel_release, meta->nr_cpus, meta->em_is_kernel ? 1 : 0, layout);
+	unsigned char hdr[FILE_HDR];
+	memcpy(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN);
+	put32(hdr + 8, FS_REC_VERSION);
+	put32(hdr + 12, (__u32)n);
+	put32(hdr + 16, (__u32)meta->em_len);
+	uLong crc = crc32(0, hdr + 8, 12);
+	crc = crc32(crc, (const Bytef *)text, n);
+	crc = crc32(crc, (const Bytef *)meta->em_text, meta->em_len);
+	put32(hdr + 20, (__u32)crc);
+	if (fwrite(hdr, 1, sizeof(hdr), w->f) != sizeof(hdr) || fwrite(text, 1, n, w->f) != (size_t)n ||
+	    fwrite(meta->em_text, 1, meta->em_len, w->f) != meta->em_len || fflush(w->f)) {
+		werr(w, err, errlen, "write header");
+		fs_rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	return w;
+}
+
+static int write_chunk(struct fs_rec_writer *w, const char *magic, const void *payload,
+		       size_t raw_len, size_t comp_len, __u32 nr, char *err, size_t errlen)
+{
+	unsigned char h[CHUNK_HDR];
+	memcpy(h, magic, 4);
+	put32(h + 4, (__u32)raw_len);
+	put32(h + 8, (__u32)comp_len);
+	put32(h + 12, nr);
+	uLong crc = crc32(0, h, 16);
+	crc = crc32(crc, payload, comp_len);
+	put32(h + 16, (__u32)crc);
+	errno = 0;
+	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h) ||
+	    (comp_len && fwrite(payload, 1, comp_len, w->f) != comp_len) || fflush(w->f))
+		return werr(w, err, errlen, "write chunk");
+	return 0;
+}
+
+int fs_rec_writer_flush(struct fs_rec_writer *w, char *err, size_t errlen)
+{
+	if (w->failed) {
+		snprintf(err, errlen, "%s: an earlier write failed", w->path);
+		return -1;
+	}
+	if (!w->raw_len)
+		return 0;
+	uLongf clen = w->comp_cap;
+	/* Z_BEST_SPEED: live recording must not cost the daemon much CPU. */
+	if (compress2(w->comp, &clen, w->raw, w->raw_len, Z_BEST_SPEED) != Z_OK) {
+		snprintf(err, errlen, "%s: zlib compress failed", w->path);
+		w->failed = true;
+		return -1;
+	}
+	if (write_chunk(w, CHUNK_MAGIC, w->comp, w->raw_len, clen, w->raw_nr, err, errlen))
+		return -1;
+	w->raw_len = 0;
+	w->raw_nr = 0;
+	return 0;
+}
+
+int fs_rec_writer_add(struct fs_rec_writer *w, const struct fs_rec_hdr *rec, char *err, size_t errlen)
+{
+	char why[128];
+	if (fs_rec_check(rec, rec->size, w->nr_cpus, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: refusing to record: %s", w->path, why);
+		return -1;
+	}
+	if (w->raw_len && w->raw_len + rec->size > FS_REC_CHUNK_RAW && fs_rec_writer_flush(w, err, errlen))
+		return -1;
+	memcpy(w->raw + w->raw_len, rec, rec->size);
+	w->raw_len += rec->size;
+	w->raw_nr++;
+	w->records++;
+	return 0;
+}
+
+__u64 fs_rec_writer_records(const struct fs_rec_writer *w)
+{
+	return w->records;
+}
+
+int fs_rec_writer_close(struct fs_rec_writer *w, char *err, size_t errlen)
+{
+	int ret = 0;
+	if (!w)
+		return 0;
+	if (err && w->f && !w->failed) {
+		/* The end marker carries the total so a reader can tell a complete file. */
+		if (fs_rec_writer_flush(w, err, errlen) ||
+		    write_chunk(w, END_MAGIC, "", 0, 0, (__u32)w->records, err, errlen))
+			ret = -1;
+	}
+	if (w->f && fclose(w->f) && !ret && err) {
+		snprintf(err, errlen, "%s: close: %s", w->path, strerror(errno));
+		ret = -1;
+	}
+	free(w->raw);
+	free(w->comp);
+	free(w->path);
+	free(w);
+	return ret;
+}
+
+/* ---- reader ---- */
+
+struct fs_rec_reader {
+	FILE *f;
+	char *path;
+	int nr_cpus;
+	long pos;              /* file offset of the next chunk header */
+	__u32 chunk;           /* 1-based index of the next chunk */
+	unsigned char *raw, *comp;
+	size_t raw_cap, comp_cap;
+	size_t raw_len, raw_off;
+	__u32 left;            /* records of the current chunk not yet returned */
+	__u64 records;         /* records returned */
+	struct fs_wakeup rec;  /* aligned copy handed out */
+	bool done;
+};
+
+static int rerr(struct fs_rec_reader *r, char *err, size_t errlen, long at, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: chunk %u at byte %ld: %s; replayed %llu records", r->path, r->chunk,
+		 at, why, (unsigned long long)r->records);
+	r->done = true;
+	return -1;
+}
+
+/* Value of key in "k=v\n" text, copied into out; -1 if absent. */
+static int meta_get(const char *text, const char *key, char *out, size_t outlen)
+{
+	size_t kl = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			const char *v = p + kl + 1, *e = strchr(v, '\n');
+			size_t n = e ? (size_t)(e - v) : strlen(v);
+			if (n >= outlen)
+				n = outlen - 1;
+			memcpy(out, v, n);
+			out[n] = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int check_layout(const char *path, const char *text, char *err, size_t errlen)
+{
+	char ours[512], line[128], got[64];
+	layout_meta(ours, sizeof(ours));
+	for (char *p = ours, *e; (e = strchr(p, '\n')); p = e + 1) {
+		size_t n = e - p < (long)sizeof(line) - 1 ? (size_t)(e - p) : sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = 0;
+		char *eq = strchr(line, '=');
+		*eq = 0;
+		const char *key = line, *want = eq + 1;
+		if (meta_get(text, key, got, sizeof(got))) {
+			snprintf(err, errlen, "%s: header: %s missing", path, key);
+			return -1;
+		}
+		if (strcmp(got, want)) {
+			snprintf(err, errlen, "%s: header: %s is %s in the file, %s in this build (record layout differs)",
+				 path, key, got, want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int fs_rec_sniff(const char *path, bool *is_recording, bool *binary, char *err, size_t errlen)
+{
+	unsigned char buf[4096];
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	*is_recording = n >= FS_REC_MAGIC_LEN && !memcmp(buf, FS_REC_MAGIC, FS_REC_MAGIC_LEN);
+	*binary = *is_recording || (n && buf[0] == 0x89) || memchr(buf, 0, n) != NULL;
+	return 0;
+}
+
+struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *meta,
+					 char *err, size_t errlen)
+{
+	unsigned char hdr[FILE_HDR];
+	char *text = NULL, val[80];
+	struct fs_rec_reader *r = calloc(1, sizeof(*r));
+
+	memset(meta, 0, sizeof(*meta));
+	if (!r || !(r->path = strdup(path))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	r->f = fopen(path, "rb");
+	if (!r->f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	size_t n = fread(hdr, 1, sizeof(hdr), r->f);
+	if (n < FS_REC_MAGIC_LEN || memcmp(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN)) {
+		snprintf(err, errlen, "%s: bad magic: not a feecscope recording", path);
+		goto fail;
+	}
+	if (n < sizeof(hdr)) {
+		snprintf(err, errlen, "%s: header: truncated (%zu of %zu bytes)", path, n, sizeof(hdr));
+		goto fail;
+	}
+	__u32 version = get32(hdr + 8), tlen = get32(hdr + 12), elen = get32(hdr + 16);
+	if (version != FS_REC_VERSION) {
+		snprintf(err, errlen, "%s: recording version %u is not supported (this build reads version %d)",
+			 path, version, FS_REC_VERSION);
+		goto fail;
+	}
+	if (tlen > 65536 || elen > FS_REC_MAX_CHUNK) {
+		snprintf(err, errlen, "%s: header: implausible lengths (meta %u, EM %u bytes)", path, tlen, elen);
+		goto fail;
+	}
+	text = malloc(tlen + 1);
+	meta->em_text = malloc(elen + 1);
+	if (!text || !meta->em_text) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	if (fread(text, 1, tlen, r->f) != tlen || fread(meta->em_text, 1, elen, r->f) != elen) {
+		snprintf(err, errlen, "%s: header: truncated (file ends inside the header)", path);
+		goto fail;
+	}
+	text[tlen] = 0;
+	meta->em_text[elen] = 0;
+	meta->em_len = elen;
+	uLong crc = crc32(0, hdr + 8, 12);
+	crc = crc32(crc, (const Bytef *)text, tlen);
+	crc = crc32(crc, (const Bytef *)meta->em_text, elen);
+	if ((__u32)crc != get32(hdr + 20)) {
+		snprintf(err, errlen, "%s: header: CRC mismatch", path);
+		goto fail;
+	}
+	if (check_layout(path, text, err, errlen))
+		goto fail;
+	if (meta_get(text, "nr_cpus", val, sizeof(val)) || (meta->nr_cpus = atoi(val)) <= 0 ||
+	    meta->nr_cpus > FS_MAX_CPUS) {
+		snprintf(err, errlen, "%s: header: nr_cpus missing or out of range 1..%d", path, FS_MAX_CPUS);
+		goto fail;
+	}
+	if (!meta_get(text, "em_is_kernel", val, sizeof(val)))
+		meta->em_is_kernel = atoi(val) != 0;
+	meta_get(text, "kernel_release", meta->kernel_release, sizeof(meta->kernel_release));
+	meta_get(text, "feecscope_version", meta->feecscope_version, sizeof(meta->feecscope_version));
+	free(text);
+	r->nr_cpus = meta->nr_cpus;
+	r->pos = (long)(sizeof(hdr) + tlen + elen);
+	r->chunk = 1;
+	return r;
+fail:
+	free(text);
+	fs_rec_meta_free(meta);
+	fs_rec_reader_close(r);
+	return NULL;
+}
+
+static int grow(unsigned char **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	unsigned char *n = realloc(*buf, need);
+	if (!n)
+		return -1;
+	*buf = n;
+	*cap = need;
+	return 0;
+}
+
+/* Read, check and inflate the chunk at r->pos; every record boundary is checked before any is returned. */
+static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
+{
+	unsigned char h[CHUNK_HDR];
+	long at = r->pos;
+	size_t n = fread(h, 1, sizeof(h), r->f);
+
+	if (n == 0)
+		return rerr(r, err, errlen, at, "file ends without the end marker (recording cut short)");
+	if (n < sizeof(h))
+		return rerr(r, err, errlen, at, "truncated chunk header (%zu of %d bytes)", n, CHUNK_HDR);
+	bool end = !memcmp(h, END_MAGIC, 4);
+	if (!end && memcmp(h, CHUNK_MAGIC, 4))
+		return rerr(r, err, errlen, at, "bad chunk magic");
+	__u32 raw_len = get32(h + 4), comp_len = get32(h + 8), nr = get32(h + 12);
+	if (raw_len > FS_REC_MAX_CHUNK || comp_len > FS_REC_MAX_CHUNK)
+		return rerr(r, err, errlen, at, "implausible chunk lengths (raw %u, compressed %u)", raw_len, comp_len);
+	if (grow(&r->comp, &r->comp_cap, comp_len + 1) || grow(&r->raw, &r->raw_cap, raw_len + 1))
+		return rerr(r, err, errlen, at, "out of memory");
+	n = fread(r->comp, 1, comp_len, r->f);
+	if (n < comp_len)
+		return rerr(r, err, errlen, at, "truncated (chunk needs %u bytes, file has %zu)",
+			    CHUNK_HDR + comp_len, CHUNK_HDR + n);
+	uLong crc = crc32(0, h, 16);
+	crc = crc32(crc, r->comp, comp_len);
+	if ((__u32)crc != get32(h + 16))
+		return rerr(r, err, errlen, at, "CRC mismatch");
+	if (end) {
+		if (raw_len || comp_len)
+			return rerr(r, err, errlen, at, "malformed end marker");
+		if (nr != (__u32)r->records)
+			return rerr(r, err, errlen, at, "end marker counts %u records, the chunks held %llu",
+				    nr, (unsigned long long)r->records);
+		if (fgetc(r->f) != EOF)
+			return rerr(r, err, errlen, at, "data after the end marker");
+		r->done = true;
+		return 0;
+	}
+	uLongf got = raw_len;
+	if (uncompress(r->raw, &got, r->comp, comp_len) != Z_OK || got != raw_len)
+		return rerr(r, err, errlen, at, "does not inflate to its %u bytes", raw_len);
+	/* Validate the whole chunk first so a bad record never leaves a half-replayed chunk. */
+	size_t off = 0;
+	char why[160];
+	for (__u32 i = 0; i < nr; i++) {
+		struct fs_rec_hdr rh;
+		if (raw_len - off < sizeof(rh))
+			return rerr(r, err, errlen, at, "record %u of %u: cut short at chunk offset %zu", i + 1, nr, off);
+		memcpy(&rh, r->raw + off, sizeof(rh));
+		if (fs_rec_check(&rh, raw_len - off, r->nr_cpus, why, sizeof(why)))
+			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
+		off += rh.size;
+	}
+	if (off != raw_len)
+		return rerr(r, err, errlen, at, "%zu bytes left after its %u records", raw_len - off, nr);
+	r->raw_len = raw_len;
+	r->raw_off = 0;
+	r->left = nr;
+	r->pos = at + CHUNK_HDR + comp_len;
+	r->chunk++;
+	return 0;
+}
+
+int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen)
+{
+	while (!r->left) {
+		if (r->done)
+			return 0;
+		if (load_chunk(r, err, errlen))
+			return -1;
+	}
+	struct fs_rec_hdr h;
+	memcpy(&h, r->raw + r->raw_off, sizeof(h));
+	memset(&r->rec, 0, sizeof(r->rec));
+	memcpy(&r->rec, r->raw + r->raw_off, h.size);
+	r->raw_off += h.size;
+	r->left--;
+	r->records++;
+	*rec = &r->rec.hdr;
+	return 1;
+}
+
+__u64 fs_rec_reader_records(const struct fs_rec_reader *r)
+{
+	return r->records;
+}
+
+void fs_rec_reader_close(struct fs_rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f)
+		fclose(r->f);
+	free(r->raw);
+	free(r->comp);
+	free(r->path);
+	free(r);
+}

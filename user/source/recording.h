@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * feecscope binary recordings (docs/recording.md): a self-describing header
+ * with the EM snapshot, then zlib chunks of records in their wire form.
+ * Pure file I/O: the EM travels as fs_em_write() text, parsed by the caller.
+ */
+#ifndef FEECSCOPE_RECORDING_H
+#define FEECSCOPE_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../record.h"
+
+#ifndef FS_VERSION_STRING
+#define FS_VERSION_STRING "0.1"
+#endif
+
+#define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
+#define FS_REC_MAGIC_LEN 8
+#define FS_REC_VERSION 1
+#define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
+#define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
+
+/* What a recording (or a records CSV) says about itself. */
+struct fs_rec_meta {
+	char feecscope_version[32];
+	char kernel_release[64];  /* "" if unknown */
+	int nr_cpus;              /* entries in every wake-up's cpu[] */
+	bool em_is_kernel;        /* the EM is the observed kernel's own (not a profile) */
+	char *em_text;            /* fs_em_write() text, NUL-terminated; NULL if none (CSV only) */
+	size_t em_len;
+};
+
+void fs_rec_meta_free(struct fs_rec_meta *m);
+
+/* Wire size a record of this type must have (wake-ups: for hdr.nr_cpus); 0 = unknown type. */
+size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
+/*
+ * Check one wire record against the recording's CPU count; on error write
+ * "<problem>" (no file prefix) to err and return -1.
+ */
+int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen);
+
+struct fs_rec_writer;
+
+/* Create path and write the header. meta->em_text is required. */
+struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
+					 char *err, size_t errlen);
+/* Append one record (copied); compresses and writes a chunk when FS_REC_CHUNK_RAW is reached. */
+int fs_rec_writer_add(struct fs_rec_writer *w, const struct fs_rec_hdr *rec, char *err, size_t errlen);
+/* Write the pending records as a chunk (no-op if none) and fflush. */
+int fs_rec_writer_flush(struct fs_rec_writer *w, char *err, size_t errlen);
+/* Flush, write the end marker, close, free. w may be NULL. */
+int fs_rec_writer_close(struct fs_rec_writer *w, char *err, size_t errlen);
+__u64 fs_rec_writer_records(const struct fs_rec_writer *w);
+
+struct fs_rec_reader;
+
+/* Open and read the header into meta (caller frees with fs_rec_meta_free). */
+struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *meta,
+					 char *err, size_t errlen);
+/*
+ * Next record: 1 and *rec (valid until the next call), 0 at the end marker,
+ * -1 with err = "<path>: chunk N at byte B: <problem>; replayed R records".
+ */
+int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen);
+__u64 fs_rec_reader_records(const struct fs_rec_reader *r);
+void fs_rec_reader_close(struct fs_rec_reader *r);
+
+/* True if the file starts with FS_REC_MAGIC; *binary set if it looks binary at all. */
+int fs_rec_sniff(const char *path, bool *is_recording, bool *binary, char *err, size_t errlen);
+
+#endif /* FEECSCOPE_RECORDING_H */
