@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* CSV records: column subsets with defaults, exact error messages, lossless write/read. */
+#include <unistd.h>
+#include "test.h"
+#include "source/csv_records.h"
+
+static const char *write_tmp(const char *tag, const char *text)
+{
+	static char buf[256];
+	snprintf(buf, sizeof(buf), "/tmp/fs_test_csv_%d_%s.csv", (int)getpid(), tag);
+	FILE *f = fopen(buf, "w");
+	fputs(text, f);
+	fclose(f);
+	return buf;
+}
+
+FS_TEST(csv_subset_columns_and_defaults)
+{
+	const char *p = write_tmp("sub",
+		"# kernel_release=5.4.0\n"
+		"type,ts_ns,pid,comm,prev_cpu,cpu0_util_avg,cpu1_util_avg,flags,dest_cpu,count\n"
+		"wakeup,1000,42,\"a, b\",1,10,20,overutilized|fork,,\n"
+		"\n# comment\n"
+		"migrate,2000,42,,,,,,0\n"
+		"lost,3000,,,,,,,,7\n");
+	struct fs_rec_meta m;
+	char err[256];
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(m.nr_cpus, 2);
+	EXPECT_STR(m.kernel_release, "5.4.0");
+	EXPECT_TRUE(m.em_text == NULL);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	const struct fs_wakeup *w = (const void *)h;
+	EXPECT_EQ(h->type, FS_REC_WAKEUP);
+	EXPECT_EQ(h->size, fs_wakeup_size(2));
+	EXPECT_EQ(w->pid, 42);
+	EXPECT_EQ(w->tgid, 42);           /* default: pid */
+	EXPECT_STR(w->comm, "a, b");
+	EXPECT_EQ(w->task_cpu, 1);        /* default: prev_cpu */
+	EXPECT_EQ(w->chosen_cpu, -1);     /* default: unknown */
+	EXPECT_EQ(w->cpus_allowed, 0x3);  /* default: every CPU */
+	EXPECT_EQ(w->nr_cpus_allowed, 2);
+	EXPECT_EQ(w->flags, FS_WAKE_OVERUTILIZED | FS_WAKE_FORK);
+	EXPECT_EQ(w->cpu[1].util_avg, 20);
+	EXPECT_EQ(w->cpu[0].flags, FS_CPU_ONLINE | FS_CPU_IN_SD);
+	EXPECT_EQ(w->cpu[0].uclamp_max, 1024);
+	EXPECT_EQ(w->task.uclamp_max, 1024);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	const struct fs_migrate *mg = (const void *)h;
+	EXPECT_EQ(mg->dest_cpu, 0);
+	EXPECT_EQ(mg->orig_cpu, -1);
+	EXPECT_EQ(mg->reason, FS_MIG_BALANCE);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(((const struct fs_lost *)h)->count, 7);
+	EXPECT_EQ(fs_csv_reader_next(r, &h, err, sizeof(err)), 0);
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+}
+
+/* Expect the first row of body (after a fixed header) to fail with exactly msg (after "path:"). */
+static void expect_row_error(const char *header, const char *row, const char *msg)
+{
+	char text[1024], err[512], want[600];
+	snprintf(text, sizeof(text), "%s\n%s\n", header, row);
+	const char *p = write_tmp("err", text);
+	struct fs_rec_meta m;
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+	int rc = r ? fs_csv_reader_next(r, &h, err, sizeof(err)) : -1;
+	EXPECT_EQ(rc, -1);
+	snprintf(want, sizeof(want), "%s:%s", p, msg);
+	EXPECT_STR(err, want);
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+}
+
+FS_TEST(csv_errors_name_line_and_column)
+{
+	const char *hdr = "type,ts_ns,pid,prev_cpu,cpu0_util_avg,cpu1_util_avg";
+	expect_row_error(hdr, "wakeup,1000,42,1,abc,3", "2: column 5 (cpu0_util_avg): 'abc' is not an unsigned 32-bit number");
+	expect_row_error(hdr, "wakeup,1000,42,2,1,3", "2: column 4 (prev_cpu): CPU 2 out of range 0..1");
+	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
+	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
+	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost)");
+	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
+	expect_row_error(hdr, "wakeup,10,42,1,99999999999,3", "2: column 5 (cpu0_util_avg): '99999999999' is not an unsigned 32-bit number");
+	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
+	expect_row_error("type,ts_ns,pid,prev_cpu,flags,cpu0_util_avg", "wakeup,1,2,0,fork|sleepy,1", "2: column 5 (flags): 'fork|sleepy' is not a flag set (names joined by '|', or a number)");
+	expect_row_error("type,ts_ns,pid,prev_cpu", "wakeup,1,2,0", "1: no cpuN_ columns and no '# nr_cpus=' line: cannot tell the CPU count");
+}
+
+FS_TEST(csv_write_read_is_lossless)
+{
+	struct fs_wakeup w;
+	memset(&w, 0, sizeof(w));
+	w.hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, 3, (__u32)fs_wakeup_size(3), 123456789012ULL };
+	w.pid = 7; w.tgid = 6; w.prev_cpu = 2; w.task_cpu = 1; w.waker_cpu = 0; w.chosen_cpu = -1;
+	memcpy(w.comm, "we\"ird,\\\x01", 10);
+	w.cpus_allowed = 0x5; w.nr_cpus_allowed = 2; w.flags = FS_WAKE_SYNC | FS_WAKE_FLAGS_KNOWN | (1u << 20);
+	w.decided_ns = 99; w.task.util_avg = 300; w.task.util_sum = 123456; w.task.uclamp_max = 1000;
+	w.task.last_update_time = 1ull << 40;
+	for (int c = 0; c < 3; c++) {
+		w.cpu[c].util_avg = 100 + c; w.cpu[c].dl_running_bw = 1ull << 33; w.cpu[c].flags = c;
+		w.cpu[c].uclamp_min = 5; w.cpu[c].uclamp_max = 0; w.cpu[c].capacity = 1000 - c;
+	}
+	struct fs_migrate mg = { { FS_REC_MIGRATE, 0, sizeof(mg), 5 }, 7, 2, 0, FS_MIG_WAKEUP };
+	struct fs_overutil o = { { FS_REC_OVERUTIL, 0, sizeof(o), 6 }, 1, 0 };
+	struct fs_lost l = { { FS_REC_LOST, 0, sizeof(l), 7 }, 1ull << 50 };
+	struct fs_rec_meta m = { .nr_cpus = 3, .em_is_kernel = true, .em_text = (char *)"line one\n# two\n" };
+	snprintf(m.kernel_release, sizeof(m.kernel_release), "6.1.0-13-arm64");
+	char path[128], err[256];
+	snprintf(path, sizeof(path), "/tmp/fs_test_csv_%d_rt.csv", (int)getpid());
+	FILE *f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	fs_csv_records_write_header(f, &m);
+	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr };
+	for (int i = 0; i < 4; i++)
+		fs_csv_records_write(f, recs[i], 3);
+	fclose(f);
+	struct fs_rec_meta m2;
+	struct fs_csv_reader *r = fs_csv_reader_open(path, &m2, err, sizeof(err));
+	if (!r)
+		fprintf(stderr, "%s\n", err);
+	ASSERT_TRUE(r);
+	EXPECT_STR(m2.kernel_release, "6.1.0-13-arm64");
+	EXPECT_STR(m2.em_text, "line one\n# two\n");
+	EXPECT_TRUE(m2.em_is_kernel);
+	EXPECT_EQ(m2.nr_cpus, 3);
+	for (int i = 0; i < 4; i++) {
+		const struct fs_rec_hdr *h;
+		int rc = fs_csv_reader_next(r, &h, err, sizeof(err));
+		if (rc != 1)
+			fprintf(stderr, "%s\n", err);
+		ASSERT_TRUE(rc == 1);
+		EXPECT_EQ(h->size, recs[i]->size);
+		if (memcmp(h, recs[i], recs[i]->size))
+			FS_FAIL_AT("record %d differs after CSV round trip", i);
+	}
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m2);
+	unlink(path);
+}
