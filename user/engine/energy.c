@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EM cost tables per era (kernel/power/energy_model.c em_create_perf_table /
+ * em_compute_costs) and the energy estimate of one PD
+ * (include/linux/energy_model.h em_pd_energy / em_cpu_energy).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "energy.h"
+
+__u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const struct fs_feec_rules *r)
+{
+	if (em->unit == FS_POWER_BOGO)
+		return ps->power; /* abstract scale: no conversion makes sense */
+	if (r->unit_uw)
+		return em->unit == FS_POWER_MW ? ps->power * 1000 : ps->power;
+	return em->unit == FS_POWER_UW ? ps->power / 1000 : ps->power;
+}
+
+int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r,
+			   struct fs_era_tables *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->nr_pd = em->nr_pd;
+	for (int i = 0; i < em->nr_pd; i++) {
+		const struct fs_em_pd *pd = &em->pd[i];
+		struct fs_pd_table *pt = &t->pd[i];
+		int first = fs_em_pd_first_cpu(pd);
+
+		if (pd->nr_ps <= 0 || pd->nr_ps > FS_MAX_PS || first < 0 || first >= FS_MAX_CPUS) {
+			snprintf(err, errlen, "EM %s: %s: no performance states or no CPUs",
+				 em->source, pd->name);
+			return -1;
+		}
+		pt->nr = pd->nr_ps;
+		pt->first_cpu = first;
+		pt->scale_cpu = em->capacity[first];
+		/* The flag only exists from v5.16 on; older kernels never skip. */
+		pt->skip_inefficient = r->mark_inefficient && (pd->flags & FS_EM_PD_SKIP_INEFFICIENT);
+		if (!pt->scale_cpu) {
+			snprintf(err, errlen, "EM %s: %s: capacity of cpu%d is 0", em->source, pd->name, first);
+			return -1;
+		}
+		__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+		for (int s = 0; s < pd->nr_ps; s++) {
+			pt->freq[s] = pd->ps[s].frequency;
+			pt->power[s] = fs_era_power(em, &pd->ps[s], r);
+			if (!pt->freq[s]) {
+				snprintf(err, errlen, "EM %s: %s: state %d has frequency 0", em->source, pd->name, s);
+				return -1;
+			}
+			/* v6.9+ em_init_performance(): arch capacity scaled by f / fmax. */
+			pt->perf[s] = r->cost == FS_COST_UW_PERF ? pt->scale_cpu * pt->freq[s] / fmax : 0;
+		}
+		/* em_compute_costs() walks from the fastest state down (v5.16+ marks
+		 * a state inefficient when a faster one is no more expensive). */
+		__u64 prev_cost = UINT64_MAX;
+		for (int s = pd->nr_ps - 1; s >= 0; s--) {
+			__u64 c;
+
+			switch (r->cost) {
+			case FS_COST_MW:        /* v5.0 - v5.14 */
+			case FS_COST_UW:        /* v6.0 - v6.8 */
+				c = fmax * pt->power[s] / pt->freq[s];
+				break;
+			case FS_COST_MW_X1000:  /* v5.15 - v5.19: em_scale_power() on 64-bit */
+				c = fmax * (pt->power[s] * 1000) / pt->freq[s];
+				break;
+			case FS_COST_UW_PERF:   /* v6.9+: "increase resolution" by 10 */
+			default:
+				if (!pt->perf[s]) {
+					snprintf(err, errlen, "EM %s: %s: state %d has performance 0 (frequency %llu kHz too low for capacity %llu)",
+						 em->source, pd->name, s, (unsigned long long)pt->freq[s],
+						 (unsigned long long)pt->scale_cpu);
+					return -1;
+				}
+				c = pt->power[s] * 10 / pt->perf[s];
+				break;
+			}
+			pt->cost[s] = c;
+			if (r->mark_inefficient && c >= prev_cost)
+				pt->inefficient[s] = true;
+			else
+				prev_cost = c;
+		}
+	}
+	return 0;
+}
+
+__u64 fs_em_pd_energy_v5_0(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util)
+{
+	__u64 fmax = t->freq[t->nr - 1];
+	/* map_util_freq() of v5.0 - v5.13: headroom on the frequency, then scale. */
+	__u64 freq = (fmax + (fmax >> 2)) * max_util / t->scale_cpu;
+	int i;
+
+	for (i = 0; i < t->nr - 1; i++)
+		if (t->freq[i] >= freq)
+			break;
+	return t->cost[i] * sum_util / t->scale_cpu;
+}
+
+/* em_pd_get_efficient_state() by frequency (v5.16 - v6.8; v5.14/15 never skip). */
+static int state_for_freq(const struct fs_pd_table *t, __u64 freq)
+{
+	for (int i = 0; i < t->nr; i++) {
+		if (t->freq[i] < freq)
+			continue;
+		if (t->skip_inefficient && t->inefficient[i])
+			continue;
+		return i;
+	}
+	return t->nr - 1;
+}
+
+__u64 fs_em_cpu_energy_v5_14(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util,
+			     __u64 allowed_cap)
+{
+	if (!sum_util)
+		return 0;
+	/* map_util_perf(): the 1.25 headroom moved onto the utilization. */
+	__u64 u = max_util + (max_util >> 2);
+	if (u > allowed_cap)
+		u = allowed_cap;
+	__u64 freq = t->freq[t->nr - 1] * u / t->scale_cpu;
+	int i = state_for_freq(t, freq);
+	return t->cost[i] * sum_util / t->scale_cpu;
+}
+
+__u64 fs_em_cpu_energy_v6_9(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util,
+			    __u64 allowed_cap)
+{
+	int i;
+
+	if (!sum_util)
+		return 0;
+	/* Headroom is already in max_util (sugov_effective_cpu_perf, v6.8+). */
+	if (max_util > allowed_cap)
+		max_util = allowed_cap;
+	/* v6.13+ min/max_perf_state window is the full table unless a vendor
+	 * module calls em_update_performance_limits() (none in tree to v7.1). */
+	for (i = 0; i < t->nr; i++) {
+		if (t->perf[i] < max_util)
+			continue;
+		if (t->skip_inefficient && t->inefficient[i])
+			continue;
+		break;
+	}
+	if (i == t->nr)
+		i = t->nr - 1;
+	return t->cost[i] * sum_util;
+}
+
+__u64 fs_em_energy(const struct fs_feec_rules *r, const struct fs_pd_table *t, __u64 max_util,
+		   __u64 sum_util, __u64 allowed_cap)
+{
+	switch (r->energy) {
+	case FS_EM_PD_ENERGY_5_0:
+		return fs_em_pd_energy_v5_0(t, max_util, sum_util);
+	case FS_EM_CPU_ENERGY_5_14:
+		return fs_em_cpu_energy_v5_14(t, max_util, sum_util, allowed_cap);
+	case FS_EM_CPU_ENERGY_6_9:
+	default:
+		return fs_em_cpu_energy_v6_9(t, max_util, sum_util, allowed_cap);
+	}
+}

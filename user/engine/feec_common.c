@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pieces every feec era shares: the task's synced utilization, CPU masks, entry gates, result bookkeeping. */
+#include <string.h>
+#include "feec_ctx.h"
+#include "pelt.h"
+
+void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
+		      const struct fs_feec_rules *r, const struct fs_era_tables *t)
+{
+	__u64 ue;
+
+	memset(c, 0, sizeof(*c));
+	c->em = em;
+	c->w = w;
+	c->r = r;
+	c->t = t;
+	/* sync_entity_load_avg(&p->se) runs before any utilization is read. */
+	c->task_util = fs_sync_entity_util_avg(&w->task);
+	ue = w->task.util_est_ewma > w->task.util_est_enqueued ? w->task.util_est_ewma
+							       : w->task.util_est_enqueued;
+	/* v4.17 - v5.12 OR UTIL_AVG_UNCHANGED (bit 0) into _task_util_est(). */
+	if (r->ue_flag == FS_UE_BIT0_OR)
+		ue |= 1;
+	c->task_ue = ue;
+	c->task_util_est = c->task_util > ue ? c->task_util : ue;
+	c->uclamp_used = w->flags & FS_WAKE_UCLAMP_USED;
+	c->util_est_on = !(w->flags & FS_WAKE_UTIL_EST_OFF);
+	c->p_min = c->uclamp_used ? w->task.uclamp_min : 0;
+	c->p_max = c->uclamp_used ? w->task.uclamp_max : FS_SCHED_CAPACITY_SCALE;
+}
+
+static bool cpu_recorded(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
+}
+
+bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
+}
+
+bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
+{
+	if (!fs_cpu_online(c, cpu))
+		return false;
+	/* Without rd/sd from the collector, take every online CPU with a PD. */
+	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
+		return c->em->cpu_pd[cpu] >= 0;
+	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
+}
+
+bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
+}
+
+static bool em_is_asym(const struct fs_em *em)
+{
+	for (int i = 1; i < em->nr_cpus; i++)
+		if (em->capacity[i] != em->capacity[0])
+			return true;
+	return false;
+}
+
+bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
+{
+	const struct fs_wakeup *w = c->w;
+
+	out->cpu = -1;
+	out->best_cpu = -1;
+	out->prev_delta = UINT64_MAX;
+	out->best_delta = UINT64_MAX;
+	out->task_util = (__u32)c->task_util_est;
+	if (w->flags & FS_WAKE_FORK) {
+		out->reason = FS_FEEC_FORK; /* WF_FORK never reaches feec */
+		return true;
+	}
+	if (w->nr_cpus_allowed == 1) {
+		out->reason = FS_FEEC_AFFINE; /* select_task_rq() skips the class hook */
+		return true;
+	}
+	if ((w->flags & FS_WAKE_NO_PD) || c->em->nr_pd == 0) {
+		out->reason = FS_FEEC_NO_PD;
+		return true;
+	}
+	/* <= v6.9 tested inside feec, v6.10+ by select_task_rq_fair(): same outcome. */
+	if (w->flags & FS_WAKE_OVERUTILIZED) {
+		out->reason = FS_FEEC_OVERUTILIZED;
+		return true;
+	}
+	bool no_asym = (w->flags & FS_WAKE_EAS_UNKNOWN) ? !em_is_asym(c->em)
+							: (w->flags & FS_WAKE_NO_ASYM);
+	if (no_asym || w->prev_cpu < 0 || w->prev_cpu >= FS_MAX_CPUS) {
+		out->reason = FS_FEEC_NO_ASYM;
+		return true;
+	}
+	return false;
+}
+
+int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
+		     __u64 base, __u64 delta)
+{
+	if (out->nr_cand >= FS_MAX_CAND)
+		return -1;
+	struct fs_feec_cand *k = &out->cand[out->nr_cand];
+	k->cpu = cpu;
+	k->pd = pd;
+	k->fits = fits;
+	k->energy = energy;
+	k->base = base;
+	k->delta = delta;
+	return out->nr_cand++;
+}
+
+void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
+		      bool margin_rule)
+{
+	out->eligible = true;
+	/* best_delta = min(best_delta, prev_delta): on a tie the kernel's
+	 * best_energy_cpu may name an earlier PD's CPU, but prev is as cheap. */
+	if (out->prev_delta != UINT64_MAX && out->best_delta == out->prev_delta)
+		best_cpu = prev_cpu;
+	out->best_cpu = best_cpu;
+	if (best_cpu < 0) {
+		out->cpu = prev_cpu;
+		out->reason = FS_FEEC_NO_CANDIDATE;
+		return;
+	}
+	if (out->prev_delta == UINT64_MAX) {
+		out->cpu = move ? best_cpu : prev_cpu;
+		out->reason = move ? FS_FEEC_PREV_UNFIT : FS_FEEC_NO_CANDIDATE;
+		return;
+	}
+	if (move && best_cpu != prev_cpu) {
+		out->cpu = best_cpu;
+		out->reason = FS_FEEC_MOVED;
+		return;
+	}
+	out->cpu = prev_cpu;
+	if (best_cpu == prev_cpu || out->best_delta >= out->prev_delta)
+		out->reason = FS_FEEC_PREV_BEST;
+	else
+		out->reason = margin_rule ? FS_FEEC_MARGIN_KEPT : FS_FEEC_PREV_BEST;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every feec body works on: the EM, the recorded wake-up, the era's
+ * rules and tables, and the task's utilization after sync_entity_load_avg().
+ * Engine-internal.
+ */
+#ifndef FEECSCOPE_ENGINE_FEEC_CTX_H
+#define FEECSCOPE_ENGINE_FEEC_CTX_H
+
+#include "energy.h"
+#include "policy.h"
+#include "rules.h"
+
+struct fs_policy_state {
+	struct fs_era_tables tables;
+};
+
+struct fs_feec_ctx {
+	const struct fs_em *em;
+	const struct fs_wakeup *w;
+	const struct fs_feec_rules *r;
+	const struct fs_era_tables *t;
+	__u64 task_util;     /* task_util(p): p->se.avg.util_avg after the sync */
+	__u64 task_ue;       /* _task_util_est(p) with the era's flag rule */
+	__u64 task_util_est; /* task_util_est(p) = max(task_util, _task_util_est) */
+	bool uclamp_used;    /* uclamp_is_used() (pre-v5.9: CONFIG_UCLAMP_TASK, see util.c) */
+	bool util_est_on;    /* sched_feat(UTIL_EST) */
+	__u64 p_min, p_max;  /* uclamp_eff_value(p, MIN/MAX) when uclamp is used, else 0/1024 */
+};
+
+void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
+		      const struct fs_feec_rules *r, const struct fs_era_tables *t);
+
+/* CPU predicates over the record. */
+bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu);
+bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu);
+bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu);
+
+/*
+ * The common entry gates: fills out->reason/cpu and returns true when feec
+ * returns before comparing energies (fork, affinity, no pd, overutilized, no
+ * asym domain). out must be zeroed by the caller.
+ */
+bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out);
+
+/* Append a candidate evaluation; returns its index or -1 when full. */
+int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
+		     __u64 base, __u64 delta);
+
+/* Final classification shared by every era's rule; sets out->cpu too. */
+void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
+		      bool margin_rule);
+
+/* Body of each era, in its own file. */
+void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);
+void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out);
+void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);
+void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out);
+
+#endif

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feec of v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3):
+ * util_fits_cpu() levels with uclamp aggregated per PD, long spare caps with
+ * -1 = none (6.7), max-spare CPU evaluated only when it beats prev's spare,
+ * zero-util exit only without uclamp_min (6.7), cpu_util() with runnable boost
+ * for the frequency (6.5/6.6), effective_cpu_util(*min, *max) +
+ * sugov_effective_cpu_perf() headroom (6.8), runtime EM state lookup by
+ * performance with cost = 10 * P / perf and no division (6.9),
+ * get_actual_cpu_capacity() = arch - max(hw_load_avg, cpufreq_pressure) (6.10).
+ * The "+margin" twin adds the v5.x 6.25 % rule to the energy clause.
+ */
+#include "util.h"
+
+struct energy_env {
+	__u64 task_busy_time;
+	__u64 pd_busy_time;
+	__u64 cpu_cap;
+	__u64 pd_cap;
+};
+
+static __u64 eenv_task_busy_time(const struct fs_feec_ctx *c, int prev)
+{
+	__u64 max_cap = fs_arch_cap(c, prev), irq = c->w->cpu[prev].irq_util;
+
+	if (irq >= max_cap)
+		return max_cap;
+	return fs_scale_irq_capacity(c->task_util_est, irq, max_cap);
+}
+
+static void eenv_pd_busy_time(const struct fs_feec_ctx *c, struct energy_env *e, __u64 cpus)
+{
+	__u64 busy = 0;
+
+	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
+		if (!(cpus & (1ull << cpu)))
+			continue;
+		__u64 u = fs_cpu_util_next(c, cpu, -1, false);
+		busy += fs_effective_cpu_util_v6_8(c, cpu, u, NULL, NULL);
+	}
+	e->pd_busy_time = busy < e->pd_cap ? busy : e->pd_cap;
+}
+
+/* v6.8+: the 1.25 headroom is applied here, per CPU, before the cpu_cap clamp. */
+static __u64 eenv_pd_max_util(const struct fs_feec_ctx *c, const struct energy_env *e, __u64 cpus,
+			      int dst)
+{
+	__u64 max_util = 0;
+
+	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
+		if (!(cpus & (1ull << cpu)))
+			continue;
+		__u64 u = fs_cpu_util_next(c, cpu, dst, c->r->boost_max_util);
+		__u64 mn, mx;
+		__u64 eff = fs_effective_cpu_util_v6_8(c, cpu, u, &mn, &mx);
+
+		if (cpu == dst && c->uclamp_used) {
+			if (c->p_min > mn)
+				mn = c->p_min;
+			/* No active max clamp on an idle rq: p's own applies. */
+			if (c->w->cpu[cpu].flags & FS_CPU_UCLAMP_IDLE)
+				mx = c->p_max;
+			else if (c->p_max > mx)
+				mx = c->p_max;
+		}
+		eff = fs_sugov_effective_cpu_perf(eff, mn, mx);
+		if (eff > max_util)
+			max_util = eff;
+	}
+	return max_util < e->cpu_cap ? max_util : e->cpu_cap;
+}
+
+static __u64 compute_energy(const struct fs_feec_ctx *c, const struct energy_env *e, int pdi,
+			    __u64 cpus, int dst)
+{
+	__u64 max_util = eenv_pd_max_util(c, e, cpus, dst);
+	__u64 busy = e->pd_busy_time;
+
+	if (dst >= 0) {
+		busy += e->task_busy_time;
+		if (busy > e->pd_cap)
+			busy = e->pd_cap;
+	}
+	return fs_em_cpu_energy_v6_9(&c->t->pd[pdi], max_util, busy, e->cpu_cap);
+}
+
+void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
+{
+	const int prev = c->w->prev_cpu;
+	__u64 prev_delta = UINT64_MAX, best_delta = UINT64_MAX, base_sum = 0;
+	__u64 best_actual_cap = 0, prev_actual_cap = 0;
+	int prev_fits = -1, best_fits = -1, best = -1;
+	struct energy_env eenv = { 0 };
+
+	if (fs_feec_entry_exit(c, out))
+		return;
+	/* v6.7+: a uclamp_min-boosted task with no utilization still goes on. */
+	if (!c->task_util_est && c->p_min == 0) {
+		out->cpu = prev;
+		out->reason = FS_FEEC_ZERO_UTIL;
+		return;
+	}
+	eenv.task_busy_time = eenv_task_busy_time(c, prev);
+
+	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
+		const struct fs_em_pd *pd = &c->em->pd[i];
+		__u64 util_min = c->p_min, util_max = c->p_max; /* carried across the PD's CPUs */
+		long long prev_spare = -1, max_spare = -1;
+		int ms = -1, max_fits = -1, first = -1;
+		__u64 cpus = 0;
+
+		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++)
+			if ((pd->cpus & (1ull << cpu)) && fs_cpu_online(c, cpu)) {
+				cpus |= 1ull << cpu;
+				if (first < 0)
+					first = cpu;
+			}
+		if (!cpus)
+			continue;
+		__u64 actual_cap = fs_actual_cpu_capacity(c, first);
+		eenv.cpu_cap = actual_cap;
+		eenv.pd_cap = 0;
+
+		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
+			if (!(cpus & (1ull << cpu)))
+				continue;
+			eenv.pd_cap += actual_cap;
+			if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+				continue;
+			const struct fs_cpu *rq = &c->w->cpu[cpu];
+			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
+			__u64 cap = fs_capacity_of(c, cpu);
+
+			/* Max-aggregate rq and p clamps, but test the unclamped util. */
+			if (c->uclamp_used && !(rq->flags & FS_CPU_UCLAMP_IDLE)) {
+				util_min = rq->uclamp_min > c->p_min ? rq->uclamp_min : c->p_min;
+				util_max = rq->uclamp_max > c->p_max ? rq->uclamp_max : c->p_max;
+			}
+			int fits = fs_util_fits_cpu(c, util, util_min, util_max, cpu);
+			if (!fits)
+				continue;
+			cap = fs_lsub(cap, util);
+			if (cpu == prev) {
+				prev_spare = (long long)cap;
+				prev_fits = fits;
+			} else if (fits > max_fits || (fits == max_fits && (long long)cap > max_spare)) {
+				max_spare = (long long)cap;
+				ms = cpu;
+				max_fits = fits;
+			}
+		}
+		if (ms < 0 && prev_spare < 0)
+			continue;
+
+		eenv_pd_busy_time(c, &eenv, cpus);
+		__u64 base = compute_energy(c, &eenv, i, cpus, -1);
+		base_sum += base;
+		if (prev_spare > -1) {
+			__u64 e = compute_energy(c, &eenv, i, cpus, prev);
+			fs_feec_add_cand(out, prev, i, prev_fits, e, base, e >= base ? e - base : 0);
+			if (e < base)
+				goto util_changed;
+			prev_delta = e - base;
+			prev_actual_cap = actual_cap;
+			if (prev_delta < best_delta)
+				best_delta = prev_delta;
+		}
+		/* In prev's PD the max-spare CPU must beat prev's spare capacity. */
+		if (ms >= 0 && max_spare > prev_spare) {
+			if (max_fits < best_fits)
+				continue; /* the current best fits better */
+			if (max_fits < 0 && actual_cap <= best_actual_cap)
+				continue; /* neither meets uclamp_min; best has more capacity */
+			__u64 e = compute_energy(c, &eenv, i, cpus, ms);
+			fs_feec_add_cand(out, ms, i, max_fits, e, base, e >= base ? e - base : 0);
+			if (e < base)
+				goto util_changed;
+			__u64 cur = e - base;
+			if (max_fits > 0 && best_fits > 0 && cur >= best_delta)
+				continue;
+			best_delta = cur;
+			best = ms;
+			best_fits = max_fits;
+			best_actual_cap = actual_cap;
+		}
+	}
+
+	out->base_energy = base_sum;
+	out->prev_delta = prev_delta;
+	out->best_delta = best_delta;
+	bool margin = c->r->margin == FS_MARGIN_PREV_DELTA_BASE;
+	bool energy_ok = best_delta < prev_delta;
+	if (margin && prev_delta != UINT64_MAX) {
+		out->threshold = (prev_delta + base_sum) >> c->r->margin_shift;
+		out->has_threshold = true;
+		energy_ok = energy_ok && prev_delta - best_delta > out->threshold;
+	}
+	bool by_fits = best_fits > prev_fits || (best_fits < 0 && best_actual_cap > prev_actual_cap);
+	bool by_energy = best_fits > 0 && energy_ok;
+	bool move = best >= 0 && (by_fits || by_energy);
+
+	if (best < 0 && prev_delta != UINT64_MAX)
+		best = prev;
+	fs_feec_conclude(out, prev, best, move, margin);
+	/* The fits levels, not the energy, decided (either way). */
+	if (out->reason == FS_FEEC_MOVED && !by_energy)
+		out->reason = FS_FEEC_FITS_RULE;
+	else if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
+		out->reason = FS_FEEC_FITS_RULE;
+	return;
+
+util_changed:
+	out->base_energy = base_sum;
+	out->prev_delta = prev_delta;
+	out->best_delta = best_delta;
+	out->eligible = true;
+	out->cpu = prev;
+	out->reason = FS_FEEC_UTIL_CHANGED;
+}

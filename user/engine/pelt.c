@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sync_entity_load_avg() for a sleeping task: decay its util_sum to the
+ * cfs_rq clock and recompute util_avg. Follows kernel/sched/pelt.c
+ * (___update_load_sum, accumulate_sum, decay_load, ___update_load_avg), which
+ * is arithmetically identical from v5.0 to v7.1 for a blocked entity.
+ */
+#include "pelt.h"
+
+/* 2^32 * y^n, y = 0.5^(1/32), truncated: kernel/sched/sched-pelt.h (v5.0 - v7.1). */
+static const __u32 yn_inv[FS_LOAD_AVG_PERIOD] = {
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a, 0xeac0c6e6, 0xe5b906e6,
+	0xe0ccdeeb, 0xdbfbb796, 0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46, 0xb504f333, 0xb123f581,
+	0xad583ee9, 0xa9a15ab4, 0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80,
+	0x85aac367, 0x82cd8698,
+};
+
+__u32 fs_pelt_yn_inv(unsigned int n)
+{
+	return n < FS_LOAD_AVG_PERIOD ? yn_inv[n] : 0;
+}
+
+__u64 fs_decay_load(__u64 val, __u64 n)
+{
+	/* Beyond 63 half-lives every 64-bit value has decayed to 0. */
+	if (n > FS_LOAD_AVG_PERIOD * 63)
+		return 0;
+	if (n >= FS_LOAD_AVG_PERIOD) {
+		val >>= n / FS_LOAD_AVG_PERIOD;
+		n %= FS_LOAD_AVG_PERIOD;
+	}
+	/* mul_u64_u32_shr(val, inv, 32): a 96-bit product, keep the top. */
+	return (__u64)(((unsigned __int128)val * yn_inv[n]) >> 32);
+}
+
+__u32 fs_sync_entity_util_avg(const struct fs_task *t)
+{
+	__u64 now = t->cfs_rq_last_update_time;
+	__u64 delta = now - t->last_update_time;
+	__u64 periods, util_sum;
+	__u32 contrib;
+
+	/* Clock went backwards (migration, cfs_rq reset): last_update_time is
+	 * re-based and nothing decays. */
+	if ((__s64)delta < 0)
+		return t->util_avg;
+	delta >>= 10; /* ns -> ~us: PELT counts 1024 ns units */
+	if (!delta)
+		return t->util_avg;
+
+	delta += t->period_contrib;
+	periods = delta / 1024;
+	/* periods == 0: accumulate_sum() returns 0 and ___update_load_avg() is
+	 * not called, so util_avg stays as it was. */
+	if (!periods)
+		return t->util_avg;
+
+	/* A blocked entity (load = running = 0) only decays: no new contribution. */
+	util_sum = fs_decay_load((__u64)t->util_sum, periods);
+	contrib = (__u32)(delta % 1024);
+	/* get_pelt_divider(): LOAD_AVG_MAX - 1024 + period_contrib. util_sum is
+	 * a u32 in the kernel (the decayed value never grows). */
+	return (__u32)((__u32)util_sum / (FS_LOAD_AVG_MAX - 1024 + contrib));
+}

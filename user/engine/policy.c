@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy registry (kernel order), per-policy era rules, the release ->
+ * policy map, and the one-line explanation of a decision.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "feec_ctx.h"
+
+/* v5.0 - v5.2: system energy, prev_energy >> 4. */
+static const struct fs_feec_rules rules_v5_0 = {
+	.margin = FS_MARGIN_PREV_ENERGY, .margin_shift = 4,
+	.ue_flag = FS_UE_BIT0_OR, .fits_keeps_equal = true,
+	.eff = FS_EFF_5_0, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
+};
+static const struct fs_feec_rules rules_v5_0_nomargin = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_BIT0_OR, .fits_keeps_equal = true,
+	.eff = FS_EFF_5_0, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
+};
+/* v5.4: per-PD deltas, all-PD base in the margin, uclamp_util_with on the frequency. */
+static const struct fs_feec_rules rules_v5_4 = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_BIT0_OR,
+	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
+};
+static const struct fs_feec_rules rules_v5_4_nomargin = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_BIT0_OR,
+	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
+};
+/* v6.0 - v6.1: energy_env, uW, inefficient states, margin removed. */
+static const struct fs_feec_rules rules_v6_0 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+};
+static const struct fs_feec_rules rules_v6_0_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+};
+/* v6.12 - v7.1: fits levels, runtime EM, hw + cpufreq pressure. */
+static const struct fs_feec_rules rules_v6_12 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF, .energy = FS_EM_CPU_ENERGY_6_9,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true, .hw_cpufreq_pressure = true,
+};
+static const struct fs_feec_rules rules_v6_12_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF, .energy = FS_EM_CPU_ENERGY_6_9,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true, .hw_cpufreq_pressure = true,
+};
+
+static int era_init(void **state, const struct fs_policy_desc *d, const struct fs_em *em, char *err,
+		    size_t errlen)
+{
+	struct fs_policy_state *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, errlen, "policy %s: out of memory", d->name);
+		return -1;
+	}
+	if (fs_energy_build_tables(em, d->rules, &s->tables, err, errlen)) {
+		free(s);
+		return -1;
+	}
+	*state = s;
+	return 0;
+}
+
+static void era_fini(void *state)
+{
+	free(state);
+}
+
+#define ERA_FEEC(fn)                                                                          \
+	static void fn##_hook(const void *state, const struct fs_policy_desc *d,              \
+			      const struct fs_em *em, const struct fs_wakeup *w,              \
+			      struct fs_feec_result *out)                                     \
+	{                                                                                     \
+		const struct fs_policy_state *s = state;                                      \
+		struct fs_feec_ctx c;                                                         \
+		fs_feec_ctx_init(&c, em, w, d->rules, &s->tables);                            \
+		fn(&c, out);                                                                  \
+	}
+ERA_FEEC(fs_feec_v5_0)
+ERA_FEEC(fs_feec_v5_4)
+ERA_FEEC(fs_feec_v6_0)
+ERA_FEEC(fs_feec_v6_12)
+
+static const struct fs_policy_desc policies[] = {
+	{ "v5.0", "v5.0 - v5.2", "system-wide energy per candidate; move iff prev_E - best_E > prev_E >> 4",
+	  "v5.0-nomargin", true, era_init, fs_feec_v5_0_hook, era_fini, &rules_v5_0 },
+	{ "v5.0-nomargin", "v5.0 - v5.2 (what-if)", "v5.0 with the margin removed: move iff best_E < prev_E",
+	  "v5.0", false, era_init, fs_feec_v5_0_hook, era_fini, &rules_v5_0_nomargin },
+	{ "v5.4", "v5.4", "per-PD deltas; move iff prev_d - best_d > (prev_d + base of all PDs) >> 4",
+	  "v5.4-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4 },
+	{ "v5.4-nomargin", "v5.4 (what-if)", "v5.4 with the margin removed: move iff best_d < prev_d",
+	  "v5.4", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4_nomargin },
+	{ "v6.0", "v6.0 - v6.1", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
+	  "v6.0+margin", false, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0 },
+	{ "v6.0+margin", "v6.0 - v6.1 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
+	  "v6.0", true, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0_margin },
+	{ "v6.12", "v6.12 - v7.1", "util_fits_cpu levels, runtime EM (10*P/perf), hw+cpufreq pressure",
+	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
+	{ "v6.12+margin", "v6.12 - v7.1 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.12", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_margin },
+};
+#define NR_POLICIES ((int)(sizeof(policies) / sizeof(policies[0])))
+
+int fs_policy_count(void)
+{
+	return NR_POLICIES;
+}
+
+const struct fs_policy_desc *fs_policy_at(int i)
+{
+	return i >= 0 && i < NR_POLICIES ? &policies[i] : NULL;
+}
+
+const struct fs_policy_desc *fs_policy_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	/* feec arrived in v5.0: a "v4.20" policy can only mean the first one. */
+	if (!strcmp(name, "v4.20") || !strcmp(name, "4.20"))
+		name = "v5.0";
+	for (int i = 0; i < NR_POLICIES; i++) {
+		const char *n = policies[i].name;
+		if (!strcmp(name, n) || (name[0] != 'v' && !strcmp(name, n + 1)))
+			return &policies[i];
+	}
+	return NULL;
+}
+
+/* Mainline releases at which a policy starts (twins are never chosen). */
+static const struct {
+	int major, minor;
+	const char *policy;
+	const char *note;
+} release_map[] = {
+	{ 5, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
+	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ uclamp fits, v5.10 saturating spare, "
+			"v5.14 candidate-PD base + thermal cap, v5.15 x1000 cost differ" },
+	{ 6, 0, "v6.0", "v6.0 - v6.1 follow it exactly; v6.2 - v6.11 add util_fits_cpu, boost, "
+			"v6.8 headroom and v6.9 runtime EM not modelled by v6.0" },
+	{ 6, 12, "v6.12", "v6.12 - v7.1 follow it" },
+};
+
+const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)
+{
+	int major = 0, minor = 0, n = 0;
+	const char *r = release ? release : "";
+
+	if (*r == 'v')
+		r++;
+	if (sscanf(r, "%d.%d%n", &major, &minor, &n) < 2 || major <= 0 || minor < 0) {
+		const struct fs_policy_desc *d = fs_policy_find(release_map[3].policy);
+		snprintf(why, whylen, "release \"%s\" is not MAJOR.MINOR[...]: fell back to %s (newest)",
+			 release ? release : "", d->name);
+		return d;
+	}
+	int pick = -1;
+	for (int i = 0; i < (int)(sizeof(release_map) / sizeof(release_map[0])); i++)
+		if (major > release_map[i].major ||
+		    (major == release_map[i].major && minor >= release_map[i].minor))
+			pick = i;
+	if (pick < 0) {
+		snprintf(why, whylen, "%d.%d has no EAS (feec arrived in v5.0): fell back to v5.0 (alias v4.20)",
+			 major, minor);
+		return fs_policy_find("v5.0");
+	}
+	snprintf(why, whylen, "%d.%d -> %s: nearest earlier policy (%s); stable and Android trees "
+		 "carry backports, check them", major, minor, release_map[pick].policy, release_map[pick].note);
+	return fs_policy_find(release_map[pick].policy);
+}
+
+int fs_policy_init(struct fs_policy *p, const struct fs_policy_desc *d, const struct fs_em *em,
+		   char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	if (!d || !em) {
+		snprintf(err, errlen, "policy init: %s", !d ? "no policy" : "no Energy Model");
+		return -1;
+	}
+	if (em->nr_cpus <= 0 || em->nr_cpus > FS_MAX_CPUS || em->nr_pd > FS_MAX_PDS) {
+		snprintf(err, errlen, "EM %s: nr_cpus %d / nr_pd %d out of range (finalize the EM first)",
+			 em->source, em->nr_cpus, em->nr_pd);
+		return -1;
+	}
+	p->desc = d;
+	p->em = em;
+	if (d->init && d->init(&p->state, d, em, err, errlen))
+		return -1;
+	return 0;
+}
+
+void fs_policy_fini(struct fs_policy *p)
+{
+	if (p->desc && p->desc->fini)
+		p->desc->fini(p->state);
+	p->state = NULL;
+}
+
+void fs_policy_feec(const struct fs_policy *p, const struct fs_wakeup *w, struct fs_feec_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	p->desc->feec(p->state, p->desc, p->em, w, out);
+}
+
+const char *fs_feec_reason_name(enum fs_feec_reason r)
+{
+	static const char *const names[FS_FEEC__NR] = {
+		[FS_FEEC_FORK] = "fork",
+		[FS_FEEC_AFFINE] = "affine",
+		[FS_FEEC_NO_PD] = "no-pd",
+		[FS_FEEC_OVERUTILIZED] = "overutilized",
+		[FS_FEEC_NO_ASYM] = "no-asym",
+		[FS_FEEC_SYNC] = "sync",
+		[FS_FEEC_ZERO_UTIL] = "zero-util",
+		[FS_FEEC_UTIL_CHANGED] = "util-changed",
+		[FS_FEEC_NO_CANDIDATE] = "no-candidate",
+		[FS_FEEC_PREV_UNFIT] = "prev-unfit",
+		[FS_FEEC_PREV_BEST] = "prev-best",
+		[FS_FEEC_MARGIN_KEPT] = "margin-kept",
+		[FS_FEEC_MOVED] = "moved",
+		[FS_FEEC_FITS_RULE] = "fits-rule",
+	};
+	return (unsigned)r < FS_FEEC__NR ? names[r] : "unknown";
+}
+
+int fs_feec_explain(const struct fs_feec_result *r, char *buf, size_t len)
+{
+	unsigned long long saving = 0;
+
+	if (r->prev_delta != UINT64_MAX && r->best_delta <= r->prev_delta)
+		saving = r->prev_delta - r->best_delta;
+	switch (r->reason) {
+	case FS_FEEC_FORK: return snprintf(buf, len, "new task: feec does not run for WF_FORK");
+	case FS_FEEC_AFFINE: return snprintf(buf, len, "one allowed CPU: no placement decision");
+	case FS_FEEC_NO_PD: return snprintf(buf, len, "no perf domains (EAS off): feec returned -1");
+	case FS_FEEC_OVERUTILIZED: return snprintf(buf, len, "root domain overutilized: feec returned -1");
+	case FS_FEEC_NO_ASYM: return snprintf(buf, len, "no asymmetric-capacity domain spans prev: feec returned -1");
+	case FS_FEEC_SYNC: return snprintf(buf, len, "sync wake-up took the waker's CPU %d", r->cpu);
+	case FS_FEEC_ZERO_UTIL: return snprintf(buf, len, "task utilization 0: stays on prev CPU %d", r->cpu);
+	case FS_FEEC_UTIL_CHANGED: return snprintf(buf, len, "an energy fell below its base (CPU utilization has changed): prev CPU %d kept", r->cpu);
+	case FS_FEEC_NO_CANDIDATE: return snprintf(buf, len, "no CPU fits the task: prev CPU %d kept", r->cpu);
+	case FS_FEEC_PREV_UNFIT: return snprintf(buf, len, "prev CPU cannot take the task: CPU %d (delta %llu)", r->cpu, (unsigned long long)r->best_delta);
+	case FS_FEEC_PREV_BEST: return snprintf(buf, len, "prev CPU %d is the cheapest (delta %llu)", r->cpu, (unsigned long long)r->prev_delta);
+	case FS_FEEC_MARGIN_KEPT:
+		return snprintf(buf, len, "margin kept prev: saving %llu %s threshold %llu", saving,
+				saving == r->threshold ? "=" : "<", (unsigned long long)r->threshold);
+	case FS_FEEC_MOVED:
+		if (r->has_threshold)
+			return snprintf(buf, len, "moved to CPU %d: saving %llu > threshold %llu", r->cpu, saving, (unsigned long long)r->threshold);
+		return snprintf(buf, len, "moved to CPU %d: saving %llu", r->cpu, saving);
+	case FS_FEEC_FITS_RULE:
+		return snprintf(buf, len, "util_fits_cpu levels decided: CPU %d (best delta %llu, prev delta %llu)", r->cpu,
+				(unsigned long long)r->best_delta, (unsigned long long)r->prev_delta);
+	default: return snprintf(buf, len, "unknown reason %d", (int)r->reason);
+	}
+}

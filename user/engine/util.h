@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* CPU and task utilization helpers of kernel/sched/fair.c, core.c and cpufreq_schedutil.c, per era. */
+#ifndef FEECSCOPE_ENGINE_UTIL_H
+#define FEECSCOPE_ENGINE_UTIL_H
+
+#include "feec_ctx.h"
+
+enum fs_util_type { FS_FREQUENCY_UTIL, FS_ENERGY_UTIL };
+
+/* fits_capacity(): util * 1280 < cap * 1024 (v5.4+). */
+static inline bool fs_fits_capacity(__u64 util, __u64 cap)
+{
+	return util * 1280 < cap * 1024;
+}
+
+/* v5.0 - v5.3 open-coded skip "cap * 1024 < util * capacity_margin": equality fits. */
+static inline bool fs_fits_capacity_v5_0(__u64 util, __u64 cap)
+{
+	return !(cap * 1024 < util * 1280);
+}
+
+/* lsub_positive(): saturating a - b. */
+static inline __u64 fs_lsub(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* scale_irq_capacity(): util * (max - irq) / max. */
+static inline __u64 fs_scale_irq_capacity(__u64 util, __u64 irq, __u64 max)
+{
+	return util * (max - irq) / max;
+}
+
+/* cpu_bw_dl(): running_bw (BW_SHIFT = 20) in capacity units. */
+static inline __u64 fs_cpu_bw_dl(__u64 running_bw)
+{
+	return (running_bw * FS_SCHED_CAPACITY_SCALE) >> 20;
+}
+
+/* arch_scale_cpu_capacity(cpu), from the EM. */
+__u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu);
+/* capacity_of(cpu) = rq->cpu_capacity as recorded. */
+__u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu);
+
+/* cpu_util_next(cpu, p, dst) (v5.0 - v6.4) / cpu_util(cpu, p, dst, boost) (v6.5+). */
+__u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int dst, bool boost);
+
+/* uclamp_util_with() (v5.3 - v5.8) / uclamp_rq_util_with() (v5.9 - v6.7). */
+__u64 fs_uclamp_rq_util_with(const struct fs_feec_ctx *c, int cpu, __u64 util, bool with_p);
+
+/*
+ * schedutil_freq_util() (v5.0 - v5.2), schedutil_cpu_util() (v5.3 - v5.11),
+ * effective_cpu_util(cpu, util, max, type, p) (v5.12 - v6.7; max internal from v6.0).
+ */
+__u64 fs_effective_cpu_util_old(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 max,
+				enum fs_util_type type, bool with_p);
+
+/* v6.8+ effective_cpu_util(cpu, util_cfs, *min, *max); min/max may be NULL. */
+__u64 fs_effective_cpu_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 *min,
+				 __u64 *max);
+
+/* v6.8+ sugov_effective_cpu_perf(): headroom on actual, bounded by [min, max]. */
+__u64 fs_sugov_effective_cpu_perf(__u64 actual, __u64 min, __u64 max);
+
+/* v6.10+ get_actual_cpu_capacity(); v5.14 - v6.9: arch cap - thermal_pressure. */
+__u64 fs_actual_cpu_capacity(const struct fs_feec_ctx *c, int cpu);
+
+/* v6.4+ util_fits_cpu(): 1 fits, -1 fits except uclamp_min, 0 does not fit. */
+int fs_util_fits_cpu(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 umax, int cpu);
+
+#endif
