@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The arm64 EAS lab: boot the Debian 6.1 guest on each lab device tree (run-lab.sh) and
+# check what came back: the kernel's EM and capacities equal what the DT implies,
+# feecscope read that EM, the BPF collector loaded on 6.1 and recorded, the kernel's
+# placements agree with the policy for its version, and the host replays the guest's
+# recording to the guest's own numbers. Anything that did not run is a failure.
+# Env: FS_LAB_TOPOLOGIES ("2+2 4+3+1"), FS_LAB_SECONDS (live seconds, 20),
+#      FS_LAB_REUSE=1 checks the results already in $FS_OUT/lab/<topology> without booting.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+OUTD=${FS_OUT:-build}
+SECS=${FS_LAB_SECONDS:-20}
+
+# The policy that follows the guest's kernel (6.1): v6.1 once it exists, else v6.0's rules.
+kernel_policy() {
+	local p
+	for p in v6.1 v6.0; do
+		"$FEECSCOPE" policies 2>/dev/null | grep -qw -- "$p" && { echo "$p"; return; }
+	done
+	echo v6.0
+}
+
+tree_lines() { # debugfs-layout dir -> "path: value" lines, as guest-init.sh writes them
+	(cd "$1" && find . -path ./cpus -prune -o -type f -print | sort | while read -r f; do
+		echo "${f#./}: $(cat "$f")"; done)
+}
+
+# The BPF object loads on this machine's kernel too (6.18: v6.8+ util_est, no capacity_orig).
+if [ -n "$(ls bpf/*.bpf.c 2>/dev/null)" ]; then
+	check "host: BPF collector loads and runs on $(uname -r)" \
+		"$FEECSCOPE" live --duration 1 --em hikey960
+else
+	fail "host: BPF collector loads" "no bpf/*.bpf.c in the tree yet"
+fi
+
+for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
+	d=$OUTD/lab/$topo o=$OUTD/lab/$topo/out
+	if [ "${FS_LAB_REUSE:-0}" = 1 ] && [ -d "$o" ]; then
+		pass "$topo: reusing results in $d"
+	else
+		check "$topo: guest boots, runs its steps and returns its files" \
+			tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -o "$d"
+		sed 's/^/    /' "$d/cycle.txt" 2>/dev/null
+	fi
+
+	# What the kernel built from the DT.
+	if grep -q 'starting EAS' "$o/dmesg.txt" 2>/dev/null; then pass "$topo: kernel started EAS"
+	else fail "$topo: kernel started EAS" "no 'starting EAS' in $o/dmesg.txt"; fi
+	sed -n 's/^capacity \(cpu[0-9]*\) \([0-9]*\)$/\1 \2/p' "$o/guest-facts.txt" >"$TMP/cap.guest" 2>/dev/null
+	for c in "$d"/expected-em/cpus/cpu*; do echo "${c##*/} $(cat "$c/cpu_capacity")"; done |
+		sort -V >"$TMP/cap.dt"
+	expect_same "$topo: CPU capacities = DT (dmips x fmax, normalised to 1024)" "$TMP/cap.dt" "$TMP/cap.guest"
+	tree_lines "$d/expected-em" >"$TMP/em.dt"
+	expect_same "$topo: kernel EM debugfs = DT (power, cost, inefficient, flags)" "$TMP/em.dt" "$o/em-debugfs.txt"
+
+	# What feecscope read from it, inside the guest.
+	if [ "$(cat "$o/em.rc" 2>/dev/null)" = 0 ]; then pass "$topo: feecscope em on the guest's debugfs"
+	else fail "$topo: feecscope em on the guest's debugfs" "$(head -c 300 "$o/em.out" 2>/dev/null || echo 'step did not run')"; fi
+	if [ "$(cat "$o/em-save.rc" 2>/dev/null)" = 0 ] && [ -s "$o/guest.em" ]; then
+		check "$topo: em --save of the guest's EM = DT" python3 tests/qemu/check-em.py "$o/guest.em" "$d/expected-em"
+		"$FEECSCOPE" em --em "$d/expected-em" >"$TMP/em.host" 2>&1
+		grep -viE 'source|kernel|energy_model|expected-em' "$TMP/em.host" >"$TMP/em.host.n"
+		grep -viE 'source|kernel|energy_model|expected-em' "$o/em.out" >"$TMP/em.guest.n"
+		expect_same "$topo: guest 'feecscope em' = host 'feecscope em --em <DT-derived tree>'" "$TMP/em.host.n" "$TMP/em.guest.n"
+	else
+		fail "$topo: em --save of the guest's EM" "$(head -c 300 "$o/em-save.out" 2>/dev/null || echo 'step did not run')"
+	fi
+
+	# The collector on 6.1 (struct util_est {enqueued, ewma}, rq->cpu_capacity_orig).
+	if [ "$(cat "$o/live.rc" 2>/dev/null)" = 0 ] && [ -s "$o/live.rec" ] && [ -s "$o/live.csv" ]; then
+		pass "$topo: BPF collector loaded on the 6.1 guest and recorded"
+	else
+		fail "$topo: BPF collector loaded on the 6.1 guest and recorded" \
+			"live exit $(cat "$o/live.rc" 2>/dev/null || echo '-'): $(head -c 400 "$o/live.out" 2>/dev/null || echo 'step did not run')"
+		continue
+	fi
+
+	# Fidelity: the kernel's own choices against the policy for its version, and v5.4's margin.
+	kp=$(kernel_policy)
+	python3 tests/qemu/check-fidelity.py "$o/live.csv" "$kp" v5.4 >"$TMP/fid" 2>&1; rc=$?
+	sed 's/^/    /' "$TMP/fid" | head -n 60
+	if [ $rc -eq 0 ]; then pass "$topo: kernel placements = $kp in >= 99%, and far more than v5.4"
+	else fail "$topo: kernel placements = $kp in >= 99%, and far more than v5.4" "see above"; fi
+
+	# The host replays the guest's recording to the guest's own numbers.
+	"$FEECSCOPE" replay "$o/live.rec" --csv "$TMP/replay.csv" >"$TMP/replay.sum" 2>&1; rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "$topo: host replay of the guest's recording" "exit $rc: $(head -c 300 "$TMP/replay.sum")"
+		continue
+	fi
+	expect_same "$topo: host replay CSV = guest live CSV" "$o/live.csv" "$TMP/replay.csv"
+	expect_same "$topo: host replay summary = guest live summary" "$o/live.out" "$TMP/replay.sum"
+done
+finish
