@@ -74,6 +74,15 @@ void fs_cpulist_format(__u64 mask, char *buf, size_t len);
 /* Strict decimal / hex (0x..) parse of a whole string, surrounding blanks allowed. */
 int fs_parse_u64(const char *s, __u64 *v);
 
+/* snprintf where cutting a long name short is acceptable (the result is only shown). */
+void fs_snprintf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Bounded copy that always terminates (names longer than dst are cut). */
+void fs_strlcpy(char *dst, const char *src, size_t len);
+
+/* dst = a "/" b; -1 if it does not fit. */
+int fs_path_join(char *dst, size_t len, const char *a, const char *b);
+
 /* Like snprintf into err, never overflowing. */
 void fs_em_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -21,6 +21,15 @@
  * (how a pulled copy carries them), then FS_SYSFS_CPU.
  */
 int fs_em_read_debugfs(const char *dir, const char *cpu_dir, struct fs_em *em, char *err, size_t errlen);
+/*
+ * The same with the kernel release that wrote the tree (decides what flags
+ * bit 0 means: MILLIWATTS in v5.19, MICROWATTS from v6.0). release NULL: a
+ * "kernel_release" file inside dir, else uname -r for the live tree, else
+ * unknown (read as v6.0+, and fs_em.source says so). Capacities: for a
+ * copied tree only from cpu_dir or the tree itself, never this machine's sysfs.
+ */
+int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *release,
+			      struct fs_em *em, char *err, size_t errlen);
 
 /* The portable text format written by `feecscope em --save`. */
 int fs_em_write(FILE *out, const struct fs_em *em);
@@ -43,6 +52,9 @@ int fs_em_profile_for_cpus(int nr_cpus, struct fs_em *em, char *err, size_t errl
  * (mounting debugfs when root and it is not mounted).
  */
 int fs_em_load(const char *spec, struct fs_em *em, char *err, size_t errlen);
+/* fs_em_load with `em --kernel` / `--cpu-capacity-dir` (either may be NULL; used for debugfs trees only). */
+int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, struct fs_em *em,
+		    char *err, size_t errlen);
 
 /* Human-readable dump for `feecscope em`. */
 void fs_em_print(FILE *out, const struct fs_em *em);

@@ -18,6 +18,17 @@ void fs_em_errf(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+void fs_snprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 int fs_parse_u64(const char *s, __u64 *v)
 {
 	char *end;
@@ -97,4 +108,27 @@ void fs_cpulist_format(__u64 mask, char *buf, size_t len)
 			off += snprintf(buf + off, len - off, "-%d", e);
 		c = e;
 	}
+}
+
+void fs_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t i = 0;
+
+	if (!len)
+		return;
+	for (; i + 1 < len && src[i]; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}
+
+int fs_path_join(char *dst, size_t len, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la + 1 + lb + 1 > len)
+		return -1;
+	memcpy(dst, a, la);
+	dst[la] = '/';
+	memcpy(dst + la + 1, b, lb + 1);
+	return 0;
 }
