@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loads and runs the BPF collector: feature probes, skeleton open/load/attach
+ * (tp_btf or raw_tp per event, optional fentry), struct rq harvest, ring buffer.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/sysinfo.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "feecscope.skel.h"
+#include "live_bpf.h"
+
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
+#define CAP_PERFMON_BIT 38
+#define CAP_BPF_BIT 39
+#define CAP_SYS_ADMIN_BIT 21
+
+struct fs_live_bpf {
+	struct feecscope_bpf *skel;
+	struct ring_buffer *rb;
+	struct fs_live_features feat;
+	int nr_possible;
+};
+
+static int g_verbose;
+
+/* libbpf's own log only at -vvv; its warnings at -v and above. */
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && g_verbose < 3)
+		return 0;
+	if (level == LIBBPF_INFO && g_verbose < 2)
+		return 0;
+	if (level == LIBBPF_WARN && g_verbose < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void vlog(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (g_verbose < level)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "feecscope live: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+bool fs_live_have_privileges(char *why, size_t whylen)
+{
+	unsigned long long eff = 0;
+	char line[256];
+	FILE *f;
+
+	if (geteuid() == 0)
+		return true;
+	f = fopen("/proc/self/status", "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CapEff: %llx", &eff) == 1)
+				break;
+		fclose(f);
+	}
+	if ((eff >> CAP_SYS_ADMIN_BIT) & 1)
+		return true;
+	if (((eff >> CAP_BPF_BIT) & 1) && ((eff >> CAP_PERFMON_BIT) & 1))
+		return true;
+	snprintf(why, whylen,
+		 "loading the BPF collector needs root, or CAP_BPF and CAP_PERFMON (effective set has %s%s%s); "
+		 "run it with sudo, or grant them: sudo setcap cap_bpf,cap_perfmon+ep feecscope",
+		 (eff >> CAP_BPF_BIT) & 1 ? "CAP_BPF" : "no CAP_BPF",
+		 ", ", (eff >> CAP_PERFMON_BIT) & 1 ? "CAP_PERFMON" : "no CAP_PERFMON");
+	return false;
+}
+
+static bool btf_has(const struct btf *btf, const char *name, int kind)
+{
+	return btf && btf__find_by_name_kind(btf, name, kind) >= 0;
+}
+
+/* Value of an enumerator in any enum of the BTF (the SD_* flags live in anonymous enums). */
+static bool btf_enum_value(const struct btf *btf, const char *name, long long *val)
+{
+	int n = btf ? (int)btf__type_cnt(btf) : 0;
+
+	for (int id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_enum(t))
+			continue;
+		const struct btf_enum *e = btf_enum(t);
+
+		for (int i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
+				*val = e[i].val;
+				return true;
+			}
+	}
+	return false;
+}
+
+/* Arity of select_task_rq_fair from its BTF prototype; 0 if unknown. */
+static int select_nargs(const struct btf *btf)
+{
+	int id = btf ? btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC) : -1;
+
+	if (id < 0)
+		return 0;
+	const struct btf_type *fn = btf__type_by_id(btf, id);
+	const struct btf_type *proto = btf__type_by_id(btf, fn->type);
+
+	return proto && btf_is_func_proto(proto) ? btf_vlen(proto) : 0;
+}
+
+static bool kallsyms_has(const char *sym)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, sym)) {
+			found = addr != 0;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static bool util_est_disabled(void)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
+
+	if (!f)
+		f = fopen("/sys/kernel/debug/sched_features", "r"); /* before v5.13 */
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return strstr(buf, "NO_UTIL_EST ") || strstr(buf, "NO_UTIL_EST\n");
+}
+
+/* A thread pinned on one CPU that sleeps and wakes, so the harvest programs run there. */
+static void *prime_cpu(void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)(long)arg, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return NULL;
+	for (int i = 0; i < 20; i++)
+		usleep(500);
+	return NULL;
+}
+
+static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
+{
+	int fd = bpf_map__fd(b->skel->maps.rqs), known = 0;
+
+	*unknown = 0;
+	for (__u32 cpu = 0; cpu < (__u32)b->feat.nr_cpus; cpu++) {
+		__u64 v = 0;
+
+		if (!bpf_map_lookup_elem(fd, &cpu, &v) && v)
+			known++;
+		else
+			*unknown |= 1ull << cpu;
+	}
+	return known;
+}
+
+/* Run the harvest until every CPU's rq is known (offline CPUs cannot be learnt). */
+static void harvest_rqs(struct fs_live_bpf *b)
+{
+	for (int round = 0; round < 5; round++) {
+		pthread_t th[FS_MAX_CPUS];
+		bool started[FS_MAX_CPUS] = { 0 };
+
+		b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
+		if (b->feat.rq_known == b->feat.nr_cpus)
+			break;
+		for (int cpu = 0; cpu < b->feat.nr_cpus; cpu++)
+			if ((b->feat.rq_unknown_mask >> cpu) & 1)
+				started[cpu] = !pthread_create(&th[cpu], NULL, prime_cpu, (void *)(long)cpu);
+		for (int cpu = 0; cpu < b->feat.nr_cpus; cpu++)
+			if (started[cpu])
+				pthread_join(th[cpu], NULL);
+	}
+	b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
+	vlog(1, "struct rq known for %d of %d CPUs (unknown mask %#llx), from %s\n",
+	     b->feat.rq_known, b->feat.nr_cpus, (unsigned long long)b->feat.rq_unknown_mask,
+	     b->feat.ksym_runqueues ? "the runqueues ksym" : "cfs_rq->rq of running tasks");
+	/* The pointers never change; stop paying for the harvest programs. */
+	bpf_link__destroy(b->skel->links.harvest_sched_switch);
+	b->skel->links.harvest_sched_switch = NULL;
+	bpf_link__destroy(b->skel->links.harvest_pelt_cfs);
+	b->skel->links.harvest_pelt_cfs = NULL;
+	bpf_link__destroy(b->skel->links.harvest_ksym);
+	b->skel->links.harvest_ksym = NULL;
+}
+
+static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool required,
+		      char *err, size_t errlen)
+{
+	if (!bpf_program__autoload(prog))
+		return 0;
+	*link = bpf_program__attach(prog);
+	if (*link)
+		return 0;
+	int e = errno;
+
+	*link = NULL;
+	if (!required) {
+		vlog(1, "optional program %s not attached: %s\n", bpf_program__name(prog), strerror(e));
+		return 1;
+	}
+	snprintf(err, errlen, "attaching BPF program %s (%s): %s", bpf_program__name(prog),
+		 bpf_program__section_name(prog), strerror(e));
+	return -1;
+}
+
+/* Open, configure and load the object with the programs the probes chose. */
+static int open_and_load(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o,
+			 const struct bpf_object_open_opts *open_opts, bool have_ou_tp,
+			 char *err, size_t errlen)
+{
+	struct feecscope_bpf *s;
+	bool t = b->feat.tp_btf;
+	int rc;
+
+	s = feecscope_bpf__open_opts(open_opts);
+	if (!s) {
+		snprintf(err, errlen, "opening the BPF object: %s", strerror(errno));
+		return -1;
+	}
+	b->skel = s;
+	s->rodata->nr_cpus = b->nr_possible;
+	s->rodata->self_tgid = getpid();
+	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
+	s->rodata->util_est_off = b->feat.util_est_off;
+	s->rodata->sd_asym_flag = b->feat.sd_asym_flag;
+	rc = bpf_map__set_max_entries(s->maps.rb, o->ringbuf_size);
+	if (rc) {
+		snprintf(err, errlen, "--ringbuf-size %zu: %s", o->ringbuf_size, strerror(-rc));
+		return -1;
+	}
+	bpf_program__set_autoload(s->progs.tp_btf_sched_waking, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup_new, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_migrate_task, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_overutilized, t && have_ou_tp);
+	bpf_program__set_autoload(s->progs.raw_sched_waking, !t);
+	bpf_program__set_autoload(s->progs.raw_sched_wakeup, !t);
+	bpf_program__set_autoload(s->progs.raw_sched_wakeup_new, !t);
+	bpf_program__set_autoload(s->progs.raw_sched_migrate_task, !t);
+	/* without kernel BTF we cannot tell whether the bare tracepoint exists: try it */
+	bpf_program__set_autoload(s->progs.raw_sched_overutilized, !t);
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair, b->feat.fentry_select);
+	bpf_program__set_autoload(s->progs.harvest_ksym, b->feat.ksym_runqueues);
+	bpf_program__set_autoload(s->progs.harvest_sched_switch, !b->feat.ksym_runqueues);
+	bpf_program__set_autoload(s->progs.harvest_pelt_cfs, !b->feat.ksym_runqueues);
+
+	rc = feecscope_bpf__load(s);
+	if (rc) {
+		snprintf(err, errlen, "loading the BPF programs into the kernel: %s "
+			 "(run with -vvv for the verifier log)", strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int ringbuf_cb(void *ctx, void *data, size_t size)
+{
+	const struct fs_live_bpf_opts *o = ctx;
+
+	return o->on_record(o->ctx, data, size);
+}
+
+static struct fs_live_bpf_opts g_opts; /* the ring buffer callback's context */
+
+int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
+		      bool *noperm, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct fs_live_bpf *b;
+	struct feecscope_bpf *s;
+	struct btf *btf = NULL;
+	long long v;
+	int nargs, rc;
+
+	*out = NULL;
+	*noperm = false;
+	g_verbose = o->verbose;
+	g_opts = *o;
+	libbpf_set_print(libbpf_log);
+	if (!fs_live_have_privileges(err, errlen)) {
+		*noperm = true;
+		return -1;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+
+	b->feat.kernel_btf = access(KERNEL_BTF, R_OK) == 0;
+	if (o->btf_path) {
+		btf = btf__parse(o->btf_path, NULL);
+		if (!btf) {
+			snprintf(err, errlen, "%s: cannot read BTF: %s", o->btf_path, strerror(errno));
+			goto fail;
+		}
+		open_opts.btf_custom_path = o->btf_path;
+	} else if (b->feat.kernel_btf) {
+		btf = btf__load_vmlinux_btf();
+		if (!btf) {
+			snprintf(err, errlen, "%s: cannot read the kernel's BTF: %s", KERNEL_BTF, strerror(errno));
+			goto fail;
+		}
+	} else {
+		snprintf(err, errlen,
+			 "this kernel has no BTF (%s is missing: CONFIG_DEBUG_INFO_BTF is off), so CO-RE cannot "
+			 "relocate the collector; pass --btf FILE with this kernel's BTF "
+			 "(e.g. from `pahole --btf_encode_detached FILE vmlinux`)", KERNEL_BTF);
+		goto fail;
+	}
+
+	rc = libbpf_num_possible_cpus();
+	if (rc <= 0) {
+		snprintf(err, errlen, "reading the possible CPU count: %s", strerror(-rc));
+		goto fail;
+	}
+	if (rc > FS_MAX_CPUS) {
+		snprintf(err, errlen, "this machine has %d possible CPUs; feecscope records at most %d",
+			 rc, FS_MAX_CPUS);
+		goto fail;
+	}
+	b->nr_possible = rc;
+	b->feat.nr_cpus = rc;
+
+	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
+	b->feat.tp_btf = b->feat.kernel_btf && btf_has(btf, "btf_trace_sched_waking", BTF_KIND_TYPEDEF);
+	nargs = b->feat.kernel_btf ? select_nargs(btf) : 0;
+	b->feat.fentry_select = nargs == 3 || nargs == 4;
+	b->feat.select_nargs = nargs;
+	b->feat.ksym_runqueues = b->feat.kernel_btf && kallsyms_has("runqueues");
+	if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY_FULL", &v)) {
+		b->feat.sd_asym_flag = v;
+		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
+	} else if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY", &v)) {
+		b->feat.sd_asym_flag = v;
+		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY (v5.10 - v5.13)";
+	} else {
+		b->feat.sd_asym_flag = 0x0040;
+		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY 0x40 (<= v5.9)";
+	}
+	b->feat.util_est_off = util_est_disabled();
+	bool have_ou_tp = btf_has(btf, "btf_trace_sched_overutilized_tp", BTF_KIND_TYPEDEF);
+
+	vlog(1, "BTF: %s; events as %s; fentry select_task_rq_fair: %s (%d args); runqueues ksym: %s; "
+	     "asym flag %s = %#x; UTIL_EST %s; %d possible CPUs\n",
+	     o->btf_path ? o->btf_path : KERNEL_BTF, b->feat.tp_btf ? "tp_btf" : "raw_tp",
+	     b->feat.fentry_select ? "yes" : "no", nargs, b->feat.ksym_runqueues ? "yes" : "no",
+	     b->feat.sd_asym_flag_name, b->feat.sd_asym_flag, b->feat.util_est_off ? "off" : "on",
+	     b->nr_possible);
+
+	/*
+	 * Optional programs the kernel may refuse at load time (fentry needs
+	 * trampolines and may be denied by lockdown/LSM; the ksym needs
+	 * CONFIG_KALLSYMS_ALL): retry without them, saying what was dropped.
+	 */
+	for (;;) {
+		if (!open_and_load(b, o, &open_opts, have_ou_tp, err, errlen))
+			break;
+		feecscope_bpf__destroy(b->skel);
+		b->skel = NULL;
+		if (b->feat.fentry_select) {
+			vlog(1, "%s; retrying without fentry on select_task_rq_fair "
+			     "(wake flags unknown, ttwu wakelist wake-ups not filtered)\n", err);
+			b->feat.fentry_select = false;
+		} else if (b->feat.ksym_runqueues) {
+			vlog(1, "%s; retrying without the runqueues ksym\n", err);
+			b->feat.ksym_runqueues = false;
+		} else {
+			goto fail;
+		}
+	}
+	s = b->skel;
+
+	/* Learn the struct rq pointers before anything reads them. */
+	if (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
+	    attach_one(s->progs.harvest_sched_switch, &s->links.harvest_sched_switch, true, err, errlen) < 0 ||
+	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0)
+		goto fail;
+	harvest_rqs(b);
+	if (!b->feat.rq_known) {
+		snprintf(err, errlen, "could not learn any CPU's struct rq (no FAIR_GROUP_SCHED path, "
+			 "pelt_cfs_tp did not fire, no runqueues ksym)");
+		goto fail;
+	}
+
+	b->rb = ring_buffer__new(bpf_map__fd(s->maps.rb), ringbuf_cb, &g_opts, NULL);
+	if (!b->rb) {
+		snprintf(err, errlen, "creating the ring buffer reader: %s", strerror(errno));
+		goto fail;
+	}
+
+	if (attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
+	    attach_one(s->progs.raw_sched_waking, &s->links.raw_sched_waking, true, err, errlen) < 0 ||
+	    attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_migrate_task, &s->links.tp_btf_sched_migrate_task, true, err, errlen) < 0 ||
+	    attach_one(s->progs.raw_sched_migrate_task, &s->links.raw_sched_migrate_task, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_wakeup, &s->links.tp_btf_sched_wakeup, true, err, errlen) < 0 ||
+	    attach_one(s->progs.raw_sched_wakeup, &s->links.raw_sched_wakeup, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_wakeup_new, &s->links.tp_btf_sched_wakeup_new, true, err, errlen) < 0 ||
+	    attach_one(s->progs.raw_sched_wakeup_new, &s->links.raw_sched_wakeup_new, true, err, errlen) < 0)
+		goto fail;
+	rc = attach_one(s->progs.tp_btf_sched_overutilized, &s->links.tp_btf_sched_overutilized, false, err, errlen);
+	if (rc == 0 && bpf_program__autoload(s->progs.tp_btf_sched_overutilized))
+		b->feat.overutilized_tp = true;
+	rc = attach_one(s->progs.raw_sched_overutilized, &s->links.raw_sched_overutilized, false, err, errlen);
+	if (rc == 0 && bpf_program__autoload(s->progs.raw_sched_overutilized))
+		b->feat.overutilized_tp = true;
+
+	btf__free(btf);
+	*out = b;
+	return 0;
+fail:
+	btf__free(btf);
+	fs_live_bpf_destroy(b);
+	return -1;
+}
+
+int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms)
+{
+	return ring_buffer__poll(b->rb, timeout_ms);
+}
+
+void fs_live_bpf_stop(struct fs_live_bpf *b)
+{
+	if (b && b->skel)
+		feecscope_bpf__detach(b->skel);
+}
+
+int fs_live_bpf_drain(struct fs_live_bpf *b)
+{
+	return ring_buffer__consume(b->rb);
+}
+
+int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
+{
+	int fd = bpf_map__fd(b->skel->maps.counters);
+	__u64 *vals = calloc(b->nr_possible, sizeof(*vals));
+
+	if (!vals)
+		return -ENOMEM;
+	for (__u32 k = 0; k < FS_CNT__NR; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			continue;
+		for (int c = 0; c < b->nr_possible; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b)
+{
+	return &b->feat;
+}
+
+int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)
+{
+	struct bpf_program *prog;
+
+	*run_ns = *run_cnt = 0;
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*run_ns += info.run_time_ns;
+		*run_cnt += info.run_cnt;
+	}
+	return 0;
+}
+
+void fs_live_bpf_destroy(struct fs_live_bpf *b)
+{
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	feecscope_bpf__destroy(b->skel);
+	free(b);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF collector as userspace sees it: probe the kernel, open, configure,
+ * load and attach bpf/feecscope.bpf.c, learn every CPU's struct rq, then
+ * stream its ring buffer to a callback. One destroy for every exit path.
+ */
+#ifndef FEECSCOPE_LIVE_BPF_H
+#define FEECSCOPE_LIVE_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "live_wire.h"
+
+/* Called for every ring-buffer record; a non-zero return stops the poll. */
+typedef int (*fs_live_record_fn)(void *ctx, const void *data, size_t size);
+
+struct fs_live_bpf_opts {
+	const char *btf_path;  /* --btf: external vmlinux BTF for CO-RE, NULL = the kernel's */
+	size_t ringbuf_size;   /* bytes, power of two, >= page size */
+	int verbose;           /* 0..3: -v probes, -vvv libbpf's own log */
+	fs_live_record_fn on_record;
+	void *ctx;
+};
+
+/* What the probes found, for the banner and docs/live.md. */
+struct fs_live_features {
+	bool kernel_btf;        /* /sys/kernel/btf/vmlinux: tp_btf and fentry possible */
+	bool tp_btf;            /* sched events attached as tp_btf (else raw_tp) */
+	bool fentry_select;     /* fentry on select_task_rq_fair: wake flags, no-select filtering */
+	int select_nargs;       /* 3 (v5.11+) or 4 */
+	bool overutilized_tp;   /* sched_overutilized_tp attached */
+	bool ksym_runqueues;    /* `runqueues` in kallsyms: rq pointers from the ksym */
+	unsigned int sd_asym_flag;
+	const char *sd_asym_flag_name;
+	bool util_est_off;
+	int nr_cpus;            /* possible CPUs */
+	int rq_known;           /* CPUs whose struct rq was learnt */
+	__u64 rq_unknown_mask;  /* possible CPUs without a struct rq (offline at start) */
+};
+
+struct fs_live_bpf;
+
+/*
+ * Everything up to a streaming collector. Returns 0, or -1 with err set;
+ * *noperm is set when the failure is missing privileges (exit 3).
+ */
+int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
+		      bool *noperm, char *err, size_t errlen);
+/* Wait up to timeout_ms for records and deliver them; returns records seen or -errno. */
+int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms);
+/* Detach every program (shutdown): nothing new enters the ring buffer. */
+void fs_live_bpf_stop(struct fs_live_bpf *b);
+/* Deliver everything already in the ring buffer without waiting. */
+int fs_live_bpf_drain(struct fs_live_bpf *b);
+/* Sum of the per-CPU counters (enum fs_live_counter). */
+int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR]);
+const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b);
+/* Per-program BPF run time (kernel.bpf_stats_enabled must be 1): totals over all programs. */
+int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt);
+void fs_live_bpf_destroy(struct fs_live_bpf *b); /* accepts NULL */
+
+/* Privileges: root, or CAP_BPF + CAP_PERFMON in the effective set. why names what is missing. */
+bool fs_live_have_privileges(char *why, size_t whylen);
+
+#endif /* FEECSCOPE_LIVE_BPF_H */

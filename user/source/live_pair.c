@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wake-up pairing for the live source: a FIFO of records in collector order,
+ * where a sched_waking snapshot waits until its placement arrives (or it
+ * expires), so every record leaves in the order it came in.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "live_pair.h"
+#include "live_wire.h"
+
+#define FIFO_SLOTS 8192 /* also the bound on snapshots in flight */
+
+enum slot_state { SLOT_FREE = 0, SLOT_PENDING, SLOT_READY };
+
+struct slot {
+	enum slot_state state;
+	int migrated;       /* a wake-up migration told the CPU */
+	union {
+		struct fs_rec_hdr hdr;
+		struct fs_wakeup w;
+		struct fs_migrate m;
+		struct fs_overutil o;
+		struct fs_lost l;
+	} u;
+};
+
+struct fs_pair {
+	unsigned int nr_cpus;
+	__u64 expire_ns;
+	__u32 cap_orig[FS_MAX_CPUS];
+	fs_pair_emit_fn emit;
+	void *ctx;
+	struct slot *fifo;
+	unsigned int head, len;
+	unsigned int pend[FIFO_SLOTS]; /* slot indices of pending snapshots */
+	unsigned int npend;
+	struct fs_pair_stats st;
+};
+
+struct fs_pair *fs_pair_new(unsigned int nr_cpus, __u64 expire_ns, const __u32 *cap_orig,
+			    fs_pair_emit_fn emit, void *ctx)
+{
+	struct fs_pair *p;
+
+	if (nr_cpus == 0 || nr_cpus > FS_MAX_CPUS)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->fifo = calloc(FIFO_SLOTS, sizeof(*p->fifo));
+	if (!p->fifo) {
+		free(p);
+		return NULL;
+	}
+	p->nr_cpus = nr_cpus;
+	p->expire_ns = expire_ns;
+	for (unsigned int i = 0; i < nr_cpus; i++)
+		p->cap_orig[i] = cap_orig ? cap_orig[i] : 1024;
+	p->emit = emit;
+	p->ctx = ctx;
+	return p;
+}
+
+void fs_pair_free(struct fs_pair *p)
+{
+	if (!p)
+		return;
+	free(p->fifo);
+	free(p);
+}
+
+const struct fs_pair_stats *fs_pair_stats(const struct fs_pair *p)
+{
+	return &p->st;
+}
+
+static struct slot *slot_at(struct fs_pair *p, unsigned int i)
+{
+	return &p->fifo[(p->head + i) % FIFO_SLOTS];
+}
+
+static void unpend(struct fs_pair *p, unsigned int k)
+{
+	p->pend[k] = p->pend[--p->npend];
+}
+
+/* The snapshot was never placed: it still goes out, with the placement unknown. */
+static void expire(struct fs_pair *p, struct slot *s)
+{
+	unsigned int idx = s - p->fifo;
+
+	for (unsigned int k = 0; k < p->npend; k++)
+		if (p->pend[k] == idx) {
+			unpend(p, k);
+			break;
+		}
+	s->u.w.chosen_cpu = -1;
+	s->u.w.decided_ns = 0;
+	s->state = SLOT_READY;
+	p->st.expired++;
+}
+
+/* Emit from the head while the head is complete; force out stale or overflowing snapshots. */
+static int release(struct fs_pair *p, __u64 now, int force_all)
+{
+	int rc = 0;
+
+	while (p->len) {
+		struct slot *s = slot_at(p, 0);
+
+		if (s->state == SLOT_PENDING &&
+		    (force_all || p->len >= FIFO_SLOTS || s->u.hdr.ts_ns + p->expire_ns < now))
+			expire(p, s);
+		if (s->state != SLOT_READY)
+			break;
+		if (s->u.hdr.type == FS_REC_WAKEUP && s->u.w.chosen_cpu >= 0)
+			p->st.paired++;
+		if (!rc)
+			rc = p->emit(p->ctx, &s->u.hdr);
+		s->state = SLOT_FREE;
+		p->head = (p->head + 1) % FIFO_SLOTS;
+		p->len--;
+	}
+	return rc;
+}
+
+static struct slot *push(struct fs_pair *p, const void *data, size_t size, enum slot_state st)
+{
+	struct slot *s;
+
+	if (p->len >= FIFO_SLOTS) /* release() expires the head first, so this is a safety net */
+		return NULL;
+	s = slot_at(p, p->len++);
+	memset(&s->u, 0, sizeof(s->u));
+	memcpy(&s->u, data, size);
+	s->u.hdr.size = size;
+	s->migrated = 0;
+	s->state = st;
+	return s;
+}
+
+static int find_pending(struct fs_pair *p, __s32 pid)
+{
+	for (unsigned int k = 0; k < p->npend; k++)
+		if (p->fifo[p->pend[k]].u.w.pid == pid)
+			return k;
+	return -1;
+}
+
+static void fix_capacity(struct fs_pair *p, struct fs_wakeup *w)
+{
+	/* v6.8+ has no rq->cpu_capacity_orig: arch_scale_cpu_capacity comes from sysfs */
+	for (unsigned int i = 0; i < p->nr_cpus; i++)
+		if (!w->cpu[i].capacity_orig)
+			w->cpu[i].capacity_orig = p->cap_orig[i];
+}
+
+static void on_snapshot(struct fs_pair *p, const struct fs_wakeup *in, size_t size)
+{
+	struct slot *s;
+	int k;
+
+	p->st.snapshots++;
+	if (in->flags & FS_WAKE_FORK) { /* complete already: sched_wakeup_new */
+		s = push(p, in, size, SLOT_READY);
+		if (s)
+			fix_capacity(p, &s->u.w);
+		return;
+	}
+	k = find_pending(p, in->pid);
+	if (k >= 0) {
+		p->st.superseded++;
+		expire(p, &p->fifo[p->pend[k]]);
+	}
+	s = push(p, in, size, SLOT_PENDING);
+	if (!s)
+		return;
+	fix_capacity(p, &s->u.w);
+	p->pend[p->npend++] = s - p->fifo;
+}
+
+static void on_place(struct fs_pair *p, const struct fs_lplace *e)
+{
+	int k = find_pending(p, e->pid);
+	struct slot *s;
+
+	if (k < 0) {
+		if (e->kind == FS_PLACE_WAKEUP)
+			p->st.place_unpaired++;
+		return;
+	}
+	s = &p->fifo[p->pend[k]];
+	if (e->kind == FS_PLACE_MIGRATE) {
+		s->u.w.chosen_cpu = e->cpu;
+		s->u.w.decided_ns = e->hdr.ts_ns;
+		s->migrated = 1;
+		p->st.via_migrate++;
+		return;
+	}
+	if (s->migrated) {
+		if (e->cpu != s->u.w.chosen_cpu)
+			p->st.place_mismatch++;
+	} else {
+		s->u.w.chosen_cpu = e->cpu;
+		s->u.w.decided_ns = e->hdr.ts_ns;
+	}
+	s->state = SLOT_READY;
+	unpend(p, k);
+}
+
+int fs_pair_feed(struct fs_pair *p, const void *data, size_t size)
+{
+	const struct fs_rec_hdr *h = data;
+
+	if (size < sizeof(*h) || h->size > size) {
+		p->st.malformed++;
+		return 0;
+	}
+	size = h->size;
+	if (p->len >= FIFO_SLOTS) { /* full: release() expires the oldest snapshot */
+		int rc = release(p, h->ts_ns, 0);
+
+		if (rc)
+			return rc;
+	}
+	switch (h->type) {
+	case FS_REC_WAKEUP:
+		if (h->nr_cpus != p->nr_cpus || size != fs_wakeup_size(p->nr_cpus)) {
+			p->st.malformed++;
+			return 0;
+		}
+		on_snapshot(p, data, size);
+		break;
+	case FS_LREC_PLACE:
+		if (size != sizeof(struct fs_lplace)) {
+			p->st.malformed++;
+			return 0;
+		}
+		on_place(p, data);
+		break;
+	case FS_REC_MIGRATE:
+	case FS_REC_OVERUTIL:
+	case FS_REC_LOST: {
+		size_t want = h->type == FS_REC_MIGRATE ? sizeof(struct fs_migrate) :
+			      h->type == FS_REC_OVERUTIL ? sizeof(struct fs_overutil) : sizeof(struct fs_lost);
+
+		if (size != want) {
+			p->st.malformed++;
+			return 0;
+		}
+		if (h->type == FS_REC_MIGRATE)
+			p->st.migrations++;
+		push(p, data, size, SLOT_READY);
+		break;
+	}
+	default:
+		p->st.malformed++;
+		return 0;
+	}
+	return release(p, h->ts_ns, 0);
+}
+
+int fs_pair_flush(struct fs_pair *p)
+{
+	return release(p, 0, 1);
+}

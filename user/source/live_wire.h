@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Collector-only wire records and counters, shared by bpf/feecscope.bpf.c and
+ * the live source. They never reach the pipeline or a recording: the live
+ * source folds them into the struct fs_wakeup records of user/record.h.
+ */
+#ifndef FEECSCOPE_LIVE_WIRE_H
+#define FEECSCOPE_LIVE_WIRE_H
+
+#include "record.h"
+
+/* Types above the shared enum fs_rec_type so the two can never collide. */
+enum fs_live_rec_type {
+	FS_LREC_PLACE = 0x100, /* struct fs_lplace: where a waking task went */
+};
+
+enum fs_place_kind {
+	FS_PLACE_MIGRATE = 1, /* sched_migrate_task while the task was TASK_WAKING */
+	FS_PLACE_WAKEUP = 2,  /* sched_wakeup: task_cpu(p) after the enqueue */
+};
+
+struct fs_lplace {
+	struct fs_rec_hdr hdr;
+	__s32 pid;
+	__s32 cpu;      /* dest_cpu (migrate) or task_cpu(p) (wakeup) */
+	__s32 orig_cpu; /* task_cpu(p) before the move (migrate), else = cpu */
+	__u32 kind;     /* enum fs_place_kind */
+};
+
+/* Per-CPU counters (map "counters"), summed by userspace every interval. */
+enum fs_live_counter {
+	FS_CNT_LOST = 0,          /* bpf_ringbuf_output() failed: the record is gone */
+	FS_CNT_WAKING,            /* sched_waking events seen */
+	FS_CNT_NOT_FAIR,          /* waking task not in the fair class range (prio < 100) */
+	FS_CNT_RUNNABLE,          /* task still on_rq at sched_waking: ttwu_runnable, no select */
+	FS_CNT_NO_SELECT,         /* snapshot taken but select_task_rq_fair never ran (wakelist) */
+	FS_CNT_RQ_UNKNOWN,        /* some CPU's struct rq not harvested yet: snapshot skipped */
+	FS_CNT_SELF,              /* feecscope's own threads, skipped */
+	FS_CNT_SNAPSHOT,          /* fs_wakeup snapshots emitted */
+	FS_CNT_MIGRATE,           /* sched_migrate_task events */
+	FS_CNT_WAKEUP,            /* sched_wakeup / sched_wakeup_new events */
+	FS_CNT__NR
+};
+
+#endif /* FEECSCOPE_LIVE_WIRE_H */
