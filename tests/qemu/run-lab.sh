@@ -9,6 +9,8 @@
 #   -d  seconds of `feecscope live` under the workload (default 15)
 #   -o  results directory (default build/lab/<topology>)
 #   -k  keep the existing build/arm64/feecscope (do not run make ARCH=arm64)
+# Env: FS_LAB_FEECSCOPE=PATH puts another static arm64 feecscope in the guest;
+#      FS_LAB_LIVE_ARGS adds options to the guest's `feecscope live`.
 # Results in DIR: console.log, eas.dts, dt-facts.tsv, expected-em/ (dt-to-em.py),
 # out/ (the guest's files: guest-facts.txt, em-debugfs.txt, dmesg.txt, <step>.out/.rc,
 # live.rec, live.csv, guest.em), vmlinux.btf (the guest kernel's BTF).
@@ -70,9 +72,9 @@ cp -L $X/ld-linux-aarch64.so.1 "$R/lib/"
 for l in libc.so.6 libm.so.6 libpthread.so.0 libgcc_s.so.1; do
 	cp -L "$X/$l" "$R/lib/aarch64-linux-gnu/"
 done
-have_fs=0
-if [ -x build/arm64/feecscope ] && file build/arm64/feecscope | grep -q 'ARM aarch64.*statically linked'; then
-	cp build/arm64/feecscope "$R/bin/feecscope"
+have_fs=0 fs=${FS_LAB_FEECSCOPE:-build/arm64/feecscope}
+if [ -x "$fs" ] && file -L "$fs" | grep -q 'ARM aarch64.*statically linked'; then
+	cp "$fs" "$R/bin/feecscope"
 	have_fs=1
 fi
 chmod +x "$R/init"
@@ -96,7 +98,7 @@ JSON
 	if [ $have_fs -eq 1 ]; then
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv /out/live.csv; r=\$?; wait; exit \$r'"
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv /out/live.csv ${FS_LAB_LIVE_ARGS:-}; r=\$?; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"
