@@ -46,6 +46,9 @@ struct fs_policy_stats {
 	__u64 pd_moves[FS_MAX_PDS][FS_MAX_PDS]; /* PD of prev_cpu -> PD of the chosen CPU */
 	double energy_mj;    /* estimated energy of this policy's placements minus policy 0's, mJ */
 	__u64 blocked_hist[FS_HIST_BUCKETS];    /* savings a margin blocked: policy 0 moved, this kept prev (or the reverse) */
+	/* Added by the pipeline (docs/accounting.md): the same blocked wake-ups, by saving in µW. */
+	__u64 blocked;                          /* wake-ups counted in blocked_hist */
+	__u64 blocked_hist_uw[FS_HIST_BUCKETS]; /* system power on prev minus on the blocked CPU */
 };
 
 struct fs_task_stats {
