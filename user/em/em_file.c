@@ -20,7 +20,9 @@ static const char *unit_name(enum fs_power_unit u)
 /* A string field is the rest of its line: newlines are the only thing it may not hold. */
 static void put_line_str(FILE *out, const char *key, const char *s)
 {
-	fprintf(out, "%s ", key);
+	fputs(key, out);
+	if (*s)
+		fputc(' ', out);
 	for (; *s; s++)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
 	fputc('\n', out);
