@@ -34,6 +34,7 @@ const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from
  * name them; userspace looks the value up in BTF.
  */
 const volatile __u32 sd_asym_flag = 0x0040;
+const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the reader */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -77,9 +78,17 @@ static __always_inline void count(__u32 idx)
 		*v += 1;
 }
 
+/*
+ * Wake the reader only once the buffer is a quarter full: a wake-up per
+ * record would make feecscope's own thread the busiest waker on the system.
+ * The reader also drains on a short timer.
+ */
 static __always_inline void output(void *data, __u64 size)
 {
-	if (bpf_ringbuf_output(&rb, data, size, 0))
+	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_output(&rb, data, size, flags))
 		count(FS_CNT_LOST);
 }
 

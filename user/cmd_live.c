@@ -22,18 +22,6 @@
 #include "source/live_pair.h"
 #include "output/live_view.h"
 
-/*
- * Until user/pipeline.c lands the live command runs collector-only (records
- * with -vv, counters in the view). Weak so the tree links meanwhile.
- */
-#pragma weak fs_pipeline_new
-#pragma weak fs_pipeline_feed
-#pragma weak fs_pipeline_flush
-#pragma weak fs_pipeline_stats
-#pragma weak fs_pipeline_top_tasks
-#pragma weak fs_pipeline_finish
-#pragma weak fs_pipeline_free
-
 #define PAIR_EXPIRE_NS (100ull * 1000 * 1000) /* a wake-up is placed within µs; 100 ms is generous */
 
 static volatile sig_atomic_t g_stop;
@@ -317,9 +305,9 @@ static void dump_record(const struct fs_rec_hdr *h)
 	if (h->type == FS_REC_WAKEUP) {
 		const struct fs_wakeup *w = (const void *)h;
 
-		fprintf(stderr, "wakeup ts=%llu pid=%d comm=%s prev=%d task_cpu=%d waker=%d chosen=%d flags=%#x "
+		fprintf(stderr, "wakeup ts=%llu decided=%llu pid=%d comm=%s prev=%d task_cpu=%d waker=%d chosen=%d flags=%#x "
 			"util_avg=%u util_est=%u/%u lut=%llu cfs_rq_lut=%llu allowed=%#llx",
-			(unsigned long long)h->ts_ns, w->pid, w->comm, w->prev_cpu, w->task_cpu, w->waker_cpu,
+			(unsigned long long)h->ts_ns, (unsigned long long)w->decided_ns, w->pid, w->comm, w->prev_cpu, w->task_cpu, w->waker_cpu,
 			w->chosen_cpu, w->flags, w->task.util_avg, w->task.util_est_enqueued, w->task.util_est_ewma,
 			(unsigned long long)w->task.last_update_time,
 			(unsigned long long)w->task.cfs_rq_last_update_time, (unsigned long long)w->cpus_allowed);
@@ -345,7 +333,7 @@ static int on_complete(void *ctx, const struct fs_rec_hdr *rec)
 	L->records++;
 	if (L->o.verbose >= 2)
 		dump_record(rec);
-	if (L->feed_rc || !L->pipe)
+	if (L->feed_rc)
 		return 0;
 	if (fs_pipeline_feed(L->pipe, rec, L->feed_err, sizeof(L->feed_err))) {
 		L->feed_rc = -1;
@@ -426,7 +414,6 @@ int fs_cmd_live(int argc, char **argv)
 	struct fs_live_view_info vi = { 0 };
 	struct fs_live_view *view = NULL;
 	struct fs_task_stats top[FS_TOP_TASKS];
-	static const struct fs_stats nostats;
 	struct sigaction sa = { 0 };
 	struct utsname uts;
 	struct fs_em *em = NULL;
@@ -520,15 +507,10 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: out of memory\n");
 		goto out;
 	}
-	if (fs_pipeline_new) {
-		L.pipe = fs_pipeline_new(&po, err, sizeof(err));
-		if (!L.pipe) {
-			fprintf(stderr, "feecscope live: %s\n", err);
-			goto out;
-		}
-	} else {
-		fprintf(stderr, "feecscope live: this build has no pipeline (user/pipeline.c): collector only, "
-			"-vv prints the records\n");
+	L.pipe = fs_pipeline_new(&po, err, sizeof(err));
+	if (!L.pipe) {
+		fprintf(stderr, "feecscope live: %s\n", err);
+		goto out;
 	}
 
 	describe_collector(collector, sizeof(collector), feat, L.o.btf);
@@ -567,8 +549,8 @@ int fs_cmd_live(int argc, char **argv)
 
 		if (L.o.duration_s > 0 && now - t0 >= L.o.duration_s)
 			break;
-		if (wait_ms > 100)
-			wait_ms = 100;
+		if (wait_ms > 50) /* bounds the ring-buffer fill between drains */
+			wait_ms = 50;
 		if (wait_ms > 0) {
 			int n = fs_live_bpf_poll(L.bpf, wait_ms);
 
@@ -581,16 +563,16 @@ int fs_cmd_live(int argc, char **argv)
 		next += L.o.interval_s;
 		fs_live_bpf_counters(L.bpf, cnt);
 		report_lost(&L, cnt);
-		if (L.pipe && fs_pipeline_flush(L.pipe, err, sizeof(err))) {
+		if (fs_pipeline_flush(L.pipe, err, sizeof(err))) {
 			fprintf(stderr, "feecscope live: %s\n", err);
 			L.feed_rc = -1;
 			break;
 		}
 		struct fs_live_sample s = {
 			.elapsed_s = now - t0,
-			.st = L.pipe ? fs_pipeline_stats(L.pipe) : &nostats,
+			.st = fs_pipeline_stats(L.pipe),
 			.top = top,
-			.nr_top = L.pipe ? fs_pipeline_top_tasks(L.pipe, top, FS_TOP_TASKS) : 0,
+			.nr_top = fs_pipeline_top_tasks(L.pipe, top, FS_TOP_TASKS),
 			.pair = fs_pair_stats(L.pair),
 		};
 		memcpy(s.cnt, cnt, sizeof(cnt));
@@ -607,11 +589,6 @@ int fs_cmd_live(int argc, char **argv)
 	fs_pair_flush(L.pair);
 	if (L.feed_rc) {
 		fprintf(stderr, "feecscope live: %s\n", L.feed_err);
-		goto out;
-	}
-	if (!L.pipe) {
-		collector_report(stderr, &L, cnt);
-		rc = FS_EXIT_OK;
 		goto out;
 	}
 	/* The summary is exactly what fs_pipeline_finish() prints, as replay prints it. */
@@ -647,8 +624,7 @@ int fs_cmd_live(int argc, char **argv)
 	rc = FS_EXIT_OK;
 out:
 	fs_live_view_free(view);
-	if (L.pipe)
-		fs_pipeline_free(L.pipe);
+	fs_pipeline_free(L.pipe);
 	fs_pair_free(L.pair);
 	fs_live_bpf_destroy(L.bpf);
 	free(em);

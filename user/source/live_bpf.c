@@ -256,6 +256,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
 	s->rodata->util_est_off = b->feat.util_est_off;
 	s->rodata->sd_asym_flag = b->feat.sd_asym_flag;
+	s->rodata->wakeup_bytes = o->ringbuf_size / 4;
 	rc = bpf_map__set_max_entries(s->maps.rb, o->ringbuf_size);
 	if (rc) {
 		snprintf(err, errlen, "--ringbuf-size %zu: %s", o->ringbuf_size, strerror(-rc));
@@ -448,9 +449,16 @@ fail:
 	return -1;
 }
 
+/* The collector only wakes us when the buffer fills up: drain on every timeout too. */
 int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms)
 {
-	return ring_buffer__poll(b->rb, timeout_ms);
+	int n = ring_buffer__poll(b->rb, timeout_ms);
+
+	if (n < 0)
+		return n;
+	int m = ring_buffer__consume(b->rb);
+
+	return m < 0 ? m : n + m;
 }
 
 void fs_live_bpf_stop(struct fs_live_bpf *b)
