@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# feecscope replay: golden summaries/decision CSVs, CSV <-> recording equivalence, and every kind of bad input.
+. "$(dirname "$0")/../lib.sh"
+F=$FS_FIXTURES/replay
+
+for dev in pixel4 hikey960; do
+	"$FEECSCOPE" replay "$F/$dev.csv" --em $dev --csv "$TMP/$dev.dec.csv" >"$TMP/$dev.sum" 2>"$TMP/$dev.err"
+	check "$dev: replay exits 0" test -s "$TMP/$dev.sum"
+	expect_same "$dev: summary matches golden" "$F/$dev.summary.txt" "$TMP/$dev.sum"
+	expect_same "$dev: decision CSV matches golden" "$F/$dev.decisions.csv" "$TMP/$dev.dec.csv"
+	# CSV -> binary recording -> replay: byte for byte the same outputs, with and without --em
+	check "$dev: convert CSV to a recording" "$FEECSCOPE" replay "$F/$dev.csv" --em $dev --convert-record "$TMP/$dev.fsr"
+	"$FEECSCOPE" replay "$TMP/$dev.fsr" --csv "$TMP/$dev.rdec.csv" >"$TMP/$dev.rsum"
+	expect_same "$dev: recording replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.rsum"
+	expect_same "$dev: recording replays to the same decision CSV" "$F/$dev.decisions.csv" "$TMP/$dev.rdec.csv"
+	# recording -> CSV -> recording -> CSV: the record CSVs are identical (lossless both ways)
+	check "$dev: recording to CSV" "$FEECSCOPE" replay "$TMP/$dev.fsr" --convert-csv "$TMP/$dev.rec1.csv"
+	check "$dev: that CSV back to a recording" "$FEECSCOPE" replay "$TMP/$dev.rec1.csv" --convert-record "$TMP/$dev.2.fsr"
+	check "$dev: and to CSV again" "$FEECSCOPE" replay "$TMP/$dev.2.fsr" --convert-csv "$TMP/$dev.rec2.csv"
+	expect_same "$dev: CSV -> recording -> CSV is lossless" "$TMP/$dev.rec1.csv" "$TMP/$dev.rec2.csv"
+	"$FEECSCOPE" replay "$TMP/$dev.rec1.csv" >"$TMP/$dev.csum"
+	expect_same "$dev: full-column CSV replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.csum"
+done
+
+# Filters apply at replay: a recording keeps every task.
+"$FEECSCOPE" replay "$TMP/pixel4.fsr" --pid 202 >"$TMP/pid.sum"
+check "--pid keeps only that task's wake-ups" grep -q '^records: 17; wake-ups: 4 (forks 0); balance migrations: 1; filtered out: 10 (--pid 202)$' "$TMP/pid.sum"
+"$FEECSCOPE" replay "$TMP/pixel4.fsr" --comm small >"$TMP/comm.sum"
+check "--comm keeps only that task's wake-ups" grep -q '^records: 17; wake-ups: 5 (forks 0);' "$TMP/comm.sum"
+"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --policies v6.0,v5.4,v5.0 >"$TMP/pol.sum"
+check "--policies runs the given list, first is the reference" grep -q '^v6.0 (ref) ' "$TMP/pol.sum"
+"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --kernel-policy v6.0 >"$TMP/kp.sum"
+check "--kernel-policy picks the reference and its twin" grep -q '^policies: v6.0 (reference: --kernel-policy v6.0), twin v6.0+margin$' "$TMP/kp.sum"
+check "--help reads like a man page" sh -c "\"$FEECSCOPE\" replay --help | grep -q -- '--convert-record OUT'"
+
+# Damaged recordings: every complete chunk replays, then the exact place is named, exit 1.
+# A recording with several chunks: the pixel4 records repeated (the CSV converter is the only writer needed).
+{ head -n 4 "$TMP/pixel4.rec1.csv" | grep '^#'; grep -v '^#' "$TMP/pixel4.rec1.csv" | head -n 1
+  for i in $(seq 1 400); do grep -v '^#' "$TMP/pixel4.rec1.csv" | tail -n +2; done; } >"$TMP/big.csv"
+grep '^# em:' "$TMP/pixel4.rec1.csv" >"$TMP/em.lines"
+{ grep '^#' "$TMP/big.csv"; cat "$TMP/em.lines"; grep -v '^#' "$TMP/big.csv"; } >"$TMP/big2.csv"
+check "multi-chunk recording" "$FEECSCOPE" replay "$TMP/big2.csv" --convert-record "$TMP/big.fsr"
+size=$(stat -c %s "$TMP/big.fsr")
+# chunk 1 starts after the 24-byte fixed header + meta + EM; read both lengths from the header
+hdr_end=$(od -An -tu4 -j12 -N8 "$TMP/big.fsr" | awk '{print 24 + $1 + $2}')
+c1_comp=$(od -An -tu4 -j$((hdr_end + 8)) -N4 "$TMP/big.fsr" | tr -d ' ')
+c1_nr=$(od -An -tu4 -j$((hdr_end + 12)) -N4 "$TMP/big.fsr" | tr -d ' ')
+c2=$((hdr_end + 20 + c1_comp))
+head -c $((c2 + 50)) "$TMP/big.fsr" >"$TMP/trunc.fsr"
+expect_fail "truncated recording names chunk, byte and replayed count" \
+	"trunc.fsr: chunk 2 at byte $c2: truncated \(chunk needs [0-9]+ bytes, file has 50\); replayed $c1_nr records$" \
+	"$FEECSCOPE" replay "$TMP/trunc.fsr"
+cp "$TMP/out" "$TMP/trunc.out"
+check "truncated recording still prints the summary of what replayed" grep -q "^records: $c1_nr;" "$TMP/trunc.out"
+cp "$TMP/big.fsr" "$TMP/flip.fsr"
+printf '\xff' | dd of="$TMP/flip.fsr" bs=1 seek=$((c2 + 40)) conv=notrunc status=none
+expect_fail "flipped byte in chunk 2 is a CRC mismatch" \
+	"flip.fsr: chunk 2 at byte $c2: CRC mismatch; replayed $c1_nr records$" "$FEECSCOPE" replay "$TMP/flip.fsr"
+head -c $c2 "$TMP/big.fsr" >"$TMP/cut.fsr"
+expect_fail "recording cut at a chunk boundary lacks the end marker" \
+	"cut.fsr: chunk 2 at byte $c2: file ends without the end marker \(recording cut short\); replayed $c1_nr records$" \
+	"$FEECSCOPE" replay "$TMP/cut.fsr"
+{ printf '\x89FSREX\r\n'; tail -c +9 "$TMP/pixel4.fsr"; } >"$TMP/magic.fsr"
+expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording \(nor a text CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
+{ head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
+expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads version 1\)$" \
+	"$FEECSCOPE" replay "$TMP/ver.fsr"
+expect_fail "EM with another CPU count" "pixel4.fsr: the EM has 6 CPUs but the recording has 8$" \
+	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399
+expect_fail "bad CSV value names line and column" \
+	"bad_value.csv:5: column 5 \(cpu0_util_avg\): '1O' is not an unsigned 32-bit number$" \
+	"$FEECSCOPE" replay "$F/bad_value.csv" --em hikey960
+expect_fail "CSV without an EM asks for --em" "no EM in the file: give --em" "$FEECSCOPE" replay "$F/pixel4.csv"
+expect_fail "unknown policy" "unknown policy 'v9.9'" "$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --policies v5.4,v9.9
+expect_fail "missing file" "nope.fsr: No such file or directory" "$FEECSCOPE" replay "$TMP/nope.fsr"
+finish
