@@ -22,6 +22,21 @@ for dev in pixel4 hikey960; do
 	expect_same "$dev: full-column CSV replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.csum"
 done
 
+# Independent re-computation from the decision CSV (rows re-sorted by ts in awk, not the pipeline's
+# arithmetic): total = sum of policy 0's power_uw x (next wake-up ts - ts); policy 1 = sum of its denergy_nj.
+energy_from_csv() {
+	awk -F, 'NR > 1 { ts[NR] = $2; p[NR] = $17; n = NR; de += $28 }
+	END { m = 0; for (i = 2; i <= n; i++) o[++m] = i
+	      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (ts[o[j]] + 0 < ts[o[i]] + 0) { t = o[i]; o[i] = o[j]; o[j] = t }
+	      for (i = 1; i < m; i++) e += p[o[i]] * (ts[o[i + 1]] - ts[o[i]])
+	      printf "%.3f %.3f\n", e / 1e12, de / 1e6 }' "$1"
+}
+for dev in pixel4 hikey960; do
+	read -r total p1 < <(energy_from_csv "$F/$dev.decisions.csv")
+	check "$dev: summary total = step-function sum of the CSV ($total mJ)" grep -q "placements: $total mJ" "$F/$dev.summary.txt"
+	check "$dev: summary policy-1 energy = sum of its CSV rows ($p1 mJ)" sh -c "sed -n '12p' '$F/$dev.summary.txt' | grep -q -- ' $p1 '"
+done
+
 # Filters apply at replay: a recording keeps every task.
 "$FEECSCOPE" replay "$TMP/pixel4.fsr" --pid 202 >"$TMP/pid.sum"
 check "--pid keeps only that task's wake-ups" grep -q '^records: 17; wake-ups: 4 (forks 0); balance migrations: 1; filtered out: 10 (--pid 202)$' "$TMP/pid.sum"
