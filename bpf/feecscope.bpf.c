@@ -366,7 +366,16 @@ static __always_inline int on_waking(struct task_struct *p)
 		return 0;
 	/* still queued (or delayed-dequeued, v6.12+): ttwu_runnable(), no placement decision */
 	if (BPF_CORE_READ(p, on_rq)) {
+		struct fs_lplace e = {
+			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
+			.pid = BPF_CORE_READ(p, pid),
+			.cpu = task_cpu_of(p),
+			.orig_cpu = task_cpu_of(p),
+			.kind = FS_PLACE_RUNNABLE,
+		};
+
 		count(FS_CNT_RUNNABLE);
+		output(&e, sizeof(e)); /* not a decision, but lets a test account for its sched_wakeup */
 		return 0;
 	}
 	s = bpf_map_lookup_elem(&scratch, &zero);

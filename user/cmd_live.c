@@ -345,7 +345,11 @@ static int on_complete(void *ctx, const struct fs_rec_hdr *rec)
 static int on_ring_record(void *ctx, const void *data, size_t size)
 {
 	struct live *L = ctx;
+	const struct fs_lplace *e = data;
 
+	if (L->o.verbose >= 2 && size == sizeof(*e) && e->hdr.type == FS_LREC_PLACE &&
+	    e->kind == FS_PLACE_RUNNABLE)
+		fprintf(stderr, "runnable ts=%llu pid=%d cpu=%d\n", (unsigned long long)e->hdr.ts_ns, e->pid, e->cpu);
 	return fs_pair_feed(L->pair, data, size);
 }
 

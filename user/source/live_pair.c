@@ -182,9 +182,14 @@ static void on_snapshot(struct fs_pair *p, const struct fs_wakeup *in, size_t si
 
 static void on_place(struct fs_pair *p, const struct fs_lplace *e)
 {
-	int k = find_pending(p, e->pid);
+	int k;
 	struct slot *s;
 
+	if (e->kind == FS_PLACE_RUNNABLE) { /* no decision to pair; its sched_wakeup follows */
+		p->st.runnable++;
+		return;
+	}
+	k = find_pending(p, e->pid);
 	if (k < 0) {
 		if (e->kind == FS_PLACE_WAKEUP)
 			p->st.place_unpaired++;

@@ -20,7 +20,8 @@ struct fs_pair_stats {
 	__u64 via_migrate;    /* ... of which the CPU came from sched_migrate_task */
 	__u64 expired;        /* snapshots never placed within the bound: sent with chosen_cpu -1 */
 	__u64 superseded;     /* a newer snapshot of the same pid arrived first (counted in expired too) */
-	__u64 place_unpaired; /* placements without a snapshot (skipped by the collector) */
+	__u64 runnable;       /* wake-ups of still-queued tasks (ttwu_runnable): no decision */
+	__u64 place_unpaired; /* sched_wakeup without a snapshot (runnable, RT, or a dropped snapshot) */
 	__u64 place_mismatch; /* sched_wakeup's CPU differed from the migrate's dest_cpu */
 	__u64 migrations;     /* FS_REC_MIGRATE outside wake-ups passed on */
 	__u64 malformed;      /* records with a bad size or type: dropped */

@@ -17,6 +17,7 @@ enum fs_live_rec_type {
 enum fs_place_kind {
 	FS_PLACE_MIGRATE = 1, /* sched_migrate_task while the task was TASK_WAKING */
 	FS_PLACE_WAKEUP = 2,  /* sched_wakeup: task_cpu(p) after the enqueue */
+	FS_PLACE_RUNNABLE = 3, /* sched_waking of a task still on_rq: ttwu_runnable(), no select, stays on cpu */
 };
 
 struct fs_lplace {

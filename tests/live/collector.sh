@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Live collector on this kernel (root): loads and attaches, watches a known
+# rt-app workload, checks each task's util_est against the band its duty
+# cycle implies, and cross-checks every wake-up and migration of those tasks
+# against the kernel's own tracefs events recorded over the same window.
+. "$(dirname "$0")/../lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# --- command line and privileges --------------------------------------------
+check "live --help exits 0" "$FEECSCOPE" live --help
+expect_fail "live rejects an unknown option" "unrecognized option|usage" "$FEECSCOPE" live --bogus
+expect_fail "live --ringbuf-size must be a power of two" "power of two" "$FEECSCOPE" live --ringbuf-size 3000
+expect_fail "live --interval must be a number" "interval 'abc'" "$FEECSCOPE" live --interval abc
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$FEECSCOPE" live -d 1 >"$TMP/np" 2>&1
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q "CAP_BPF" "$TMP/np"; then pass "live without privileges exits 3 naming CAP_BPF"
+	else fail "live without privileges" "exit $rc: $(head -c 300 "$TMP/np")"; fi
+fi
+
+# --- tracefs: an instance of our own, boot clock = bpf_ktime_get_boot_ns -----
+TR=/sys/kernel/tracing
+[ -d "$TR/instances" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+INST="$TR/instances/feecscope_test_$$"
+if ! mkdir "$INST" 2>/dev/null; then
+	fail "tracefs instance" "cannot create $INST"; finish; exit
+fi
+cleanup() { echo 0 >"$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null; rm -rf "$TMP"; }
+trap cleanup EXIT
+echo boot >"$INST/trace_clock"
+echo 16384 >"$INST/buffer_size_kb"
+
+# --- run: feecscope first, then the workload, then trace the workload's tids ---
+cd "$TMP" || exit 1
+"$FEECSCOPE" live -d 14 -i 1 -vv >live.out 2>live.err &
+FS=$!
+for _ in $(seq 100); do grep -q "^feecscope live: kernel" live.out 2>/dev/null && break; sleep 0.1; done
+if ! grep -q "^feecscope live: kernel" live.out; then
+	fail "live loads and attaches" "no banner; stderr: $(head -c 600 live.err)"; kill $FS 2>/dev/null; finish; exit
+fi
+pass "live loads and attaches on $(uname -r)"
+
+rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
+RT=$!
+tids=()
+for _ in $(seq 50); do
+	tids=()
+	for t in /proc/$RT/task/*; do
+		c=$(cat "$t/comm" 2>/dev/null) || continue
+		case $c in fsa10|fsa20|fsa30) tids+=("$(basename "$t"):$c") ;; esac
+	done
+	[ ${#tids[@]} -eq 3 ] && break
+	sleep 0.1
+done
+if [ ${#tids[@]} -ne 3 ]; then
+	fail "rt-app workload started" "found ${tids[*]:-no threads}; $(tail -3 rtapp.log)"; kill $FS $RT 2>/dev/null; finish; exit
+fi
+filt=$(printf 'pid==%s||' "${tids[@]%%:*}"); filt=${filt%||}
+echo "$filt" >"$INST/events/sched/sched_wakeup/filter"
+echo "$filt" >"$INST/events/sched/sched_migrate_task/filter"
+echo 1 >"$INST/events/sched/sched_wakeup/enable"
+echo 1 >"$INST/events/sched/sched_migrate_task/enable"
+sleep 1   # let PELT settle before the window opens
+echo 1 >"$INST/tracing_on"
+sleep 5
+echo 0 >"$INST/tracing_on"
+cat "$INST/trace" >tracefs.txt
+wait $RT
+kill -INT $FS; wait $FS; rc=$?
+[ $rc -eq 0 ] && pass "live exits 0 after SIGINT" || fail "live exit status after SIGINT" "$rc"
+grep -q "ring-buffer drops 0" live.err && pass "no ring-buffer drops" ||
+	fail "ring-buffer drops" "$(grep '^collector:' live.err | tail -1)"
+
+# --- util_est bands ----------------------------------------------------------
+# rt-app "runtime" busy-loops r ms of wall time every 16 ms (timer period).
+# PELT (y^32 = 1/2 per 1024 us period, y = 0.97857) in steady state peaks at
+# the end of each run at u_max = 1024 (1 - y^r) / (1 - y^16):
+#   r = 1.6 ms: 1024 * 0.03406 / 0.29289 = 119
+#   r = 3.2 ms: 1024 * 0.06697 / 0.29289 = 234
+#   r = 4.8 ms: 1024 * 0.09875 / 0.29289 = 345
+# util_est (v6.8+: one word; ewma jumps up to the dequeued util_avg at once,
+# decays by 1/4 steps) therefore sits at u_max. This host has capacity 1024
+# on every CPU (no cpu_capacity file, x86 SMP) and no frequency invariance in
+# the guest, so no scaling applies. Band: u_max +-30% for 1 ms PELT
+# granularity, guest steal time and preemption among three tasks on 2 CPUs;
+# the bands of neighbouring duty cycles do not overlap their centres.
+python3 - "$TMP" "${tids[@]}" <<'EOF' >bands.txt
+import re, sys, statistics
+tmp, tids = sys.argv[1], dict(t.split(':') for t in sys.argv[2:])
+umax = {'fsa10': 119, 'fsa20': 234, 'fsa30': 345}
+vals = {c: [] for c in umax}
+for line in open(f'{tmp}/live.err'):
+    m = re.match(r'wakeup ts=(\d+) decided=\d+ pid=(\d+) comm=(\S+) .* util_est=(\d+)/(\d+)', line)
+    if m and m.group(2) in tids:
+        vals[tids[m.group(2)]].append(int(m.group(5)))
+for c, u in umax.items():
+    v = vals[c][len(vals[c]) // 2:]  # second half: after the ramp-up
+    med = statistics.median(v) if v else -1
+    lo, hi = int(u * 0.7), int(u * 1.3)
+    ok = lo <= med <= hi and len(v) >= 50
+    print(f"{'ok' if ok else 'bad'} {c} util_est median {med} over {len(v)} wake-ups, band [{lo}, {hi}] around {u}")
+EOF
+while read -r st rest; do
+	[ "$st" = ok ] && pass "util_est: $rest" || fail "util_est" "$rest"
+done <bands.txt
+
+# --- cross-check against tracefs ----------------------------------------------
+# Each tracefs sched_wakeup of a workload tid must have a feecscope wake-up
+# whose placement is that target_cpu; each sched_migrate_task must be either
+# the migration of a feecscope wake-up (same dest, decided at that time) or a
+# load-balance migration record.
+python3 - "$TMP" "${tids[@]}" <<'EOF' >cross.txt
+import re, sys, bisect
+tmp, tids = sys.argv[1], dict(t.split(':') for t in sys.argv[2:])
+wk, mig = [], []
+for line in open(f'{tmp}/tracefs.txt'):
+    m = re.search(r'\s(\d+)\.(\d+): sched_wakeup: comm=.* pid=(\d+) prio=\d+ target_cpu=(\d+)', line)
+    if m:
+        wk.append((int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, '0')), m.group(3), int(m.group(4))))
+        continue
+    m = re.search(r'\s(\d+)\.(\d+): sched_migrate_task: comm=.* pid=(\d+) prio=\d+ orig_cpu=(\d+) dest_cpu=(\d+)', line)
+    if m:
+        mig.append((int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, '0')), m.group(3), int(m.group(4)), int(m.group(5))))
+fs, lb, rn = {}, {}, {}
+for line in open(f'{tmp}/live.err'):
+    m = re.match(r'wakeup ts=(\d+) decided=(\d+) pid=(\d+) comm=\S+ prev=(-?\d+) task_cpu=(-?\d+) waker=\d+ chosen=(-?\d+)', line)
+    if m:
+        fs.setdefault(m.group(3), []).append((int(m.group(2)), int(m.group(6)), int(m.group(5))))
+        continue
+    m = re.match(r'migrate ts=(\d+) pid=(\d+) (-?\d+)->(-?\d+)', line)
+    if m:
+        lb.setdefault(m.group(2), []).append((int(m.group(1)), int(m.group(4))))
+        continue
+    m = re.match(r'runnable ts=(\d+) pid=(\d+) cpu=(-?\d+)', line)
+    if m:
+        rn.setdefault(m.group(2), []).append((int(m.group(1)), int(m.group(3))))
+for d in (fs, lb, rn):
+    for v in d.values():
+        v.sort()
+def near(lst, ts, lo, hi):
+    i = bisect.bisect_left(lst, (ts - lo,))
+    out = []
+    while i < len(lst) and lst[i][0] <= ts + hi:
+        out.append(lst[i]); i += 1
+    return out
+bad = 0
+ok_w = ok_r = 0
+for ts, pid, cpu in wk:
+    # The latest feecscope decision up to this sched_wakeup: decided at the migrate, which
+    # can precede a remote (wakelist IPI) sched_wakeup by milliseconds when the target CPU
+    # is idle in this guest, or at sched_wakeup itself. 10 ms < the 16 ms period.
+    c = near(fs.get(pid, []), ts, 10_000_000, 50_000)[-1:]
+    r = near(rn.get(pid, []), ts, 10_000_000, 0)[-1:]  # sched_waking of a still-queued task
+    if c and r and r[0][0] > c[0][0]:
+        c = []
+    if any(x[1] == cpu for x in c):
+        ok_w += 1
+    elif any(x[1] == cpu for x in r):
+        ok_w += 1  # ttwu_runnable (e.g. v6.12+ delayed dequeue): no select_task_rq, task stays on cpu
+        ok_r += 1
+    else:
+        bad += 1
+        why = ('no feecscope wake-up near it: the collector skipped it (task still runnable at sched_waking, '
+               'i.e. ttwu_runnable, or RT) or its snapshot was dropped') if not c else \
+              f'feecscope says CPU {[x[1] for x in c]}'
+        print(f'mismatch wakeup pid {tids[pid]}/{pid} at {ts} target_cpu {cpu}: {why}')
+ok_m = 0
+for ts, pid, orig, dest in mig:
+    c = near(fs.get(pid, []), ts, 20_000, 20_000) + near(lb.get(pid, []), ts, 20_000, 20_000)
+    if any(x[1] == dest for x in c):
+        ok_m += 1
+    else:
+        print(f'mismatch migrate pid {tids[pid]}/{pid} at {ts} {orig}->{dest}: feecscope has {c or "nothing near it"}')
+nw, nm = len(wk), len(mig)
+print(f'summary wakeups {ok_w}/{nw} migrations {ok_m}/{nm} runnable {ok_r}')
+EOF
+grep '^mismatch' cross.txt | sed 's/^/    /'
+read -r _ _ w _ m _ r < <(grep '^summary' cross.txt)
+ratio() { awk -v f="$1" 'BEGIN { split(f, a, "/"); if (a[2] == 0) exit 1; exit !(a[1] / a[2] >= 0.99) }'; }
+n_w=${w#*/}
+[ "${n_w:-0}" -ge 300 ] && pass "tracefs saw $n_w wake-ups of the workload" || fail "tracefs wake-ups" "only ${w:-none}"
+ratio "$w" && pass "wake-ups matching tracefs target_cpu: $w (>= 99%; $r of them ttwu_runnable, no decision)" || fail "wake-ups matching tracefs" "$w"
+if [ "${m#*/}" = 0 ]; then pass "no migrations of the workload in the window (nothing to match)"
+else ratio "$m" && pass "migrations matching tracefs dest_cpu: $m (>= 99%)" || fail "migrations matching tracefs" "$m"; fi
+
+finish
