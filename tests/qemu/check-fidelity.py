@@ -17,11 +17,18 @@ one allowed CPU) and the kernel's chosen CPU is known. Checks, each printed as
     the kernel far more often (>= 90% of those and at least twice MARGIN_POLICY's rate),
     with at least 5 such wake-ups to judge from.
 Columns are found by name: the kernel's CPU ('kernel_cpu' or 'chosen_cpu'), and per
-policy '<policy>_cpu' and '<policy>_eligible' (also with '.' or ':' as separator).
+policy '<policy>_cpu' and either '<policy>_eligible' or '<policy>_reason' (feec ran
+unless the reason is one of the early exits in EARLY_EXITS); '.' or ':' may replace '_'.
 Exit 0 if both hold, 1 if one fails, 2 if the CSV lacks a needed column.
 """
 import csv
 import sys
+
+
+# fs_feec_reason_name()s of the exits before feec's energy comparison: the kernel's feec
+# did not run (fork, one allowed CPU, EAS off, overutilized, no asym domain, sync
+# shortcut) or returned at once (task utilization 0).
+EARLY_EXITS = {'fork', 'affine', 'no-pd', 'overutilized', 'no-asym', 'sync', 'zero-util'}
 
 
 def column(header, names):
@@ -47,7 +54,7 @@ def main(path, kpol, mpol, min_agree=0.99):
     header, rows = rows[0], rows[1:]
     kcol = column(header, ['kernel_cpu', 'chosen_cpu'])
     need = {'kernel cpu': kcol, f'{kpol} cpu': pcol(header, kpol, 'cpu'),
-            f'{kpol} eligible': pcol(header, kpol, 'eligible'),
+            f'{kpol} eligible': pcol(header, kpol, 'eligible') or pcol(header, kpol, 'reason'),
             f'{mpol} cpu': pcol(header, mpol, 'cpu')}
     missing = [k for k, v in need.items() if v is None]
     if missing:
@@ -58,7 +65,10 @@ def main(path, kpol, mpol, min_agree=0.99):
     differ = k_right = m_right = 0
     bad = []
     for n, r in enumerate(rows, 2):
-        if len(r) != len(header) or not truthy(r[ix[f'{kpol} eligible']]):
+        if len(r) != len(header):
+            continue
+        e = r[ix[f'{kpol} eligible']]
+        if not (truthy(e) if need[f'{kpol} eligible'].endswith('eligible') else e not in EARLY_EXITS):
             continue
         kcpu = int(r[ix['kernel cpu']])
         if kcpu < 0:

@@ -43,10 +43,10 @@ sleep 0.5
 done) >/out/em-debugfs.txt 2>&1
 dmesg >/out/dmesg.txt
 
-# step NAME CMD...: run CMD with its output in /out/NAME.out and exit code in /out/NAME.rc.
+# step NAME CMD...: run CMD; stdout in /out/NAME.out, stderr in /out/NAME.err, exit code in /out/NAME.rc.
 step() {
 	n=$1; shift
-	"$@" >/out/$n.out 2>&1
+	"$@" >/out/$n.out 2>/out/$n.err
 	echo $? >/out/$n.rc
 }
 [ -f /lab/steps.sh ] && . /lab/steps.sh

@@ -10,7 +10,7 @@
 #   -o  results directory (default build/lab/<topology>)
 #   -k  keep the existing build/arm64/feecscope (do not run make ARCH=arm64)
 # Env: FS_LAB_FEECSCOPE=PATH puts another static arm64 feecscope in the guest;
-#      FS_LAB_LIVE_ARGS adds options to the guest's `feecscope live`.
+#      FS_LAB_LIVE_ARGS: extra options of the guest's `feecscope live` (default --policies v5.4).
 # Results in DIR: console.log, eas.dts, dt-facts.tsv, expected-em/ (dt-to-em.py),
 # out/ (the guest's files: guest-facts.txt, em-debugfs.txt, dmesg.txt, <step>.out/.rc,
 # live.rec, live.csv, guest.em), vmlinux.btf (the guest kernel's BTF).
@@ -98,7 +98,7 @@ JSON
 	if [ $have_fs -eq 1 ]; then
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv /out/live.csv ${FS_LAB_LIVE_ARGS:-}; r=\$?; wait; exit \$r'"
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies v5.4}; r=\$?; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"
