@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Hand-built EMs and wake-ups for the engine tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "em_builders.h"
+
+static void finish(struct fs_em *em)
+{
+	em->nr_cpus = 0;
+	for (int c = 0; c < FS_MAX_CPUS; c++)
+		em->cpu_pd[c] = -1;
+	for (int p = 0; p < em->nr_pd; p++)
+		for (int c = 0; c < FS_MAX_CPUS; c++)
+			if (em->pd[p].cpus & (1ull << c)) {
+				em->cpu_pd[c] = (__s8)p;
+				if (c + 1 > em->nr_cpus)
+					em->nr_cpus = c + 1;
+			}
+}
+
+static void add_ps(struct fs_em_pd *pd, __u64 khz, __u64 power)
+{
+	pd->ps[pd->nr_ps].frequency = khz;
+	pd->ps[pd->nr_ps].power = power;
+	pd->nr_ps++;
+}
+
+void fs_test_em_2pd(struct fs_em *em)
+{
+	memset(em, 0, sizeof(*em));
+	em->unit = FS_POWER_MW;
+	snprintf(em->source, sizeof(em->source), "test 2pd");
+	em->nr_pd = 2;
+	strcpy(em->pd[0].name, "little");
+	em->pd[0].cpus = 0x3;
+	add_ps(&em->pd[0], 500000, 50);
+	add_ps(&em->pd[0], 1000000, 150);
+	strcpy(em->pd[1].name, "big");
+	em->pd[1].cpus = 0xc;
+	add_ps(&em->pd[1], 500000, 200);
+	add_ps(&em->pd[1], 1000000, 400);
+	add_ps(&em->pd[1], 2000000, 1200);
+	em->capacity[0] = em->capacity[1] = 512;
+	em->capacity[2] = em->capacity[3] = 1024;
+	finish(em);
+}
+
+/* Frequencies (kHz) and voltages (uV) of tests/fixtures/em-data/pixel4_sm8150.tsv. */
+static const unsigned int px_silver[][2] = {
+	{ 300000, 600000 }, { 403200, 600000 }, { 499200, 600000 }, { 576000, 600000 },
+	{ 672000, 600000 }, { 768000, 620000 }, { 844800, 632000 }, { 940800, 648000 },
+	{ 1036800, 668000 }, { 1113600, 680000 }, { 1209600, 700000 }, { 1305600, 720000 },
+	{ 1382400, 736000 }, { 1478400, 756000 }, { 1555200, 756000 }, { 1632000, 776000 },
+	{ 1708800, 800000 }, { 1785600, 816000 },
+};
+static const unsigned int px_gold[][2] = {
+	{ 710400, 756000 }, { 825600, 756000 }, { 940800, 756000 }, { 1056000, 756000 },
+	{ 1171200, 756000 }, { 1286400, 756000 }, { 1401600, 756000 }, { 1497600, 776000 },
+	{ 1612800, 804000 }, { 1708800, 824000 }, { 1804800, 844000 }, { 1920000, 860000 },
+	{ 2016000, 888000 }, { 2131200, 920000 }, { 2227200, 944000 }, { 2323200, 972000 },
+	{ 2419200, 1000000 },
+};
+static const unsigned int px_prime[][2] = {
+	{ 825600, 756000 }, { 940800, 756000 }, { 1056000, 756000 }, { 1171200, 756000 },
+	{ 1286400, 756000 }, { 1401600, 756000 }, { 1497600, 756000 }, { 1612800, 756000 },
+	{ 1708800, 756000 }, { 1804800, 772000 }, { 1920000, 792000 }, { 2016000, 808000 },
+	{ 2131200, 828000 }, { 2227200, 840000 }, { 2323200, 860000 }, { 2419200, 884000 },
+	{ 2534400, 912000 }, { 2649600, 936000 }, { 2745600, 960000 }, { 2841600, 984000 },
+};
+
+/* drivers/opp/of.c _get_power(): coef * mV^2 * MHz, then / 1e9 (mW, v5.x) or / 1e6 (uW, v6.0+). */
+static void px_pd(struct fs_em_pd *pd, const char *name, __u64 cpus, unsigned int coef,
+		  const unsigned int (*t)[2], int n, enum fs_power_unit unit)
+{
+	strcpy(pd->name, name);
+	pd->cpus = cpus;
+	for (int i = 0; i < n; i++) {
+		__u64 mv = t[i][1] / 1000, mhz = t[i][0] / 1000;
+		__u64 x = (__u64)coef * mv * mv * mhz;
+		add_ps(pd, t[i][0], unit == FS_POWER_MW ? x / 1000000000ull : x / 1000000ull);
+	}
+}
+
+void fs_test_em_pixel4(struct fs_em *em, enum fs_power_unit unit)
+{
+	memset(em, 0, sizeof(*em));
+	em->unit = unit;
+	snprintf(em->source, sizeof(em->source), "test pixel4");
+	em->nr_pd = 3;
+	px_pd(&em->pd[0], "silver", 0x0f, 232, px_silver, 18, unit);
+	px_pd(&em->pd[1], "gold", 0x70, 369, px_gold, 17, unit);
+	px_pd(&em->pd[2], "prime", 0x80, 421, px_prime, 20, unit);
+	for (int c = 0; c < 4; c++)
+		em->capacity[c] = 306;
+	for (int c = 4; c < 7; c++)
+		em->capacity[c] = 871;
+	em->capacity[7] = 1024;
+	finish(em);
+}
+
+void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned int *util, int prev,
+		    unsigned int task_util)
+{
+	memset(w, 0, sizeof(*w));
+	w->hdr.type = FS_REC_WAKEUP;
+	w->hdr.nr_cpus = (__u16)em->nr_cpus;
+	w->hdr.size = (__u32)fs_wakeup_size(em->nr_cpus);
+	w->pid = w->tgid = 100;
+	strcpy(w->comm, "test");
+	w->prev_cpu = w->task_cpu = prev;
+	w->waker_cpu = 0;
+	w->chosen_cpu = -1;
+	w->cpus_allowed = (em->nr_cpus >= 64) ? ~0ull : ((1ull << em->nr_cpus) - 1);
+	w->nr_cpus_allowed = (__u32)em->nr_cpus;
+	w->task.last_update_time = w->task.cfs_rq_last_update_time = 1000000;
+	w->task.util_avg = task_util;
+	w->task.util_est_enqueued = w->task.util_est_ewma = task_util;
+	w->task.uclamp_min = 0;
+	w->task.uclamp_max = 1024;
+	for (int c = 0; c < em->nr_cpus; c++) {
+		struct fs_cpu *k = &w->cpu[c];
+		k->util_avg = util[c] + (c == prev ? task_util : 0);
+		k->util_est = util[c];
+		k->runnable_avg = k->util_avg;
+		k->capacity = k->capacity_orig = em->capacity[c];
+		k->uclamp_max = 1024;
+		k->flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+	}
+}
+
+void fs_test_run(const char *policy, const struct fs_em *em, const struct fs_wakeup *w,
+		 struct fs_feec_result *out)
+{
+	struct fs_policy p;
+	char err[256];
+	const struct fs_policy_desc *d = fs_policy_find(policy);
+
+	if (!d || fs_policy_init(&p, d, em, err, sizeof(err))) {
+		fprintf(stderr, "    policy %s: %s\n", policy, d ? err : "not found");
+		exit(1);
+	}
+	fs_policy_feec(&p, w, out);
+	fs_policy_fini(&p);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Test helpers: Energy Models and wake-up landscapes built by hand (no EM reader needed). */
+#ifndef FEECSCOPE_TEST_EM_BUILDERS_H
+#define FEECSCOPE_TEST_EM_BUILDERS_H
+
+#include "engine/em.h"
+#include "engine/policy.h"
+
+/*
+ * Two PDs, mW: little cpu0-1 (capacity 512), big cpu2-3 (capacity 1024).
+ *   little: 500 MHz 50 mW, 1000 MHz 150 mW
+ *   big:    500 MHz 200 mW, 1000 MHz 400 mW, 2000 MHz 1200 mW
+ */
+void fs_test_em_2pd(struct fs_em *em);
+
+/*
+ * Pixel 4 (SM8150) from tests/fixtures/em-data/pixel4_sm8150.tsv facts:
+ * power per OPP by the DT callback, mW (v5.x: coef * mV^2 * MHz / 1e9) or
+ * uW (v6.0+: / 1e6), capacities 306/871/1024 (arch_topology normalisation:
+ * 488*1785, 1024*2419, 1024*2841 scaled to 1024).
+ */
+void fs_test_em_pixel4(struct fs_em *em, enum fs_power_unit unit);
+
+/*
+ * A wake-up: util[i] is CPU i's cfs util_avg and util_est WITHOUT the task;
+ * the task (task_util, util_est = task_util, no pending decay) last ran on
+ * prev and still counts in prev's util_avg, as at sched_waking. Every CPU
+ * online, in the sd span, allowed; capacity_of = arch capacity.
+ */
+void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned int *util, int prev,
+		    unsigned int task_util);
+
+/* Run one policy by name on a wake-up; aborts the test process on init failure. */
+void fs_test_run(const char *policy, const struct fs_em *em, const struct fs_wakeup *w,
+		 struct fs_feec_result *out);
+
+#endif

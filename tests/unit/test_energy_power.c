@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fs_system_power_uw() (docs/power-estimate.md) against a hand-worked 2-PD landscape. */
+#include "test.h"
+#include "em_builders.h"
+
+FS_TEST(energy_power_estimate_hand_worked)
+{
+	struct fs_em em;
+	struct fs_wakeup w;
+	unsigned int util[4] = { 100, 0, 200, 0 };
+
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, util, 2, 100); /* task 100 on big cpu2 */
+	/* dst = 2: little u = 100, 0; m = 100, want = 1e6 * 125 / 512 = 244140 -> 500 MHz (50 mW).
+	 *   busy = min(100 * 1e6, 512 * 5e5) = 1e8; P = 50000 * 1e8 / (512 * 5e5) = 19531.
+	 * big u = 300, 0; m = 300, want = 2e6 * 375 / 1024 = 732421 -> 1 GHz (400 mW).
+	 *   busy = 300 * 2e6 = 6e8; P = 400000 * 6e8 / (1024 * 1e6) = 234375.
+	 * total 253906. */
+	EXPECT_EQ_U64(fs_system_power_uw(&em, &w, 2), 253906);
+	/* dst = 0: little u = 200, 0: want = 1e6 * 250 / 512 = 488281 -> 500 MHz:
+	 *   P = 50000 * 2e8 / 2.56e8 = 39062. big u = 200: want = 2e6 * 250 / 1024 = 488281 -> 500 MHz
+	 *   (200 mW): busy = min(4e8, 1024 * 5e5 = 5.12e8) = 4e8; P = 200000 * 4e8 / 5.12e8 = 156250.
+	 * total 195312. */
+	EXPECT_EQ_U64(fs_system_power_uw(&em, &w, 0), 195312);
+	/* dst = -1: little 100 -> 19531; big 200 -> 156250: 175781. */
+	EXPECT_EQ_U64(fs_system_power_uw(&em, &w, -1), 175781);
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PELT decay (kernel/sched/pelt.c decay_load / sync_entity_load_avg) against hand values. */
+#include "test.h"
+#include "engine/pelt.h"
+
+FS_TEST(pelt_decay_load_one_halflife_truncates)
+{
+	/* n = 32: val >>= 1 then * 0xffffffff >> 32: (512 * (2^32 - 1)) >> 32 = 511. */
+	EXPECT_EQ_U64(fs_decay_load(1024, 32), 511);
+	/* n = 1: 47742 * 0xfa83b2da >> 32 = 46718 (y^1 = 0.97857...). */
+	EXPECT_EQ_U64(fs_decay_load(47742, 1), 46718);
+	/* n > 32 * 63: everything decays to 0. */
+	EXPECT_EQ_U64(fs_decay_load(~0ull, 32 * 63 + 1), 0);
+	EXPECT_EQ(fs_pelt_yn_inv(16), 0xb504f333); /* y^16 = 1/sqrt(2) */
+}
+
+static struct fs_task task(__u64 lut, __u64 now, __u32 sum, __u32 contrib, __u32 avg)
+{
+	struct fs_task t = { 0 };
+	t.last_update_time = lut;
+	t.cfs_rq_last_update_time = now;
+	t.util_sum = sum;
+	t.period_contrib = contrib;
+	t.util_avg = avg;
+	return t;
+}
+
+FS_TEST(pelt_sync_zero_periods_leaves_util_avg)
+{
+	/* 500 us elapsed + 100 us already in the period = 600 < 1024: no period
+	 * boundary, ___update_load_avg() is not called: util_avg stays 300. */
+	struct fs_task t = task(0, 500 * 1024, 10000000, 100, 300);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 300);
+	/* Clock behind the task (negative delta): unchanged too. */
+	t = task(5000000, 1000, 10000000, 100, 300);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 300);
+	/* Less than 1024 ns: delta >> 10 == 0, unchanged. */
+	t = task(1000, 2000, 10000000, 100, 300);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 300);
+}
+
+FS_TEST(pelt_sync_decays_util_sum_and_divides_by_pelt_divider)
+{
+	/* 1024 us, contrib 0: 1 period, contrib left 0.
+	 * util_sum = 10000000 * 0xfa83b2da >> 32 = 9785720; / (47742 - 1024 + 0) = 209. */
+	struct fs_task t = task(0, 1024 * 1024, 10000000, 0, 999);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 209);
+	/* 2348 us + contrib 100 = 2448: 2 periods, contrib 400.
+	 * 10000000 * 0xf5257d14 >> 32 = 9576032; / (46718 + 400) = 203. */
+	t = task(0, 2348 * 1024, 10000000, 100, 999);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 203);
+	/* 32 periods exactly (32768 us + contrib 5 -> 5 left):
+	 * (10000000 >> 1) * 0xffffffff >> 32 = 4999999; / 46723 = 107. */
+	t = task(0, 32768ull * 1024, 10000000, 5, 999);
+	EXPECT_EQ(fs_sync_entity_util_avg(&t), 107);
+}
