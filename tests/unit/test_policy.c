@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy registry, aliases, release mapping and explanations. */
+#include "test.h"
+#include "engine/policy.h"
+
+FS_TEST(policy_registry_twins_point_back)
+{
+	EXPECT_EQ(fs_policy_count(), 8);
+	for (int i = 0; i < fs_policy_count(); i++) {
+		const struct fs_policy_desc *d = fs_policy_at(i), *t = fs_policy_find(d->twin);
+		ASSERT_TRUE(t != NULL);
+		EXPECT_STR(t->twin, d->name);
+		EXPECT_TRUE(t->has_margin != d->has_margin);
+	}
+	EXPECT_STR(fs_policy_find("v4.20")->name, "v5.0"); /* feec arrived in v5.0 */
+	EXPECT_TRUE(fs_policy_find("v9.9") == NULL);
+}
+
+FS_TEST(policy_for_release_nearest_earlier)
+{
+	char why[512];
+	EXPECT_STR(fs_policy_for_release("6.1.0-13-arm64", why, sizeof(why))->name, "v6.0");
+	EXPECT_STR(fs_policy_for_release("5.10.198-android12-9-g0123", why, sizeof(why))->name, "v5.4");
+	EXPECT_CONTAINS(why, "5.10 -> v5.4");
+	EXPECT_STR(fs_policy_for_release("6.18.44-fc", why, sizeof(why))->name, "v6.12");
+	EXPECT_STR(fs_policy_for_release("5.3.1", why, sizeof(why))->name, "v5.0");
+	EXPECT_STR(fs_policy_for_release("4.19.0", why, sizeof(why))->name, "v5.0");
+	EXPECT_CONTAINS(why, "no EAS");
+	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v6.12");
+	EXPECT_CONTAINS(why, "fell back");
+}
+
+FS_TEST(policy_explain_margin_line)
+{
+	struct fs_feec_result r = { 0 };
+	char buf[128];
+	r.reason = FS_FEEC_MARGIN_KEPT;
+	r.prev_delta = 468;
+	r.best_delta = 356;
+	r.threshold = 356;
+	fs_feec_explain(&r, buf, sizeof(buf));
+	EXPECT_STR(buf, "margin kept prev: saving 112 < threshold 356");
+	EXPECT_STR(fs_feec_reason_name(FS_FEEC_FITS_RULE), "fits-rule");
+}
