@@ -82,10 +82,11 @@ static void usage(FILE *out)
 "        --em SPEC          Energy Model: a built-in profile name, a saved EM file or a\n"
 "                           debugfs-layout directory (default: the kernel's debugfs EM,\n"
 "                           else a built-in profile for this CPU count)\n"
-"        --kernel-policy P  the policy the running kernel follows (default: chosen from\n"
-"                           uname -r); it is the reference, policy [0]\n"
-"        --policies LIST    comma-separated policies compared with [0] (default: the\n"
-"                           kernel policy's twin with/without the margin)\n"
+"        --kernel-policy P  the policy the running kernel follows, run as the reference\n"
+"                           [0] with its twin (with/without the margin); default: the\n"
+"                           policy for uname -r\n"
+"        --policies LIST    comma-separated policies to run instead; the first is the\n"
+"                           reference [0] (see `feecscope policies`)\n"
 "        --ringbuf-size N   BPF ring buffer bytes, power of two, K/M suffix (default 8M)\n"
 "        --btf FILE         vmlinux BTF for CO-RE when the kernel has no\n"
 "                           /sys/kernel/btf/vmlinux (events then use raw tracepoints)\n"
@@ -234,12 +235,41 @@ static void read_cpu_capacities(__u32 *cap, int nr)
 	}
 }
 
+/* As replay does: --policies is the whole list (first = reference), else the kernel's policy and its twin. */
 static int pick_policies(const struct live_opts *o, const char *release, struct fs_pipeline_opts *po,
-			 char *err, size_t errlen)
+			 char *head, size_t headlen, char *err, size_t errlen)
 {
 	const struct fs_policy_desc *k;
 	char why[256] = "";
 
+	po->nr_policies = 0;
+	if (o->policies) {
+		char *list = strdup(o->policies), *save = NULL;
+
+		if (!list) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			const struct fs_policy_desc *d = fs_policy_find(tok);
+
+			if (!d)
+				snprintf(err, errlen, "--policies: '%s' is not a policy (see `feecscope policies`)", tok);
+			else if (po->nr_policies >= FS_MAX_POLICIES)
+				snprintf(err, errlen, "--policies: at most %d policies", FS_MAX_POLICIES);
+			if (!d || po->nr_policies >= FS_MAX_POLICIES) {
+				free(list);
+				return -1;
+			}
+			po->policies[po->nr_policies++] = d;
+		}
+		free(list);
+		if (!po->nr_policies) {
+			snprintf(err, errlen, "--policies: empty list");
+			return -1;
+		}
+		return 0;
+	}
 	if (o->kernel_policy) {
 		k = fs_policy_find(o->kernel_policy);
 		if (!k) {
@@ -247,6 +277,7 @@ static int pick_policies(const struct live_opts *o, const char *release, struct 
 				 o->kernel_policy);
 			return -1;
 		}
+		snprintf(why, sizeof(why), "--kernel-policy %s", o->kernel_policy);
 	} else {
 		k = fs_policy_for_release(release, why, sizeof(why));
 		if (!k) {
@@ -254,37 +285,14 @@ static int pick_policies(const struct live_opts *o, const char *release, struct 
 			return -1;
 		}
 	}
-	po->policies[0] = k;
-	po->nr_policies = 1;
-	if (!o->policies) {
-		const struct fs_policy_desc *t = k->twin ? fs_policy_find(k->twin) : NULL;
+	po->policies[po->nr_policies++] = k;
+	const struct fs_policy_desc *t = k->twin ? fs_policy_find(k->twin) : NULL;
 
-		if (t)
-			po->policies[po->nr_policies++] = t;
-		return 0;
-	}
-	char *list = strdup(o->policies), *save = NULL;
-
-	if (!list) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct fs_policy_desc *d = fs_policy_find(tok);
-
-		if (!d) {
-			snprintf(err, errlen, "--policies: '%s' is not a policy (see `feecscope policies`)", tok);
-			free(list);
-			return -1;
-		}
-		if (po->nr_policies >= FS_MAX_POLICIES) {
-			snprintf(err, errlen, "--policies: at most %d policies", FS_MAX_POLICIES - 1);
-			free(list);
-			return -1;
-		}
-		po->policies[po->nr_policies++] = d;
-	}
-	free(list);
+	if (t)
+		po->policies[po->nr_policies++] = t;
+	/* the line `feecscope replay` prints above the summary for the same choice */
+	snprintf(head, headlen, "policies: %s (reference: %s)%s%s\n", k->name, why, t ? ", twin " : "",
+		 t ? t->name : "");
 	return 0;
 }
 
@@ -424,7 +432,7 @@ int fs_cmd_live(int argc, char **argv)
 	struct live L = { 0 };
 	__u32 cap[FS_MAX_CPUS];
 	__u64 cnt[FS_CNT__NR] = { 0 };
-	char err[512] = "", collector[256];
+	char err[512] = "", collector[256], head[700] = "";
 	bool noperm, tty;
 	double t0, next;
 	int rc = FS_EXIT_FAIL, nr_cpus;
@@ -476,7 +484,7 @@ int fs_cmd_live(int argc, char **argv)
 			em->source, em->nr_cpus, nr_cpus);
 		goto out;
 	}
-	if (pick_policies(&L.o, uts.release, &po, err, sizeof(err))) {
+	if (pick_policies(&L.o, uts.release, &po, head, sizeof(head), err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		rc = FS_EXIT_USAGE;
 		goto out;
@@ -604,6 +612,7 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: open_memstream: %s\n", strerror(errno));
 		goto out;
 	}
+	fputs(head, mem);
 	int frc = fs_pipeline_finish(L.pipe, mem, err, sizeof(err));
 
 	fclose(mem);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Live recording replays to exactly the live numbers (root): the final summary
+# and per-decision CSV of `live` byte-equal those of `replay` on its recording,
+# after a normal end (--duration) and after SIGINT / SIGTERM mid-run.
+. "$(dirname "$0")/../lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$TMP" || exit 1
+
+# A load that keeps wake-ups coming whatever the machine is doing.
+rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
+RT=$!
+
+# run NAME HOW: HOW = duration | INT | TERM
+run() {
+	local n=$1 how=$2 rc
+	if [ "$how" = duration ]; then
+		"$FEECSCOPE" live -d 3 -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" \
+			>"$n.out" 2>"$n.err"
+		rc=$?
+	else
+		"$FEECSCOPE" live -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" \
+			>"$n.out" 2>"$n.err" &
+		local pid=$!
+		sleep 2.5
+		kill -"$how" $pid
+		wait $pid
+		rc=$?
+	fi
+	[ $rc -eq 0 ] && pass "$n: live exits 0 ($how)" || { fail "$n: live exit status ($how)" "$rc"; sed 's/^/    /' "$n.err" | tail -5; }
+	# The summary is the last thing on stdout: its tail must be the --summary file.
+	local bytes
+	bytes=$(stat -c %s "$n.live.sum" 2>/dev/null || echo 0)
+	if [ "$bytes" -gt 200 ] && tail -c "$bytes" "$n.out" | cmp -s - "$n.live.sum"; then
+		pass "$n: stdout ends with the final summary ($bytes bytes)"
+	else
+		fail "$n: final summary on stdout" "summary file $bytes bytes"
+	fi
+	grep -q "^wake-ups:" "$n.live.sum" && pass "$n: summary has the wake-up counts" ||
+		fail "$n: summary content" "$(head -3 "$n.live.sum")"
+	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" >"$n.replay.sum" 2>"$n.replay.err"; then
+		pass "$n: recording replays"
+	else
+		fail "$n: replay of the recording" "$(head -3 "$n.replay.err")"
+	fi
+	expect_same "$n: replayed summary == live summary" "$n.live.sum" "$n.replay.sum"
+	expect_same "$n: replayed CSV == live CSV" "$n.live.csv" "$n.replay.csv"
+	local rows
+	rows=$(($(wc -l <"$n.live.csv") - 1))
+	[ "$rows" -ge 100 ] && pass "$n: CSV has $rows decisions" || fail "$n: CSV rows" "$rows"
+}
+
+run normal duration
+run sigint INT
+run sigterm TERM
+
+kill $RT 2>/dev/null; wait $RT 2>/dev/null
+finish
