@@ -113,7 +113,7 @@ static void screen(struct fs_live_view *v, const struct fs_live_sample *s, doubl
 	}
 
 	if (s->nr_top > 0 && st->nr_policies > 1) {
-		fprintf(o, "\ntasks losing most energy ([1] vs [0]):\n");
+		fprintf(o, "\ntasks with the largest energy difference, [1] vs [0] (+ = [1] costs more):\n");
 		fprintf(o, "%8s %-16s %10s %10s %14s\n", "PID", "COMM", "WAKEUPS", "DIFFER", "ENERGY mJ");
 		for (int i = 0; i < s->nr_top && i < FS_TOP_TASKS; i++) {
 			const struct fs_task_stats *t = &s->top[i];
