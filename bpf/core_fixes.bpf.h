@@ -18,6 +18,11 @@ struct sched_avg___old {
 	struct util_est___old util_est;
 } __attribute__((preserve_access_index));
 
+/* v6.8+: one word, so this builds against either vmlinux.h (x86 6.18, arm64 6.1). */
+struct sched_avg___new {
+	unsigned int util_est;
+} __attribute__((preserve_access_index));
+
 /* up to v6.7: rq->cpu_capacity_orig; v6.8 uses arch_scale_cpu_capacity() instead. */
 struct rq___capacity_orig {
 	unsigned long cpu_capacity_orig;

@@ -134,12 +134,13 @@ static __always_inline bool skip_task(struct task_struct *p)
 static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u32 *ewma)
 {
 	struct sched_avg___old *old = (void *)sa;
+	struct sched_avg___new *new = (void *)sa;
 
 	if (bpf_core_field_exists(old->util_est.enqueued)) { /* v5.13 - v6.7 */
 		*enq = BPF_CORE_READ(old, util_est.enqueued) & ~UTIL_AVG_UNCHANGED_MSB;
 		*ewma = BPF_CORE_READ(old, util_est.ewma) & ~UTIL_AVG_UNCHANGED_MSB;
 	} else { /* v6.8+ */
-		*enq = BPF_CORE_READ(sa, util_est) & ~UTIL_AVG_UNCHANGED_MSB;
+		*enq = BPF_CORE_READ(new, util_est) & ~UTIL_AVG_UNCHANGED_MSB;
 		*ewma = *enq;
 	}
 }
