@@ -82,10 +82,9 @@ $(OUTPUT)/san/%.o: %.c $(HDRS)
 	$(call msg,CC-SAN,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) $(SAN_FLAGS) -c $< -o $@
 
-# --whole-archive: main.c reaches the commands through weak symbols, which never pull archive members.
 $(OUTPUT)/feecscope: $(OUTPUT)/obj/user/main.o $(LIVE_OBJS) $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $(filter-out %.a,$^) -Wl,--whole-archive $(OUTPUT)/libfeecscope.a -Wl,--no-whole-archive $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
 
 # BPF: object -> linked object -> skeleton (a build product, never committed).
 $(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h $(VMLINUX)

@@ -6,9 +6,6 @@
 
 /* Weak so a build without the BPF side (no bpf/ sources) still links; main says what is missing. */
 #pragma weak fs_cmd_live
-#pragma weak fs_cmd_em
-#pragma weak fs_cmd_replay
-#pragma weak fs_cmd_policies
 
 static const struct {
 	const char *name;
@@ -43,8 +40,8 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		if (!cmds[i].fn) {
-			fprintf(stderr, "feecscope: '%s' is not in this build (it was built without %s)\n",
-				cmds[i].name, !strcmp(cmds[i].name, "live") ? "the BPF collector" : "that command");
+			fprintf(stderr, "feecscope: '%s' is not in this build (it was built without the BPF collector)\n",
+				cmds[i].name);
 			return FS_EXIT_FAIL;
 		}
 		return cmds[i].fn(argc - 1, argv + 1);
