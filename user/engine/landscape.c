@@ -37,10 +37,9 @@ static bool em_asymmetric(const struct fs_em *em)
 int fs_landscape_apply(const struct fs_em *em, const struct fs_wakeup *in, bool emulate,
 		       bool rd_overutilized, struct fs_wakeup *out, char *err, size_t errlen)
 {
-	if (out != in) {
-		memset(out, 0, sizeof(*out));
-		memcpy(out, in, fs_wakeup_size(in->hdr.nr_cpus));
-	}
+	/* Only the wire prefix: out's cpu[] beyond nr_cpus is the caller's (the pipeline zeroes it once). */
+	if (out != in)
+		memcpy(out, in, fs_wakeup_size(in->hdr.nr_cpus < FS_MAX_CPUS ? in->hdr.nr_cpus : FS_MAX_CPUS));
 	if (in->hdr.nr_cpus != em->nr_cpus) {
 		snprintf(err, errlen, "the EM has %d CPUs but the recording has %u", em->nr_cpus, in->hdr.nr_cpus);
 		return -1;

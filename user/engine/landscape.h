@@ -31,7 +31,8 @@ __u32 fs_cpu_util_cfs(const struct fs_cpu *c, bool util_est_on);
 bool fs_landscape_overutilized(const struct fs_wakeup *w);
 
 /*
- * Build the wake-up policies see. in: the record as fed; out: full struct.
+ * Build the wake-up policies see. in: the record as fed; out: gets the wire
+ * prefix (cpu[] entries beyond nr_cpus are left as they are: keep them zeroed).
  * emulate: adapt to em (see above). rd_overutilized: the last FS_REC_OVERUTIL
  * state, used when the collector could not read rd (FS_WAKE_EAS_UNKNOWN) and
  * we do not emulate. Returns -1 with err if the EM's CPU count differs.
