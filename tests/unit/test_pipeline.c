@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Pipeline wiring: the recording holds every record before filters; counters; a balance migration ends the interval. */
+#include <unistd.h>
+#include "test.h"
+#include "pipeline.h"
+#include "em/em_io.h"
+#include "source/recording.h"
+
+static struct fs_em em;
+
+static void wake(struct fs_wakeup *w, __s32 pid, __u64 ts, int prev)
+{
+	memset(w, 0, sizeof(*w));
+	w->hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, (__u16)em.nr_cpus, (__u32)fs_wakeup_size(em.nr_cpus), ts };
+	w->pid = pid;
+	w->prev_cpu = w->task_cpu = w->waker_cpu = prev;
+	w->chosen_cpu = -1;
+	w->cpus_allowed = (1ull << em.nr_cpus) - 1;
+	w->nr_cpus_allowed = (__u32)em.nr_cpus;
+	w->task.util_avg = w->task.util_est_enqueued = 40;
+	w->task.uclamp_max = 1024;
+	for (int c = 0; c < em.nr_cpus; c++) {
+		w->cpu[c].util_avg = 30;
+		w->cpu[c].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+		w->cpu[c].uclamp_max = 1024;
+	}
+	w->cpu[prev].util_avg += 40;
+}
+
+static struct fs_pipeline *mk(const char *rec, __s32 pid_filter, char *err)
+{
+	struct fs_pipeline_opts o = { .em = &em, .nr_policies = 2, .kernel_release = "5.4.0",
+				      .record_path = rec, .pid_filter = pid_filter, .emulate_eas = true };
+	o.policies[0] = fs_policy_find("v5.4");
+	o.policies[1] = fs_policy_find("v5.4-nomargin");
+	return fs_pipeline_new(&o, err, 256);
+}
+
+FS_TEST(pipeline_records_before_filters_and_counts)
+{
+	char err[256], path[128];
+	ASSERT_TRUE(fs_em_profile_build("pixel4", &em, err, sizeof(err)) == 0);
+	snprintf(path, sizeof(path), "/tmp/fs_test_pipe_%d.fsr", (int)getpid());
+	struct fs_pipeline *p = mk(path, 101, err);
+	ASSERT_TRUE(p);
+	struct fs_wakeup w;
+	struct fs_lost l = { { FS_REC_LOST, 0, sizeof(l), 3000 }, 5 };
+	struct fs_migrate m = { { FS_REC_MIGRATE, 0, sizeof(m), 4000 }, 101, 4, 0, FS_MIG_BALANCE };
+	wake(&w, 101, 1000, 4);
+	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), 0);
+	wake(&w, 202, 2000, 0);
+	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_pipeline_feed(p, &l.hdr, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_pipeline_feed(p, &m.hdr, err, sizeof(err)), 0);
+	const struct fs_stats *st = fs_pipeline_stats(p);
+	EXPECT_EQ(st->records, 4);
+	EXPECT_EQ(st->wakeups, 1);
+	EXPECT_EQ(st->filtered, 1);
+	EXPECT_EQ(st->lost, 5);
+	EXPECT_EQ(st->migrations, 1);
+	/* the migration at 4000 closed pid 101's interval: its energy is ΔP × 3000 ns, fixed from now on */
+	double e_after_migrate = st->pol[1].energy_mj;
+	struct fs_overutil ou = { { FS_REC_OVERUTIL, 0, sizeof(ou), 90000000 }, 0, 0 };
+	EXPECT_EQ(fs_pipeline_feed(p, &ou.hdr, err, sizeof(err)), 0); /* moves last_ts far out */
+	EXPECT_EQ(fs_pipeline_finish(p, NULL, err, sizeof(err)), 0);
+	EXPECT_TRUE(st->pol[1].energy_mj == e_after_migrate);
+	fs_pipeline_free(p);
+
+	struct fs_rec_meta meta;
+	const struct fs_rec_hdr *h;
+	struct fs_rec_reader *r = fs_rec_reader_open(path, &meta, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_STR(meta.kernel_release, "5.4.0");
+	EXPECT_TRUE(!meta.em_is_kernel);
+	int n = 0, rc;
+	while ((rc = fs_rec_reader_next(r, &h, err, sizeof(err))) == 1)
+		n++;
+	EXPECT_EQ(rc, 0);
+	EXPECT_EQ(n, 5); /* the filtered wake-up of pid 202 is in the recording */
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&meta);
+	unlink(path);
+}
+
+FS_TEST(pipeline_rejects_bad_records)
+{
+	char err[256];
+	ASSERT_TRUE(fs_em_profile_build("pixel4", &em, err, sizeof(err)) == 0);
+	struct fs_pipeline *p = mk(NULL, 0, err);
+	ASSERT_TRUE(p);
+	struct fs_wakeup w;
+	wake(&w, 1, 1000, 4);
+	w.prev_cpu = 9;
+	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), -1);
+	EXPECT_STR(err, "wake-up of pid 1 at 1000 ns: prev_cpu 9 out of range 0..7");
+	wake(&w, 1, 1000, 4);
+	w.hdr.nr_cpus = 6;
+	w.hdr.size = (__u32)fs_wakeup_size(6);
+	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), -1);
+	EXPECT_STR(err, "the EM has 8 CPUs but the recording has 6");
+	struct fs_rec_hdr bad = { 9, 0, sizeof(bad), 5 };
+	EXPECT_EQ(fs_pipeline_feed(p, &bad, err, sizeof(err)), -1);
+	EXPECT_STR(err, "record 3: unknown record type 9");
+	fs_pipeline_free(p);
+}
