@@ -17,9 +17,9 @@ run_suite() { # name command...
 	echo "== $name"
 	"$@" >"$log" 2>&1
 	local rc=$?
-	grep -E '^(FAIL|not ok)' "$log" | sed 's/^/   /'
+	grep -aE '^(FAIL|not ok)' "$log" | sed 's/^/   /'
 	local line
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "   no result line (exit $rc); see $log"; tail -n 20 "$log" | sed 's/^/   | /'
 		total_fail=$((total_fail + 1)); return
