@@ -61,6 +61,44 @@ static void print_header(FILE *out, const struct fs_summary *s)
 	fprintf(out, "estimated CPU energy under %s placements: %s mJ (mean %s uW)\n\n", st->pol[0].desc->name, buf, mean);
 }
 
+/*
+ * One plain sentence on whether any policy explains the kernel's own choices:
+ * on many phones vendor hooks (Pixel's, MediaTek's) or Qualcomm's WALT replace
+ * mainline feec, and the agreement figures are how that shows.
+ */
+#define FS_EXPLAINS_PCT 95 /* agreement at or above this "explains" the kernel */
+
+static void print_kernel_verdict(FILE *out, const struct fs_summary *s)
+{
+	const struct fs_stats *st = s->st;
+	int best = -1;
+
+	if (s->emulate_eas) {
+		fprintf(out, "kernel agreement: not a test of the kernel: EAS was emulated, the recorded kernel did not run feec with this EM\n");
+		return;
+	}
+	for (int i = 0; i < st->nr_policies; i++) {
+		const struct fs_policy_stats *p = &st->pol[i];
+		/* Compare shares without division: a/b > c/d <=> a*d > c*b. */
+		if (p->kernel_known && (best < 0 || p->agree_kernel * st->pol[best].kernel_known >
+							  st->pol[best].agree_kernel * p->kernel_known))
+			best = i;
+	}
+	if (best < 0) {
+		fprintf(out, "kernel agreement: no eligible wake-up with a known kernel placement\n");
+		return;
+	}
+	const struct fs_policy_stats *b = &st->pol[best];
+	char pct[32];
+	fs_fmt_ratio_pct(pct, sizeof(pct), (fs_fj_t)b->agree_kernel, (fs_fj_t)b->kernel_known, 1);
+	if (b->agree_kernel * 100 >= (__u64)FS_EXPLAINS_PCT * b->kernel_known)
+		fprintf(out, "kernel agreement: %s explains the kernel's placements (%s%%)\n", b->desc->name, pct);
+	else
+		fprintf(out, "kernel agreement: no policy explains the kernel's placements (best %s, %s%% < %d%%): "
+			"vendor placement (WALT, vendor feec hooks) or a feec this build does not model\n",
+			b->desc->name, pct, FS_EXPLAINS_PCT);
+}
+
 static void print_policies(FILE *out, const struct fs_summary *s)
 {
 	const struct fs_stats *st = s->st;
@@ -80,6 +118,7 @@ static void print_policies(FILE *out, const struct fs_summary *s)
 			(unsigned long long)p->eligible, (unsigned long long)p->differ, agree, mj, pct,
 			s->total_fj ? "%" : "");
 	}
+	print_kernel_verdict(out, s);
 	fputc('\n', out);
 	fprintf(out, "reasons:\n");
 	for (int i = 0; i < st->nr_policies; i++) {
