@@ -10,6 +10,7 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "engine/accounting.h"
+#include "engine/power_estimate.h"
 #include "engine/landscape.h"
 #include "output/decisions_csv.h"
 #include "output/summary.h"
@@ -225,15 +226,22 @@ static int check_wakeup_values(const struct fs_wakeup *w, int n, char *err, size
 	return -1;
 }
 
-static __u64 power_at(struct fs_pipeline *p, __u64 *cache, __u64 *have, int cpu)
+/* fs_system_power_uw() of this wake-up, each destination computed once. */
+struct power_memo {
+	struct fs_power_ctx x;
+	__u64 have;
+	__u64 cache[FS_MAX_CPUS];
+};
+
+static __u64 power_at(struct power_memo *m, int cpu)
 {
 	if (cpu < 0 || cpu >= FS_MAX_CPUS)
-		return fs_system_power_uw(p->o.em, &p->w, -1);
-	if (!(*have & (1ull << cpu))) {
-		cache[cpu] = fs_system_power_uw(p->o.em, &p->w, cpu);
-		*have |= 1ull << cpu;
+		return fs_power_ctx_at(&m->x, -1);
+	if (!(m->have & (1ull << cpu))) {
+		m->cache[cpu] = fs_power_ctx_at(&m->x, cpu);
+		m->have |= 1ull << cpu;
 	}
-	return cache[cpu];
+	return m->cache[cpu];
 }
 
 static void count_policy(struct fs_pipeline *p, int i, int pd_prev)
@@ -261,7 +269,7 @@ static void count_policy(struct fs_pipeline *p, int i, int pd_prev)
 }
 
 /* A margin kept prev although this policy found a cheaper CPU, and the twin (if run) did move. */
-static void count_blocked(struct fs_pipeline *p, int i, __u64 *cache, __u64 *have)
+static void count_blocked(struct fs_pipeline *p, int i, struct power_memo *m)
 {
 	const struct fs_feec_result *r = &p->res[i];
 	struct fs_policy_stats *ps = &p->st.pol[i];
@@ -274,7 +282,7 @@ static void count_blocked(struct fs_pipeline *p, int i, __u64 *cache, __u64 *hav
 		return;
 	ps->blocked++;
 	ps->blocked_hist[fs_acct_pct_bucket(r->prev_delta - r->best_delta, r->has_threshold ? r->threshold : 0)]++;
-	__s64 uw = (__s64)power_at(p, cache, have, p->w.prev_cpu) - (__s64)power_at(p, cache, have, r->best_cpu);
+	__s64 uw = (__s64)power_at(m, p->w.prev_cpu) - (__s64)power_at(m, r->best_cpu);
 	ps->blocked_hist_uw[fs_acct_uw_bucket(uw)]++;
 }
 
@@ -311,16 +319,19 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		fs_policy_feec(&p->pol[i], w, &p->res[i]);
 	p->st.feec_eligible += p->res[0].eligible;
 
-	__u64 cache[FS_MAX_CPUS], have = 0, power[FS_MAX_POLICIES];
+	struct power_memo memo;
+	__u64 power[FS_MAX_POLICIES];
 	__s64 dp[FS_MAX_POLICIES];
 	int acct_cpu[FS_MAX_POLICIES];
 	int pd_prev = em->cpu_pd[w->prev_cpu];
+	fs_power_ctx_init(&memo.x, em, w);
+	memo.have = 0;
 	for (int i = 0; i < n; i++) {
 		acct_cpu[i] = fs_acct_effective_cpu(&p->res[i], w);
-		power[i] = power_at(p, cache, &have, acct_cpu[i]);
+		power[i] = power_at(&memo, acct_cpu[i]);
 		dp[i] = (__s64)power[i] - (__s64)power[0];
 		count_policy(p, i, pd_prev);
-		count_blocked(p, i, cache, &have);
+		count_blocked(p, i, &memo);
 	}
 
 	struct task_slot *t = task_get(p, w->pid);
