@@ -377,17 +377,23 @@ static double mono_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Deliver drops the kernel counted since the last call as one FS_REC_LOST record. */
+/*
+ * Deliver what the kernel lost since the last call as one FS_REC_LOST record:
+ * ring-buffer drops and events skipped because our program was already active
+ * on that CPU. Either way an observation is missing from every figure.
+ */
 static void report_lost(struct live *L, const __u64 *cnt)
 {
-	if (cnt[FS_CNT_LOST] <= L->lost_reported)
+	__u64 lost = cnt[FS_CNT_LOST] + cnt[FS_CNT_NESTED];
+
+	if (lost <= L->lost_reported)
 		return;
 	struct fs_lost l = {
 		.hdr = { .type = FS_REC_LOST, .size = sizeof(l), .ts_ns = boot_ns() },
-		.count = cnt[FS_CNT_LOST] - L->lost_reported,
+		.count = lost - L->lost_reported,
 	};
 
-	L->lost_reported = cnt[FS_CNT_LOST];
+	L->lost_reported = lost;
 	fs_pair_feed(L->pair, &l, sizeof(l));
 }
 
@@ -396,13 +402,14 @@ static void collector_report(FILE *out, const struct live *L, const __u64 *cnt)
 	const struct fs_pair_stats *ps = fs_pair_stats(L->pair);
 
 	fprintf(out,
-		"collector: sched_waking %llu, snapshots %llu, ring-buffer drops %llu; skipped: rt/dl %llu, "
+		"collector: sched_waking %llu, snapshots %llu, ring-buffer drops %llu, nested misses %llu; skipped: rt/dl %llu, "
 		"still runnable %llu, never reached select %llu, own threads %llu, rq unknown %llu\n"
 		"pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu), "
 		"placements without snapshot %llu, migrate/wakeup CPU mismatch %llu, malformed %llu, "
 		"load-balance migrations %llu\n",
 		(unsigned long long)cnt[FS_CNT_WAKING], (unsigned long long)cnt[FS_CNT_SNAPSHOT],
-		(unsigned long long)cnt[FS_CNT_LOST], (unsigned long long)cnt[FS_CNT_NOT_FAIR],
+		(unsigned long long)cnt[FS_CNT_LOST], (unsigned long long)cnt[FS_CNT_NESTED],
+		(unsigned long long)cnt[FS_CNT_NOT_FAIR],
 		(unsigned long long)cnt[FS_CNT_RUNNABLE], (unsigned long long)cnt[FS_CNT_NO_SELECT],
 		(unsigned long long)cnt[FS_CNT_SELF], (unsigned long long)cnt[FS_CNT_RQ_UNKNOWN],
 		(unsigned long long)ps->paired, (unsigned long long)ps->via_migrate,

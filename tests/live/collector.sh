@@ -25,7 +25,7 @@ INST="$TR/instances/feecscope_test_$$"
 if ! mkdir "$INST" 2>/dev/null; then
 	fail "tracefs instance" "cannot create $INST"; finish; exit
 fi
-cleanup() { echo 0 >"$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null; rm -rf "$TMP"; }
+cleanup() { echo 0 >"$INST/tracing_on" 2>/dev/null; rmdir "$INST" 2>/dev/null; [ -n "${FS_KEEP_TMP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"; }
 trap cleanup EXIT
 echo boot >"$INST/trace_clock"
 echo 16384 >"$INST/buffer_size_kb"
@@ -58,6 +58,9 @@ fi
 filt=$(printf 'pid==%s||' "${tids[@]%%:*}"); filt=${filt%||}
 echo "$filt" >"$INST/events/sched/sched_wakeup/filter"
 echo "$filt" >"$INST/events/sched/sched_migrate_task/filter"
+sfilt=$(for t in "${tids[@]%%:*}"; do printf 'prev_pid==%s||next_pid==%s||' "$t" "$t"; done); sfilt=${sfilt%||}
+echo "$sfilt" >"$INST/events/sched/sched_switch/filter"
+echo 1 >"$INST/events/sched/sched_switch/enable"
 echo 1 >"$INST/events/sched/sched_wakeup/enable"
 echo 1 >"$INST/events/sched/sched_migrate_task/enable"
 sleep 1   # let PELT settle before the window opens
@@ -71,38 +74,21 @@ kill -INT $FS; wait $FS; rc=$?
 grep -q "ring-buffer drops 0" live.err && pass "no ring-buffer drops" ||
 	fail "ring-buffer drops" "$(grep '^collector:' live.err | tail -1)"
 
-# --- util_est bands ----------------------------------------------------------
-# rt-app "runtime" busy-loops r ms of wall time every 16 ms (timer period).
-# PELT (y^32 = 1/2 per 1024 us period, y = 0.97857) in steady state peaks at
-# the end of each run at u_max = 1024 (1 - y^r) / (1 - y^16):
-#   r = 1.6 ms: 1024 * 0.03406 / 0.29289 = 119
-#   r = 3.2 ms: 1024 * 0.06697 / 0.29289 = 234
-#   r = 4.8 ms: 1024 * 0.09875 / 0.29289 = 345
-# util_est (v6.8+: one word; ewma jumps up to the dequeued util_avg at once,
-# decays by 1/4 steps) therefore sits at u_max. This host has capacity 1024
-# on every CPU (no cpu_capacity file, x86 SMP) and no frequency invariance in
-# the guest, so no scaling applies. Band: u_max +-50% (was 30 %: CI runs on this 2-CPU host saw +45 % when the free tasks shared a CPU; to be replaced by the duty measured from tracefs sched_switch) for 1 ms PELT
-# granularity, guest steal time and preemption among three tasks on 2 CPUs;
-# neighbouring bands now touch (fsa10 119 sits at the edge of fsa20's [117, 351]).
-python3 - "$TMP" "${tids[@]}" <<'EOF' >bands.txt
-import re, sys, statistics
-tmp, tids = sys.argv[1], dict(t.split(':') for t in sys.argv[2:])
-umax = {'fsa10': 119, 'fsa20': 234, 'fsa30': 345}
-vals = {c: [] for c in umax}
-for line in open(f'{tmp}/live.err'):
-    m = re.match(r'wakeup ts=(\d+) decided=\d+ pid=(\d+) comm=(\S+) .* util_est=(\d+)/(\d+)', line)
-    if m and m.group(2) in tids:
-        vals[tids[m.group(2)]].append(int(m.group(5)))
-for c, u in umax.items():
-    v = vals[c][len(vals[c]) // 2:]  # second half: after the ramp-up
-    med = statistics.median(v) if v else -1
-    lo, hi = int(u * 0.5), int(u * 1.5)
-    ok = lo <= med <= hi and len(v) >= 50
-    print(f"{'ok' if ok else 'bad'} {c} util_est median {med} over {len(v)} wake-ups, band [{lo}, {hi}] around {u}")
-EOF
+# --- utilization against the kernel's own sched_switch ------------------------
+# The duty cycle each task really got (sched_switch on/off CPU, same window)
+# gives its PELT signal independently of BPF; util_avg and util_est read by
+# the collector must sit in that bracket (util_from_sched_switch.py says how).
+python3 "$HERE/util_from_sched_switch.py" "$TMP" "${tids[@]}" >bands.txt 2>&1 || echo "bad analysis: $(tail -1 bands.txt)" >>bands.txt
 while read -r st rest; do
-	[ "$st" = ok ] && pass "util_est: $rest" || fail "util_est" "$rest"
+	case $st in ok) pass "$rest" ;; note) echo "     $rest" ;; *) fail "utilization vs sched_switch" "$rest" ;; esac
 done <bands.txt
+grep -q '^ok .*util_est' bands.txt || fail "util_est checked" "no util_est line: $(head -c 300 bands.txt)"
+# The workload itself: rt-app's fsaNN must have got NN % of a CPU, else the
+# bands above test some other load.
+grep -o 'fsa[0-9]* (duty [0-9.]*' bands.txt | tr -d '(' | while read -r c _ d; do
+	awk -v n="${c#fsa}" -v d="$d" 'BEGIN { exit !(d >= n - 3 && d <= n + 3) }' &&
+		pass "$c ran $d % of the time (rt-app asked $((${c#fsa})) %)" || fail "$c duty" "$d % measured, ${c#fsa} % asked"
+done
 
 # --- cross-check against tracefs ----------------------------------------------
 # Each tracefs sched_wakeup of a workload tid must have a feecscope wake-up
@@ -175,6 +161,12 @@ nw, nm = len(wk), len(mig)
 print(f'summary wakeups {ok_w}/{nw} migrations {ok_m}/{nm} runnable {ok_r}')
 EOF
 grep '^mismatch' cross.txt | sed 's/^/    /'
+# Misses the kernel itself counted: a tracepoint hit while the same program was
+# already running on that CPU (a timer interrupt waking tasks inside our own
+# sched_waking program) is skipped and counted in recursion_misses.
+nested=$(grep '^collector:' live.err | tail -1 | sed -nE 's/.*nested misses ([0-9]+).*/\1/p')
+grep -q "no feecscope wake-up near it\|nothing near it" cross.txt &&
+	echo "    (the collector's own loss count over the whole run: nested misses ${nested:-?}, ring-buffer drops above)"
 read -r _ _ w _ m _ r < <(grep '^summary' cross.txt)
 ratio() { awk -v f="$1" 'BEGIN { split(f, a, "/"); if (a[2] == 0) exit 1; exit !(a[1] / a[2] >= 0.99) }'; }
 n_w=${w#*/}

@@ -91,8 +91,10 @@ static void screen(struct fs_live_view *v, const struct fs_live_sample *s, doubl
 	fprintf(o, "feec-eligible %5.1f%%   overutilized %5.1f%%   kernel placement known %5.1f%%\n",
 		pct(st->feec_eligible, st->wakeups), pct(st->overutilized, st->wakeups),
 		pct(st->kernel_known, st->wakeups));
-	fprintf(o, "drops: lost in ring buffer %llu   unplaced (expired) %llu   filtered %llu\n",
-		(unsigned long long)st->lost, (unsigned long long)s->pair->expired,
+	fprintf(o, "drops: lost %llu (ring buffer full %llu, nested in our own program %llu)   "
+		"unplaced (expired) %llu   filtered %llu\n",
+		(unsigned long long)st->lost, (unsigned long long)s->cnt[FS_CNT_LOST],
+		(unsigned long long)s->cnt[FS_CNT_NESTED], (unsigned long long)s->pair->expired,
 		(unsigned long long)st->filtered);
 	fprintf(o, "skipped by the collector: rt/dl %llu  still runnable %llu  never reached select %llu\n",
 		(unsigned long long)s->cnt[FS_CNT_NOT_FAIR], (unsigned long long)s->cnt[FS_CNT_RUNNABLE],

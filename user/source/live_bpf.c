@@ -472,6 +472,23 @@ int fs_live_bpf_drain(struct fs_live_bpf *b)
 	return ring_buffer__consume(b->rb);
 }
 
+/* Tracepoint hits the kernel skipped because the same program was already running on that CPU. */
+static __u64 nested_misses(struct fs_live_bpf *b)
+{
+	struct bpf_program *prog;
+	__u64 n = 0;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 {
 	int fd = bpf_map__fd(b->skel->maps.counters);
@@ -487,6 +504,7 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 			out[k] += vals[c];
 	}
 	free(vals);
+	out[FS_CNT_NESTED] = nested_misses(b);
 	return 0;
 }
 

@@ -40,6 +40,13 @@ enum fs_live_counter {
 	FS_CNT_SNAPSHOT,          /* fs_wakeup snapshots emitted */
 	FS_CNT_MIGRATE,           /* sched_migrate_task events */
 	FS_CNT_WAKEUP,            /* sched_wakeup / sched_wakeup_new events */
+	/*
+	 * Not counted by BPF: events the kernel did not run our programs for
+	 * because one of them was already active on that CPU (an interrupt's
+	 * wake-ups nested in our own sched_waking program, say). Userspace sums
+	 * bpf_prog_info.recursion_misses (v5.12+; 0 before) into this slot.
+	 */
+	FS_CNT_NESTED,
 	FS_CNT__NR
 };
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+# Independent check of the task utilization feecscope read from struct
+# sched_entity: rebuild each workload task's PELT util_avg from the kernel's
+# own sched_switch events (tracefs, same window) and hold the BPF values to it.
+#
+# PELT (kernel/sched/pelt.c): util_avg accrues only while the entity runs and
+# decays by y per 1024 us period, y^32 = 1/2. Continuous form used here:
+#   running for dt:  u = 1024 - (1024 - u) * y^(dt/1024us)
+#   otherwise:       u = u * y^(dt/1024us)
+# The kernel updates util_avg in whole periods, so its stored value lags the
+# continuous one by up to one period (< 2.2 % of the distance to 1024/0).
+#
+# Checks, per task, on wake-ups at least WARM s into the window (PELT has then
+# forgotten the unknown start, 30+ half-lives):
+#   util_avg  the stored value was last updated between the task's last
+#             switch-out and its waking, and only decays in between, so it
+#             lies in [sim(waking), sim(switch-out)] up to the period lag and
+#             clock differences (steal time): SLACK.
+#   util_est  util_est_update() feeds the dequeue-time util_avg into the ewma
+#             (fast up, 1/4 steps down): its median lies within the range of
+#             the simulated switch-out values, widened by SLACK.
+# Usage: util_from_sched_switch.py TMPDIR TID:COMM...   (reads TMPDIR/tracefs.txt,
+# TMPDIR/live.err as written by collector.sh); prints "ok ..."/"bad ..." lines.
+import bisect
+import re
+import statistics
+import sys
+
+Y_PER_US = 0.5 ** (1.0 / (32 * 1024))
+WARM_NS = 1_000_000_000
+SLACK_REL, SLACK_ABS = 0.10, 12
+
+
+def ts_ns(sec, frac):
+    return int(sec) * 10**9 + int(frac.ljust(9, '0'))
+
+
+def main():
+    tmp, tids = sys.argv[1], dict(t.split(':') for t in sys.argv[2:])
+    runs = {pid: [] for pid in tids}   # (t_in, t_out, slept)
+    start, woke = {}, {}
+    from_wakeup = 0
+    t0 = None
+    wu = re.compile(r'\s(\d+)\.(\d+): sched_wakeup: comm=.* pid=(\d+) prio=')
+    sw = re.compile(r'\s(\d+)\.(\d+): sched_switch: prev_comm=.* prev_pid=(\d+) prev_prio=\d+ '
+                    r'prev_state=(\S+) ==> next_comm=.* next_pid=(\d+) next_prio=\d+')
+    for line in open(f'{tmp}/tracefs.txt'):
+        m = wu.search(line)
+        if m:
+            if m.group(3) in tids:
+                woke[m.group(3)] = ts_ns(m.group(1), m.group(2))
+            continue
+        m = sw.search(line)
+        if not m:
+            continue
+        t = ts_ns(m.group(1), m.group(2))
+        t0 = t if t0 is None else t0
+        prev, state, nxt = m.group(3), m.group(4), m.group(5)
+        if prev in tids:
+            # This kernel's tracefs was seen to miss idle->task switches on one
+            # CPU (the task's switch-out and wake-up were there): start such a
+            # run at its wake-up, an upper bound on its length; counted below.
+            t_in = start.pop(prev, None)
+            if t_in is None and prev in woke:
+                t_in = woke[prev]
+                from_wakeup += 1
+            if t_in is not None:
+                runs[prev].append((t_in, t, not state.startswith('R')))
+            woke.pop(prev, None)
+        if nxt in tids:
+            start[nxt] = t
+            woke.pop(nxt, None)
+    if t0 is None:
+        print('bad no sched_switch events of the workload in tracefs')
+        return
+    wk = {pid: [] for pid in tids}     # (ts, util_avg, util_est)
+    for line in open(f'{tmp}/live.err'):
+        m = re.match(r'wakeup ts=(\d+) decided=\d+ pid=(\d+) comm=\S+ .* util_avg=(\d+) util_est=(\d+)/(\d+)', line)
+        if m and m.group(2) in tids:
+            wk[m.group(2)].append((int(m.group(1)), int(m.group(3)), int(m.group(5))))
+    if from_wakeup:
+        print(f'note {from_wakeup} runs started at sched_wakeup: tracefs had no switch-in for them')
+    for pid, comm in sorted(tids.items(), key=lambda kv: kv[1]):
+        r = runs[pid]
+        if len(r) < 50:
+            print(f'bad {comm}: only {len(r)} runs in sched_switch')
+            continue
+        # Simulate from the first switch-in; record u at each sleep (switch-out).
+        u, t, outs = 0.0, r[0][0], []   # outs: (t_out, u_out)
+        busy = 0
+        for t_in, t_out, slept in r:
+            u *= Y_PER_US ** ((t_in - t) / 1000)
+            u = 1024 - (1024 - u) * Y_PER_US ** ((t_out - t_in) / 1000)
+            busy += t_out - t_in
+            t = t_out
+            if slept:
+                outs.append((t_out, u))
+        span = r[-1][1] - r[0][0]
+        times = [o[0] for o in outs]
+
+        def sim_at(ts):
+            i = bisect.bisect_right(times, ts) - 1
+            if i < 0:
+                return None
+            return outs[i][1], outs[i][1] * Y_PER_US ** ((ts - outs[i][0]) / 1000), outs[i][0]
+        inside = bad = 0
+        worst = ''
+        ue_vals, out_vals = [], [o[1] for o in outs if o[0] >= r[0][0] + WARM_NS]
+        for ts, ua, ue in wk[pid]:
+            if ts < r[0][0] + WARM_NS or ts > r[-1][1]:
+                continue
+            s = sim_at(ts)
+            if not s:
+                continue
+            hi, lo, _ = s
+            ue_vals.append(ue)
+            if lo * (1 - SLACK_REL) - SLACK_ABS <= ua <= hi * (1 + SLACK_REL) + SLACK_ABS:
+                inside += 1
+            else:
+                bad += 1
+                if not worst:
+                    worst = f'; first outside: util_avg {ua} vs [{lo:.0f}, {hi:.0f}] at {ts}'
+        n = inside + bad
+        duty = 100.0 * busy / span if span else 0
+        if n < 50:
+            print(f'bad {comm}: only {n} wake-ups of feecscope inside the sched_switch window')
+            continue
+        share = inside / n
+        print(f"{'ok' if share >= 0.95 else 'bad'} {comm} (duty {duty:.1f} % measured by sched_switch): "
+              f'util_avg within the sched_switch PELT bracket on {inside}/{n} wake-ups (>= 95 %){worst}')
+        med = statistics.median(ue_vals)
+        lo, hi = min(out_vals), max(out_vals)
+        lo_b, hi_b = lo * (1 - SLACK_REL) - SLACK_ABS, hi * (1 + SLACK_REL) + SLACK_ABS
+        ok = lo_b <= med <= hi_b
+        print(f"{'ok' if ok else 'bad'} {comm}: util_est median {med} over {len(ue_vals)} wake-ups in "
+              f'[{lo_b:.0f}, {hi_b:.0f}] (sched_switch PELT at dequeue {lo:.0f}..{hi:.0f}, '
+              f'median {statistics.median(out_vals):.0f})')
+
+
+main()
