@@ -40,6 +40,7 @@ struct fs_pipeline {
 	struct fs_rec_writer *rec;
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
+	const struct fs_wakeup *cur; /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
 };
 
@@ -248,7 +249,7 @@ static void count_policy(struct fs_pipeline *p, int i, int pd_prev)
 {
 	const struct fs_feec_result *r = &p->res[i];
 	struct fs_policy_stats *ps = &p->st.pol[i];
-	const struct fs_wakeup *w = &p->w;
+	const struct fs_wakeup *w = p->cur;
 
 	ps->reasons[r->reason < FS_FEEC__NR ? r->reason : 0]++;
 	if (r->eligible) {
@@ -278,11 +279,11 @@ static void count_blocked(struct fs_pipeline *p, int i, struct power_memo *m)
 	if (r->reason != FS_FEEC_MARGIN_KEPT || r->best_cpu < 0 || r->prev_delta == UINT64_MAX ||
 	    r->best_delta == UINT64_MAX || r->best_delta > r->prev_delta)
 		return;
-	if (j >= 0 && p->res[j].cpu == p->w.prev_cpu)
+	if (j >= 0 && p->res[j].cpu == p->cur->prev_cpu)
 		return;
 	ps->blocked++;
 	ps->blocked_hist[fs_acct_pct_bucket(r->prev_delta - r->best_delta, r->has_threshold ? r->threshold : 0)]++;
-	__s64 uw = (__s64)power_at(m, p->w.prev_cpu) - (__s64)power_at(m, r->best_cpu);
+	__s64 uw = (__s64)power_at(m, p->cur->prev_cpu) - (__s64)power_at(m, r->best_cpu);
 	ps->blocked_hist_uw[fs_acct_uw_bucket(uw)]++;
 }
 
@@ -307,9 +308,14 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		p->st.filtered++;
 		return 0;
 	}
-	if (fs_landscape_apply(em, in, p->o.emulate_eas, p->rd_overutilized, &p->w, err, errlen))
-		return -1;
-	const struct fs_wakeup *w = &p->w;
+	/* The record as is, unless the landscape must change (emulated EAS, unknown rd state). */
+	const struct fs_wakeup *w = in;
+	if (p->o.emulate_eas || (in->flags & FS_WAKE_EAS_UNKNOWN)) {
+		if (fs_landscape_apply(em, in, p->o.emulate_eas, p->rd_overutilized, &p->w, err, errlen))
+			return -1;
+		w = &p->w;
+	}
+	p->cur = w;
 	p->st.wakeups++;
 	p->st.forks += !!(w->flags & FS_WAKE_FORK);
 	p->st.overutilized += !!(w->flags & FS_WAKE_OVERUTILIZED);
