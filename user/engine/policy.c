@@ -187,8 +187,8 @@ static const struct {
 	const char *note;
 } release_map[] = {
 	{ 5, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
-	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ uclamp fits and spare wrap, v5.9 idle-rq "
-			"clamps, v5.10 saturating spare not modelled by v5.4" },
+	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ fit on the clamped util with a wrapping "
+			"spare, v5.10 saturating spare not modelled by v5.4" },
 	{ 5, 10, "v5.10", "follows late 5.10.y (with the 6.2 uclamp backports); 5.10.0 - 5.10.64 lack "
 			  "x1000 cost, util_fits_cpu; v5.12 util_running, v5.14 candidate-PD base not modelled" },
 	{ 5, 15, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
