@@ -401,3 +401,35 @@ FS_TEST(feec_v5_15_headroom_on_util_vs_on_freq)
 	EXPECT_EQ(r.cpu, 0);
 	EXPECT_EQ_U64(r.prev_delta, 58594);
 }
+
+/*
+ * Early 5.15.y (read: 5.15.100) fits on uclamp_rq_util_with(): a util-100
+ * task boosted to 500 counts as 500 on little, 500 * 1280 > 512 * 1024, so
+ * only big is a candidate. The backported util_fits_cpu() judges the boost
+ * against little's capacity (500 <= 512) and the real util against the
+ * margin: little fits and is cheaper. Little base: 100 + 100, u = 125 ->
+ * 500 MHz, E = 100000 * 200 / 512 = 39062; p on cpu0: frequency util
+ * clamp(200, 500, 1024) = 500, + 125 capped at 512 -> 1000 MHz,
+ * E = 150000 * 300 / 512 = 87890: delta 48828.
+ */
+FS_TEST(feec_v5_15_util_fits_cpu_boost_vs_early_stable_clamped_fit)
+{
+	struct fs_em em;
+	struct fs_wakeup w;
+	struct fs_feec_result r;
+	unsigned int u[4] = { 100, 100, 100, 100 };
+
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, u, 2, 100);
+	w.flags |= FS_WAKE_UCLAMP_USED;
+	w.task.uclamp_min = 500;
+	fs_test_run("v5.15", &em, &w, &r);
+	EXPECT_EQ(r.cpu, 0);
+	EXPECT_EQ_U64(r.best_delta, 48828);
+	struct fs_feec_rules early = rules_of("v5.15");
+	early.fit = FS_FIT_UCLAMP_UTIL;
+	early.zero_exit_uclamp_min = false;
+	run_rules("v5.15", &early, &em, &w, &r);
+	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_EQ(r.cpu, 2);
+}
