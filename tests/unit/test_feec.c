@@ -4,7 +4,7 @@
 #include "em_builders.h"
 
 static const char *const all[] = { "v5.0", "v5.0-nomargin", "v5.4", "v5.4-nomargin",
-				   "v6.0", "v6.0+margin", "v6.12", "v6.12+margin" };
+				   "v5.10", "v5.10-nomargin", "v5.15", "v5.15-nomargin", "v6.0", "v6.0+margin", "v6.12", "v6.12+margin" };
 #define NALL (int)(sizeof(all) / sizeof(all[0]))
 
 FS_TEST(feec_entry_exits_return_minus_one_for_every_policy)
@@ -173,6 +173,14 @@ FS_TEST(feec_pairs_margin_twins_disagree)
 	fs_test_run("v5.4-nomargin", &em, &w, &b);
 	EXPECT_EQ(a.cpu, 7);
 	EXPECT_TRUE(b.cpu != 7);
+	fs_test_run("v5.10", &em, &w, &a);
+	fs_test_run("v5.10-nomargin", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 7);
+	EXPECT_EQ(b.cpu, 0);
+	fs_test_run("v5.15", &em, &w, &a);
+	fs_test_run("v5.15-nomargin", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 7);
+	EXPECT_EQ(b.cpu, 0);
 	fs_test_run("v6.0", &emu, &wu, &a);
 	fs_test_run("v6.0+margin", &emu, &wu, &b);
 	EXPECT_TRUE(a.cpu != 7);
@@ -185,6 +193,9 @@ FS_TEST(feec_pairs_margin_twins_disagree)
 }
 
 /*
+ * v5.4 vs v5.10 (a capped task fits little only through util_fits_cpu),
+ * v5.10 vs v5.15 (an energy below its base wraps vs keeps prev) and v5.15
+ * vs v6.0 (margin) on the landscapes of test_feec_v5_x.c, then
  * v5.4 vs v6.0 and v6.0 vs v6.12 on the same Pixel 4 landscape: margin
  * (v5.4 keeps 7, v6.0 moves) and the energy model (v6.0 picks a silver CPU
  * for a util-5 task, v6.12's perf-based costs and headroom pick gold).
@@ -195,8 +206,29 @@ FS_TEST(feec_pairs_era_neighbours_disagree)
 	struct fs_wakeup w, wu;
 	struct fs_feec_result a, b;
 
+	unsigned int capped[4] = { 100, 150, 200, 600 }, dip[4] = { 200, 50, 300, 300 };
+
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, capped, 2, 350);
+	w.flags |= FS_WAKE_UCLAMP_USED;
+	w.task.uclamp_max = w.cpu[0].uclamp_max = w.cpu[1].uclamp_max = 300;
+	fs_test_run("v5.4", &em, &w, &a);
+	fs_test_run("v5.10", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 2);
+	EXPECT_EQ(b.cpu, 0);
+	em.pd[0].ps[0].power = 100; /* little: 500 MHz dearer than 1000 MHz */
+	fs_test_wakeup(&w, &em, dip, 0, 20);
+	fs_test_run("v5.10", &em, &w, &a);
+	fs_test_run("v5.15", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 1);
+	EXPECT_EQ(b.cpu, 0);
+
 	pixel4_small_task(&em, &w, FS_POWER_MW, 20);
 	pixel4_small_task(&emu, &wu, FS_POWER_UW, 20);
+	fs_test_run("v5.15", &em, &w, &a);
+	fs_test_run("v6.0", &emu, &wu, &b);
+	EXPECT_EQ(a.cpu, 7);
+	EXPECT_EQ(b.cpu, 0);
 	fs_test_run("v5.4", &em, &w, &a);
 	fs_test_run("v6.0", &emu, &wu, &b);
 	EXPECT_TRUE(a.cpu != b.cpu);

@@ -5,7 +5,7 @@
 
 FS_TEST(policy_registry_twins_point_back)
 {
-	EXPECT_EQ(fs_policy_count(), 8);
+	EXPECT_EQ(fs_policy_count(), 12);
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i), *t = fs_policy_find(d->twin);
 		ASSERT_TRUE(t != NULL);
@@ -20,8 +20,17 @@ FS_TEST(policy_for_release_nearest_earlier)
 {
 	char why[512];
 	EXPECT_STR(fs_policy_for_release("6.1.0-13-arm64", why, sizeof(why))->name, "v6.0");
-	EXPECT_STR(fs_policy_for_release("5.10.198-android12-9-g0123", why, sizeof(why))->name, "v5.4");
-	EXPECT_CONTAINS(why, "5.10 -> v5.4");
+	EXPECT_STR(fs_policy_for_release("5.10.198-android12-9-g0123", why, sizeof(why))->name, "v5.10");
+	EXPECT_CONTAINS(why, "5.10 -> v5.10");
+	EXPECT_CONTAINS(why, "late 5.10.y");
+	/* 5.5 - 5.9, 5.11 - 5.14 and 5.16 - 5.19 take the nearest earlier policy. */
+	EXPECT_STR(fs_policy_for_release("5.9.1", why, sizeof(why))->name, "v5.4");
+	EXPECT_STR(fs_policy_for_release("5.14.0-rc5", why, sizeof(why))->name, "v5.10");
+	EXPECT_CONTAINS(why, "v5.14 candidate-PD base not modelled");
+	EXPECT_STR(fs_policy_for_release("5.15.167-android13-8", why, sizeof(why))->name, "v5.15");
+	EXPECT_STR(fs_policy_for_release("5.19.0", why, sizeof(why))->name, "v5.15");
+	EXPECT_CONTAINS(why, "v5.16 inefficient states");
+	EXPECT_STR(fs_policy_for_release("6.0.0", why, sizeof(why))->name, "v6.0");
 	EXPECT_STR(fs_policy_for_release("6.18.44-fc", why, sizeof(why))->name, "v6.12");
 	EXPECT_STR(fs_policy_for_release("5.3.1", why, sizeof(why))->name, "v5.0");
 	EXPECT_STR(fs_policy_for_release("4.19.0", why, sizeof(why))->name, "v5.0");

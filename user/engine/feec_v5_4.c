@@ -1,90 +1,156 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feec of v5.4 (eb92692b2544 "Speed-up energy-aware wake-ups"): energies
- * per PD as deltas against that PD's base energy; the base of EVERY PD is
- * summed and joins the margin: move iff prev_d - best_d > (prev_d + base) >> 4.
+ * feec of v5.4 - v5.19 (eb92692b2544 "Speed-up energy-aware wake-ups"):
+ * energies per PD as deltas against that PD's base energy; the base joins
+ * the margin: move iff prev_d - best_d > (prev_d + base) >> 4. The rules pick
+ * the stable range: v5.4.0 sums the base of EVERY PD, lets prev compete for
+ * max spare and wraps the deltas; v5.14+ (8d4c97c105ca, 619e090c8e40) sums
+ * only candidate PDs, excludes prev and keeps prev when an energy falls below
+ * its base. Late 5.10.y / 5.15.y add the 6.2 uclamp backports.
  */
 #include "util.h"
 
 /*
- * compute_energy(p, dst, pd) of v5.4 - v5.11: busy time from ENERGY_UTIL,
+ * compute_energy(p, dst, pd) of v5.4 - v5.19: busy time from ENERGY_UTIL,
  * frequency from FREQUENCY_UTIL with p's clamps on dst; max is the arch
- * capacity of the PD's first CPU (online or not).
+ * capacity of the PD's first CPU (online or not). v5.12+ counts p on dst as
+ * util_running; v5.14+ clamps both per CPU at that capacity minus the first
+ * CPU's thermal pressure and hands it to em_cpu_energy() as the allowed cap.
  */
 static __u64 compute_energy(const struct fs_feec_ctx *c, int dst, int pdi)
 {
 	const struct fs_em_pd *pd = &c->em->pd[pdi];
 	const struct fs_pd_table *t = &c->t->pd[pdi];
-	__u64 cpu_cap = fs_arch_cap(c, t->first_cpu);
+	__u64 cpu_cap = fs_arch_cap(c, t->first_cpu), tcap = cpu_cap;
 	__u64 max_util = 0, sum_util = 0;
+
+	/* Unsigned as in the kernel (pressure never exceeds the capacity). */
+	if (c->r->energy_thermal_cap)
+		tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
 
 	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
 		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_online(c, cpu))
 			continue;
-		__u64 util_cfs = fs_cpu_util_next(c, cpu, dst, false);
-		sum_util += fs_effective_cpu_util_old(c, cpu, util_cfs, cpu_cap, FS_ENERGY_UTIL, false);
-		__u64 f = fs_effective_cpu_util_old(c, cpu, util_cfs, cpu_cap, FS_FREQUENCY_UTIL, cpu == dst);
+		__u64 util_freq = fs_cpu_util_next(c, cpu, dst, false), util_run = util_freq;
+		/* max(cpu, cpu_est) + max(task, task_est), not max of the sums */
+		if (c->r->util_running && cpu == dst)
+			util_run = fs_cpu_util_next(c, cpu, -1, false) + c->task_util_est;
+		__u64 e = fs_effective_cpu_util_old(c, cpu, util_run, cpu_cap, FS_ENERGY_UTIL, false);
+		__u64 f = fs_effective_cpu_util_old(c, cpu, util_freq, cpu_cap, FS_FREQUENCY_UTIL, cpu == dst);
+		if (c->r->energy_thermal_cap) {
+			e = e < tcap ? e : tcap;
+			f = f < tcap ? f : tcap;
+		}
+		sum_util += e;
 		if (f > max_util)
 			max_util = f;
 	}
-	return fs_em_pd_energy_v5_0(t, max_util, sum_util);
+	return fs_em_energy(c->r, t, max_util, sum_util, tcap);
+}
+
+/*
+ * The fit test of one CPU. The stable form max-aggregates the rq clamps into
+ * umin and umax, which start from p's clamps per PD and carry over to the
+ * PD's later CPUs whose rq is idle (e26fd28db828 as backported).
+ */
+static bool cpu_fits(const struct fs_feec_ctx *c, int cpu, __u64 util, __u64 cap, __u64 *umin,
+		     __u64 *umax)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+
+	switch (c->r->fit) {
+	case FS_FIT_PLAIN:
+		return fs_fits_capacity(util, cap);
+	case FS_FIT_UCLAMP_UTIL:
+		return fs_fits_capacity(fs_uclamp_rq_util_with(c, cpu, util, true), cap);
+	case FS_FIT_STABLE_UCLAMP:
+	default:
+		if (c->uclamp_used && !(rq->flags & FS_CPU_UCLAMP_IDLE)) {
+			*umin = rq->uclamp_min > c->p_min ? rq->uclamp_min : c->p_min;
+			*umax = rq->uclamp_max > c->p_max ? rq->uclamp_max : c->p_max;
+		}
+		return fs_util_fits_cpu_stable(c, util, *umin, *umax, cpu);
+	}
+}
+
+/* One PD's candidate scan: returns the max-spare CPU (-1: none), sets *prev_in. */
+static int scan_pd(const struct fs_feec_ctx *c, int pdi, bool *prev_in)
+{
+	const struct fs_em_pd *pd = &c->em->pd[pdi];
+	const int prev = c->w->prev_cpu;
+	__u64 max_spare = 0, umin = c->p_min, umax = c->p_max;
+	int ms = -1;
+
+	*prev_in = false;
+	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
+		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+			continue;
+		__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
+		__u64 cap = fs_capacity_of(c, cpu);
+		/* v5.4 - v5.9 wrap when a uclamp fit let util exceed cap. */
+		__u64 spare = c->r->spare_lsub ? fs_lsub(cap, util) : cap - util;
+		if (!cpu_fits(c, cpu, util, cap, &umin, &umax))
+			continue;
+		if (cpu == prev) {
+			*prev_in = true;
+			/* v5.14+: prev is a candidate of its own, never the max-spare one. */
+			if (c->r->scan == FS_SCAN_CANDIDATE_BASE)
+				continue;
+		}
+		/* v5.4 - v5.13: when prev wins, no other CPU of its PD is evaluated. */
+		if (spare > max_spare) {
+			max_spare = spare;
+			ms = cpu;
+		}
+	}
+	return ms;
 }
 
 void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 {
 	const int prev = c->w->prev_cpu;
+	const bool cand_base = c->r->scan == FS_SCAN_CANDIDATE_BASE;
 	__u64 prev_delta = UINT64_MAX, best_delta = UINT64_MAX, base_energy = 0;
 	int best = prev;
 	bool any = false;
 
 	if (fs_feec_entry_exit(c, out))
 		return;
-	/* Dead in v5.4: _task_util_est() still ORs bit 0. */
-	if (!c->task_util_est) {
+	/* Dead before the v5.13 flag move (_task_util_est() ORs bit 0); the
+	 * 6.2 series backport also keeps going for a uclamp_min boost. */
+	if (!c->task_util_est && !(c->r->zero_exit_uclamp_min && c->p_min)) {
 		out->cpu = prev;
 		out->reason = FS_FEEC_ZERO_UTIL;
 		return;
 	}
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
-		const struct fs_em_pd *pd = &c->em->pd[i];
-		__u64 max_spare = 0;
-		int ms = -1;
+		bool prev_in;
+		int ms = scan_pd(c, i, &prev_in);
 
-		/* v5.4 - v5.13: the base of every PD, candidates or not. */
+		if (cand_base && ms < 0 && !prev_in)
+			continue; /* v5.14+: this PD adds nothing to the base */
 		__u64 base_pd = compute_energy(c, -1, i);
 		base_energy += base_pd;
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
-				continue;
-			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
-			__u64 cap = fs_capacity_of(c, cpu);
-			/* v5.4 - v5.5: plain fits_capacity() on the unclamped util. */
-			if (!fs_fits_capacity(util, cap))
-				continue;
-			if (cpu == prev) {
-				__u64 e = compute_energy(c, prev, i);
-				/* Unsigned: wraps if the energy fell below the base. */
-				prev_delta = e - base_pd;
-				fs_feec_add_cand(out, prev, i, 1, e, base_pd, prev_delta);
-				any = true;
-				if (prev_delta < best_delta)
-					best_delta = prev_delta;
-			}
-			/* prev competes for max spare (v5.4 - v5.13): when it wins, no
-			 * other CPU of its PD is evaluated. */
-			__u64 spare = cap - util;
-			if (spare > max_spare) {
-				max_spare = spare;
-				ms = cpu;
-			}
+		if (prev_in) {
+			__u64 e = compute_energy(c, prev, i);
+			fs_feec_add_cand(out, prev, i, 1, e, base_pd,
+					 cand_base && e < base_pd ? 0 : e - base_pd);
+			any = true;
+			if (cand_base && e < base_pd)
+				goto util_changed;
+			prev_delta = e - base_pd; /* v5.4 - v5.13: wraps below the base */
+			if (prev_delta < best_delta)
+				best_delta = prev_delta;
 		}
 		if (ms >= 0 && ms != prev) {
 			__u64 e = compute_energy(c, ms, i);
-			__u64 cur = e - base_pd; /* may wrap, as in the kernel */
-			fs_feec_add_cand(out, ms, i, 1, e, base_pd, cur);
+			fs_feec_add_cand(out, ms, i, 1, e, base_pd, cand_base && e < base_pd ? 0 : e - base_pd);
 			any = true;
+			if (cand_base && e < base_pd)
+				goto util_changed;
+			__u64 cur = e - base_pd;
 			if (cur < best_delta) {
 				best_delta = cur;
 				best = ms;
@@ -107,4 +173,14 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		move = best_delta < prev_delta;
 	}
 	fs_feec_conclude(out, prev, any ? best : -1, move, margin);
+	return;
+
+util_changed:
+	/* v5.14+ "CPU utilization has changed": feec returns prev. */
+	out->base_energy = base_energy;
+	out->prev_delta = prev_delta;
+	out->best_delta = best_delta;
+	out->eligible = true;
+	out->cpu = prev;
+	out->reason = FS_FEEC_UTIL_CHANGED;
 }

@@ -30,6 +30,35 @@ static const struct fs_feec_rules rules_v5_4_nomargin = {
 	.ue_flag = FS_UE_BIT0_OR,
 	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
 };
+/*
+ * Late 5.10.y (read: 5.10.228): v5.4's scan and all-PD base with the stable
+ * backports: saturating spare (v5.10), MSB UTIL_AVG_UNCHANGED, idle-rq clamps
+ * ignored in uclamp_rq_util_with, x1000 cost (5.10.65), and the 6.2 uclamp
+ * series (util_fits_cpu with capacity inversion, uclamp_min zero exit).
+ */
+#define RULES_V5_10(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.eff = FS_EFF_5_14, .cost = FS_COST_MW_X1000, .energy = FS_EM_PD_ENERGY_5_0,   \
+		.scan = FS_SCAN_ALL_PD_BASE, .fit = FS_FIT_STABLE_UCLAMP, .spare_lsub = true,  \
+		.zero_exit_uclamp_min = true,                                                  \
+	}
+static const struct fs_feec_rules rules_v5_10 = RULES_V5_10(FS_MARGIN_PREV_DELTA_BASE);
+static const struct fs_feec_rules rules_v5_10_nomargin = RULES_V5_10(FS_MARGIN_NONE);
+/*
+ * Late 5.15.y (read: 5.15.100 + the 6.2 uclamp series as backported in
+ * March 2023): candidate-PD base, prev excluded, util-changed exit,
+ * util_running, per-CPU thermal cap, em_cpu_energy(.., allowed cap), x1000.
+ */
+#define RULES_V5_15(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.eff = FS_EFF_5_14, .cost = FS_COST_MW_X1000, .energy = FS_EM_CPU_ENERGY_5_14, \
+		.scan = FS_SCAN_CANDIDATE_BASE, .fit = FS_FIT_STABLE_UCLAMP, .spare_lsub = true, \
+		.util_running = true, .energy_thermal_cap = true, .zero_exit_uclamp_min = true, \
+	}
+static const struct fs_feec_rules rules_v5_15 = RULES_V5_15(FS_MARGIN_PREV_DELTA_BASE);
+static const struct fs_feec_rules rules_v5_15_nomargin = RULES_V5_15(FS_MARGIN_NONE);
 /* v6.0 - v6.1: energy_env, uW, inefficient states, margin removed. */
 static const struct fs_feec_rules rules_v6_0 = {
 	.margin = FS_MARGIN_NONE, .margin_shift = 4,
@@ -105,6 +134,16 @@ static const struct fs_policy_desc policies[] = {
 	  "v5.4-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4 },
 	{ "v5.4-nomargin", "v5.4 (what-if)", "v5.4 with the margin removed: move iff best_d < prev_d",
 	  "v5.4", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4_nomargin },
+	{ "v5.10", "late 5.10.y (5.10.228)",
+	  "v5.4 scan + all-PD base margin; util_fits_cpu w/ capacity inversion, lsub spare, x1000 cost",
+	  "v5.10-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_10 },
+	{ "v5.10-nomargin", "late 5.10.y (what-if)", "v5.10 with the margin removed: move iff best_d < prev_d",
+	  "v5.10", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_10_nomargin },
+	{ "v5.15", "late 5.15.y (2023+)",
+	  "candidate-PD base margin, util-changed exit, thermal cap; util_fits_cpu, x1000 cost",
+	  "v5.15-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_15 },
+	{ "v5.15-nomargin", "late 5.15.y (what-if)", "v5.15 with the margin removed: move iff best_d < prev_d",
+	  "v5.15", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_15_nomargin },
 	{ "v6.0", "v6.0 - v6.1", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
 	  "v6.0+margin", false, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0 },
 	{ "v6.0+margin", "v6.0 - v6.1 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
@@ -148,12 +187,18 @@ static const struct {
 	const char *note;
 } release_map[] = {
 	{ 5, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
-	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ uclamp fits, v5.10 saturating spare, "
-			"v5.14 candidate-PD base + thermal cap, v5.15 x1000 cost differ" },
+	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ fit on the clamped util with a wrapping "
+			"spare, v5.10 saturating spare not modelled by v5.4" },
+	{ 5, 10, "v5.10", "follows late 5.10.y (with the 6.2 uclamp backports); 5.10.0 - 5.10.64 lack "
+			  "x1000 cost, util_fits_cpu; v5.12 util_running, v5.14 candidate-PD base not modelled" },
+	{ 5, 15, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
+			  "clamped util; v5.16 inefficient states, v5.19 queued util_est not modelled" },
 	{ 6, 0, "v6.0", "v6.0 - v6.1 follow it exactly; v6.2 - v6.11 add util_fits_cpu, boost, "
 			"v6.8 headroom and v6.9 runtime EM not modelled by v6.0" },
 	{ 6, 12, "v6.12", "v6.12 - v7.1 follow it" },
 };
+
+#define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)
 {
@@ -163,13 +208,13 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 	if (*r == 'v')
 		r++;
 	if (sscanf(r, "%d.%d%n", &major, &minor, &n) < 2 || major <= 0 || minor < 0) {
-		const struct fs_policy_desc *d = fs_policy_find(release_map[3].policy);
+		const struct fs_policy_desc *d = fs_policy_find(release_map[NR_RELEASES - 1].policy);
 		snprintf(why, whylen, "release \"%s\" is not MAJOR.MINOR[...]: fell back to %s (newest)",
 			 release ? release : "", d->name);
 		return d;
 	}
 	int pick = -1;
-	for (int i = 0; i < (int)(sizeof(release_map) / sizeof(release_map[0])); i++)
+	for (int i = 0; i < NR_RELEASES; i++)
 		if (major > release_map[i].major ||
 		    (major == release_map[i].major && minor >= release_map[i].minor))
 			pick = i;

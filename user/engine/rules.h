@@ -26,7 +26,7 @@ enum fs_ue_flag {
 enum fs_eff_util {
 	FS_EFF_5_0 = 0, /* schedutil_freq_util(): rt shortcut always, no uclamp */
 	FS_EFF_5_3,     /* schedutil_cpu_util(): uclamp_util_with, rt shortcut only without uclamp */
-	FS_EFF_5_14,    /* uclamp_rq_util_with() honours UCLAMP_FLAG_IDLE (kept through v6.7) */
+	FS_EFF_5_14,    /* uclamp_rq_util_with() honours UCLAMP_FLAG_IDLE (kept through v6.7; late 5.10.y too) */
 	FS_EFF_6_8,     /* effective_cpu_util(cpu, util, *min, *max) + sugov_effective_cpu_perf() */
 };
 
@@ -45,6 +45,20 @@ enum fs_energy_fn {
 	FS_EM_CPU_ENERGY_6_9,    /* v6.9+: state by performance, cost * sum (no division) */
 };
 
+/* How the v5.4-family body scans a PD and builds the base (feec_v5_4.c). */
+enum fs_pd_scan {
+	FS_SCAN_ALL_PD_BASE = 0, /* v5.4 - v5.13: base of every PD, prev competes for max spare, deltas wrap */
+	FS_SCAN_CANDIDATE_BASE,  /* v5.14 - v5.19: base of PDs with a candidate only, prev excluded, e < base -> prev */
+};
+
+/* The fit test of the v5.4-family candidate scan. */
+enum fs_fit {
+	FS_FIT_PLAIN = 0,     /* v5.4 - v5.5: fits_capacity(util, capacity_of) */
+	FS_FIT_UCLAMP_UTIL,   /* v5.6 - v5.19 mainline: fits_capacity(uclamp_rq_util_with(util, p), capacity_of) */
+	FS_FIT_STABLE_UCLAMP, /* late 5.10.y / 5.15.y: bool util_fits_cpu() of the 6.2 series with capacity
+			       * inversion, on the unclamped util, clamps max-aggregated over the PD so far */
+};
+
 struct fs_feec_rules {
 	enum fs_margin margin;
 	unsigned int margin_shift;  /* 4 = 6.25 % */
@@ -59,6 +73,13 @@ struct fs_feec_rules {
 	bool boost_max_util;        /* v6.5+: cpu_util(..., boost=1) in eenv_pd_max_util */
 	bool fits_levels;           /* v6.4+: util_fits_cpu() -1/0/1 levels and the fits-aware final rule */
 	bool hw_cpufreq_pressure;   /* v6.10+: get_actual_cpu_capacity(); before, thermal_pressure */
+	/* v5.4-family body (feec_v5_4.c); all-zero is v5.4.0. */
+	enum fs_pd_scan scan;
+	enum fs_fit fit;
+	bool spare_lsub;            /* v5.10+: spare = cap lsub util; v5.4 - v5.9 wrap (cap - util) */
+	bool util_running;          /* v5.12+: busy time on dst = cpu_util_next(cpu, p, -1) + task_util_est(p) */
+	bool energy_thermal_cap;    /* v5.14 - v5.19: compute_energy clamps per CPU at arch cap - thermal pressure */
+	bool zero_exit_uclamp_min;  /* 6.2 series (d81304bc6193, in late 5.10.y/5.15.y): zero exit only if p's uclamp_min is 0 */
 };
 
 #endif /* FEECSCOPE_ENGINE_RULES_H */

@@ -192,3 +192,56 @@ int fs_util_fits_cpu(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 
 		return -1;
 	return fits;
 }
+
+__u64 fs_capacity_inverted(const struct fs_feec_ctx *c, int cpu)
+{
+	__u64 orig = fs_arch_cap(c, cpu);
+	/* Unsigned as in the kernel: a thermal load above the capacity wraps. */
+	__u64 inv_cap = orig - c->w->cpu[cpu].hw_load_avg;
+
+	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
+		const struct fs_pd_table *t = &c->t->pd[i];
+		__u64 pd_orig;
+
+		if (c->em->pd[i].cpus & (1ull << cpu))
+			continue; /* not against its own PD */
+		pd_orig = fs_arch_cap(c, t->first_cpu);
+		if (orig < pd_orig)
+			continue;
+		/* Equal arch caps: inverted when the other PD keeps more after
+		 * its thermal load; a smaller PD: when it beats what is left. */
+		if (orig == pd_orig) {
+			if (pd_orig - c->w->cpu[t->first_cpu].hw_load_avg > inv_cap)
+				return inv_cap;
+		} else if (pd_orig > inv_cap) {
+			return inv_cap;
+		}
+	}
+	return 0;
+}
+
+bool fs_util_fits_cpu_stable(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 umax, int cpu)
+{
+	bool fits = fs_fits_capacity(util, fs_capacity_of(c, cpu)), uclamp_max_fits;
+	__u64 orig, orig_thermal;
+
+	if (!c->uclamp_used)
+		return fits;
+	/* An inverted CPU is judged by its inverted capacity for both clamps. */
+	orig = fs_capacity_inverted(c, cpu);
+	if (orig) {
+		orig_thermal = orig;
+	} else {
+		orig = fs_arch_cap(c, cpu);
+		orig_thermal = orig - c->w->cpu[cpu].thermal_pressure;
+	}
+	uclamp_max_fits = (orig == FS_SCHED_CAPACITY_SCALE) && (umax == FS_SCHED_CAPACITY_SCALE);
+	uclamp_max_fits = !uclamp_max_fits && (umax <= orig);
+	fits = fits || uclamp_max_fits;
+	if (umin > umax)
+		umin = umax;
+	/* A boost must fit the thermally capped capacity (not on a max-cap CPU). */
+	if (util < umin && orig != FS_SCHED_CAPACITY_SCALE)
+		fits = fits && (umin <= orig_thermal);
+	return fits;
+}

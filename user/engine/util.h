@@ -68,4 +68,16 @@ __u64 fs_actual_cpu_capacity(const struct fs_feec_ctx *c, int cpu);
 /* v6.4+ util_fits_cpu(): 1 fits, -1 fits except uclamp_min, 0 does not fit. */
 int fs_util_fits_cpu(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 umax, int cpu);
 
+/*
+ * rq->cpu_capacity_inverted of late 5.10.y / 5.15.y (6.2's 44c7b80bffc3,
+ * update_cpu_capacity()): the CPU's arch cap minus its thermal_load_avg when
+ * another PD of no higher arch cap is left with more after its own thermal
+ * load, else 0. Computed from the wake-up's landscape, not at the last
+ * load-balance tick where the kernel computes it.
+ */
+__u64 fs_capacity_inverted(const struct fs_feec_ctx *c, int cpu);
+
+/* util_fits_cpu() of late 5.10.y / 5.15.y (6.2 form, bool): capacity inversion honoured. */
+bool fs_util_fits_cpu_stable(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 umax, int cpu);
+
 #endif
