@@ -104,7 +104,5 @@ __u64 fs_compute_energy(const struct fs_feec_ctx *c, const struct energy_env *e,
 		if (busy > e->pd_cap)
 			busy = e->pd_cap;
 	}
-	if (c->r->energy == FS_EM_CPU_ENERGY_6_9)
-		return fs_em_cpu_energy_v6_9(&c->t->pd[pdi], max_util, busy, e->cpu_cap);
-	return fs_em_cpu_energy_v5_14(&c->t->pd[pdi], max_util, busy, e->cpu_cap);
+	return fs_em_energy(c->r, &c->t->pd[pdi], max_util, busy, e->cpu_cap);
 }

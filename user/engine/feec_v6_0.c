@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feec of v6.0 - v6.1 (Donnefort series): struct energy_env busy-time
+ * feec of v6.0 and 6.1.0 (Donnefort series): struct energy_env busy-time
  * model, thermal-capped PD capacity, "CPU utilization has changed" exit, and
  * b812fc9768e0 removed the margin: move iff best_delta < prev_delta.
  * The "+margin" twin puts back the v5.14 - v5.19 rule with the base summed
@@ -45,7 +45,7 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 				continue;
 			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 			__u64 cap = fs_capacity_of(c, cpu);
-			/* v6.0 - v6.1: fit and spare both on the clamped util. */
+			/* v6.0 - 6.1.0: fit and spare both on the clamped util. */
 			util = fs_uclamp_rq_util_with(c, cpu, util, true);
 			if (!fs_fits_capacity(util, cap))
 				continue;

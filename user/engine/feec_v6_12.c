@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feec of v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3):
- * util_fits_cpu() levels with uclamp aggregated per PD, long spare caps with
- * -1 = none (6.7), max-spare CPU evaluated only when it beats prev's spare,
- * zero-util exit only without uclamp_min (6.7), cpu_util() with runnable boost
- * for the frequency (6.5/6.6), effective_cpu_util(*min, *max) +
- * sugov_effective_cpu_perf() headroom (6.8), runtime EM state lookup by
- * performance with cost = 10 * P / perf and no division (6.9),
- * get_actual_cpu_capacity() = arch - max(hw_load_avg, cpufreq_pressure) (6.10).
- * The "+margin" twin adds the v5.x 6.25 % rule to the energy clause.
+ * feec with util_fits_cpu() levels: 6.1.y (Debian 6.1.192), 6.6.y and
+ * v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3).
+ * One body: levels with uclamp aggregated per PD, long spare caps with
+ * -1 = none (6.7, in 6.1.63+/6.6.2+), max-spare CPU evaluated only when it
+ * beats prev's spare, zero-util exit only without uclamp_min (6.7), and the
+ * fits-aware final rule. The eras differ in the helpers the rules pick
+ * (eenv.c, util.c): runnable boost for the frequency (6.5+, v6.6 on),
+ * effective_cpu_util(*min, *max) + sugov_effective_cpu_perf() headroom (6.8),
+ * runtime EM state by performance with cost = 10 * P / perf and no division
+ * (6.9), get_actual_cpu_capacity() = arch - max(hw_load_avg,
+ * cpufreq_pressure) (6.10); before, arch - thermal_pressure.
+ * The "+margin" twins add the v5.x 6.25 % rule to the energy clause.
  */
 #include "eenv.h"
 #include "util.h"

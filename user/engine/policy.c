@@ -30,7 +30,7 @@ static const struct fs_feec_rules rules_v5_4_nomargin = {
 	.ue_flag = FS_UE_BIT0_OR,
 	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
 };
-/* v6.0 - v6.1: energy_env, uW, inefficient states, margin removed. */
+/* v6.0 (and 6.1.0): energy_env, uW, inefficient states, margin removed. */
 static const struct fs_feec_rules rules_v6_0 = {
 	.margin = FS_MARGIN_NONE, .margin_shift = 4,
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
@@ -42,6 +42,40 @@ static const struct fs_feec_rules rules_v6_0_margin = {
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
 	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
 	.mark_inefficient = true, .unit_uw = true,
+};
+/*
+ * 6.1.y as Debian's 6.1.192 (the lab guest): the 6.2 - 6.7 uclamp fixes
+ * backported onto the v6.0 helpers (effective_cpu_util(type, p), thermal
+ * pressure, f * 1.25u / cap energy).
+ */
+static const struct fs_feec_rules rules_v6_1 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+	.fits_levels = true,
+};
+static const struct fs_feec_rules rules_v6_1_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+	.fits_levels = true,
+};
+/* 6.6.y (6.6.2+, with the 6.7 spare/zero-util fixes): v6.1 plus runnable boosting. */
+static const struct fs_feec_rules rules_v6_6 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true,
+};
+static const struct fs_feec_rules rules_v6_6_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true,
 };
 /* v6.12 - v7.1: fits levels, runtime EM, hw + cpufreq pressure. */
 static const struct fs_feec_rules rules_v6_12 = {
@@ -105,10 +139,19 @@ static const struct fs_policy_desc policies[] = {
 	  "v5.4-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4 },
 	{ "v5.4-nomargin", "v5.4 (what-if)", "v5.4 with the margin removed: move iff best_d < prev_d",
 	  "v5.4", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_4_nomargin },
-	{ "v6.0", "v6.0 - v6.1", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
+	{ "v6.0", "v6.0, 6.1.0", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
 	  "v6.0+margin", false, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0 },
-	{ "v6.0+margin", "v6.0 - v6.1 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
+	{ "v6.0+margin", "v6.0, 6.1.0 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
 	  "v6.0", true, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0_margin },
+	{ "v6.1", "6.1.63+",
+	  "v6.0 helpers + util_fits_cpu levels, PD uclamp, spare -1, fits-aware final rule",
+	  "v6.1+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_1 },
+	{ "v6.1+margin", "6.1.63+ (what-if)", "v6.1 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.1", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_1_margin },
+	{ "v6.6", "6.6.2+", "v6.1 + runnable boosting of the frequency util (6.5, no util_est boost)",
+	  "v6.6+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6 },
+	{ "v6.6+margin", "6.6.2+ (what-if)", "v6.6 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.6", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6_margin },
 	{ "v6.12", "v6.12 - v7.1", "util_fits_cpu levels, runtime EM (10*P/perf), hw+cpufreq pressure",
 	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
 	{ "v6.12+margin", "v6.12 - v7.1 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
@@ -150,10 +193,14 @@ static const struct {
 	{ 5, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
 	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ uclamp fits, v5.10 saturating spare, "
 			"v5.14 candidate-PD base + thermal cap, v5.15 x1000 cost differ" },
-	{ 6, 0, "v6.0", "v6.0 - v6.1 follow it exactly; v6.2 - v6.11 add util_fits_cpu, boost, "
-			"v6.8 headroom and v6.9 runtime EM not modelled by v6.0" },
+	{ 6, 0, "v6.0", "v6.0 follows it exactly, as does 6.1.0" },
+	{ 6, 1, "v6.1", "6.1.y with the uclamp backports follows it (6.1.0: v6.0); 6.2 capacity "
+			"inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
+	{ 6, 6, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
+			"6.8 headroom, 6.9 EM, 6.10 pressure differ" },
 	{ 6, 12, "v6.12", "v6.12 - v7.1 follow it" },
 };
+#define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)
 {
@@ -163,13 +210,13 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 	if (*r == 'v')
 		r++;
 	if (sscanf(r, "%d.%d%n", &major, &minor, &n) < 2 || major <= 0 || minor < 0) {
-		const struct fs_policy_desc *d = fs_policy_find(release_map[3].policy);
+		const struct fs_policy_desc *d = fs_policy_find(release_map[NR_RELEASES - 1].policy);
 		snprintf(why, whylen, "release \"%s\" is not MAJOR.MINOR[...]: fell back to %s (newest)",
 			 release ? release : "", d->name);
 		return d;
 	}
 	int pick = -1;
-	for (int i = 0; i < (int)(sizeof(release_map) / sizeof(release_map[0])); i++)
+	for (int i = 0; i < NR_RELEASES; i++)
 		if (major > release_map[i].major ||
 		    (major == release_map[i].major && minor >= release_map[i].minor))
 			pick = i;
