@@ -125,11 +125,18 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 
 	if (best < 0 && prev_delta != UINT64_MAX)
 		best = prev;
-	fs_feec_conclude(out, prev, best, move, margin);
-	/* The fits levels, not the energy, decided (either way). */
-	if (out->reason == FS_FEEC_MOVED && !by_energy)
+	if (move && !by_energy && prev_delta != UINT64_MAX) {
+		/* The fits levels moved p: best_energy_cpu is returned even when
+		 * best_delta, min'ed with prev_delta, ties it. */
+		out->eligible = true;
+		out->best_cpu = best;
+		out->cpu = best;
 		out->reason = FS_FEEC_FITS_RULE;
-	else if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
+		return;
+	}
+	fs_feec_conclude(out, prev, best, move, margin);
+	/* The fits levels, not the energy, kept prev. */
+	if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
 		out->reason = FS_FEEC_FITS_RULE;
 	return;
 
