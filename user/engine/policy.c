@@ -62,7 +62,12 @@ static const struct fs_feec_rules rules_v6_1_margin = {
 	.mark_inefficient = true, .unit_uw = true,
 	.fits_levels = true,
 };
-/* 6.6.y (6.6.2+, with the 6.7 spare/zero-util fixes): v6.1 plus runnable boosting. */
+/*
+ * 6.6.y from 6.6.2 (the 6.7 spare -1 and zero-util fixes arrived there): v6.1
+ * plus 6.5's runnable boost of the frequency util, without 6.5.0's util_est
+ * boost (c2e164ac33f7). WF_CURRENT_CPU (6.6) returns before feec; the record
+ * carries no wake flag for it, so it is not modelled.
+ */
 static const struct fs_feec_rules rules_v6_6 = {
 	.margin = FS_MARGIN_NONE, .margin_shift = 4,
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
