@@ -71,7 +71,7 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 
 	# Fidelity: the kernel's own choices against the policy for its version, and v5.4's margin.
 	kp=$(kernel_policy "$o/live.out")
-	[ -n "$kp" ] || kp=v6.0
+	[ -n "$kp" ] || kp=v6.1
 	python3 tests/qemu/check-fidelity.py "$o/live.csv" "$kp" v5.4 >"$TMP/fid" 2>&1; rc=$?
 	sed 's/^/    /' "$TMP/fid" | head -n 60
 	if [ $rc -eq 0 ]; then pass "$topo: kernel placements = $kp in >= 99%, and far more than v5.4"

@@ -3,7 +3,7 @@
 per-decision CSV (feecscope live/replay --csv).
 
 usage: check-fidelity.py DECISIONS.csv KERNEL_POLICY MARGIN_POLICY [MIN_AGREE]
-  KERNEL_POLICY  the policy for the guest's kernel (v6.0-era rules for 6.1)
+  KERNEL_POLICY  the policy for the guest's kernel (v6.1 for Debian's 6.1.0-NN)
   MARGIN_POLICY  a margin policy (v5.4) to contrast with
   MIN_AGREE      required agreement on wake-ups where the kernel's feec ran (0.99)
 

@@ -4,7 +4,9 @@
 #include "em_builders.h"
 
 static const char *const all[] = { "v5.0", "v5.0-nomargin", "v5.4", "v5.4-nomargin",
-				   "v5.10", "v5.10-nomargin", "v5.15", "v5.15-nomargin", "v6.0", "v6.0+margin", "v6.12", "v6.12+margin" };
+				   "v5.10", "v5.10-nomargin", "v5.15", "v5.15-nomargin",
+				   "v6.0", "v6.0+margin", "v6.1", "v6.1+margin", "v6.6", "v6.6+margin",
+				   "v6.12", "v6.12+margin" };
 #define NALL (int)(sizeof(all) / sizeof(all[0]))
 
 FS_TEST(feec_entry_exits_return_minus_one_for_every_policy)
@@ -186,6 +188,15 @@ FS_TEST(feec_pairs_margin_twins_disagree)
 	EXPECT_TRUE(a.cpu != 7);
 	EXPECT_EQ(b.cpu, 7);
 	EXPECT_EQ(b.reason, FS_FEEC_MARGIN_KEPT);
+	fs_test_run("v6.1", &emu, &wu, &a);
+	fs_test_run("v6.1+margin", &emu, &wu, &b);
+	EXPECT_TRUE(a.cpu != 7);
+	EXPECT_EQ(b.cpu, 7);
+	EXPECT_EQ(b.reason, FS_FEEC_MARGIN_KEPT);
+	fs_test_run("v6.6", &emu, &wu, &a);
+	fs_test_run("v6.6+margin", &emu, &wu, &b);
+	EXPECT_TRUE(a.cpu != 7);
+	EXPECT_EQ(b.cpu, 7);
 	fs_test_run("v6.12", &emu, &wu, &a);
 	fs_test_run("v6.12+margin", &emu, &wu, &b);
 	EXPECT_TRUE(a.cpu != 7);
@@ -196,9 +207,11 @@ FS_TEST(feec_pairs_margin_twins_disagree)
  * v5.4 vs v5.10 (a capped task fits little only through util_fits_cpu),
  * v5.10 vs v5.15 (an energy below its base wraps vs keeps prev) and v5.15
  * vs v6.0 (margin) on the landscapes of test_feec_v5_x.c, then
- * v5.4 vs v6.0 and v6.0 vs v6.12 on the same Pixel 4 landscape: margin
- * (v5.4 keeps 7, v6.0 moves) and the energy model (v6.0 picks a silver CPU
- * for a util-5 task, v6.12's perf-based costs and headroom pick gold).
+ * v5.4 vs v6.0 and v6.6 vs v6.12 on the same Pixel 4 landscape: margin
+ * (v5.4 keeps 7, v6.0 moves) and the energy model (v6.0 - v6.6 pick a
+ * silver CPU for a util-5 task, v6.12's perf-based costs and headroom pick
+ * gold). v6.0 vs v6.1: prev's spare gates its PD's max-spare CPU (2-PD
+ * landscape of test_feec_v6_x.c); v6.1 vs v6.6: runnable boost.
  */
 FS_TEST(feec_pairs_era_neighbours_disagree)
 {
@@ -237,4 +250,21 @@ FS_TEST(feec_pairs_era_neighbours_disagree)
 	fs_test_run("v6.12", &emu, &wu, &b);
 	EXPECT_EQ(a.cpu, 0);
 	EXPECT_EQ(b.cpu, 4);
+	fs_test_run("v6.6", &emu, &wu, &a);
+	EXPECT_EQ(a.cpu, 0);
+
+	unsigned int spare[4] = { 450, 450, 350, 100 }, boost[4] = { 100, 150, 300, 300 };
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, spare, 2, 100);
+	w.cpu[3].capacity = 400;
+	fs_test_run("v6.0", &em, &w, &a);
+	fs_test_run("v6.1", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 3);
+	EXPECT_EQ(b.cpu, 2);
+	fs_test_wakeup(&w, &em, boost, 2, 40);
+	w.cpu[0].runnable_avg = 180;
+	fs_test_run("v6.1", &em, &w, &a);
+	fs_test_run("v6.6", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 0);
+	EXPECT_EQ(b.cpu, 2);
 }

@@ -5,7 +5,8 @@
 
 FS_TEST(policy_registry_twins_point_back)
 {
-	EXPECT_EQ(fs_policy_count(), 12);
+	EXPECT_EQ(fs_policy_count(), 16);
+	EXPECT_TRUE(fs_policy_count() <= FS_MAX_POLICIES);
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i), *t = fs_policy_find(d->twin);
 		ASSERT_TRUE(t != NULL);
@@ -19,7 +20,7 @@ FS_TEST(policy_registry_twins_point_back)
 FS_TEST(policy_for_release_nearest_earlier)
 {
 	char why[512];
-	EXPECT_STR(fs_policy_for_release("6.1.0-13-arm64", why, sizeof(why))->name, "v6.0");
+	EXPECT_STR(fs_policy_for_release("6.1.0-13-arm64", why, sizeof(why))->name, "v6.1");
 	EXPECT_STR(fs_policy_for_release("5.10.198-android12-9-g0123", why, sizeof(why))->name, "v5.10");
 	EXPECT_CONTAINS(why, "5.10 -> v5.10");
 	EXPECT_CONTAINS(why, "late 5.10.y");
@@ -37,6 +38,28 @@ FS_TEST(policy_for_release_nearest_earlier)
 	EXPECT_CONTAINS(why, "no EAS");
 	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v6.12");
 	EXPECT_CONTAINS(why, "fell back");
+}
+
+/* 6.0 alone is v6.0; 6.1 - 6.5 the 6.1.y body, 6.6 - 6.11 v6.6, 6.12+ v6.12. */
+FS_TEST(policy_for_release_6x_stable_map)
+{
+	static const char *const map[][2] = {
+		{ "6.0.19", "v6.0" },            { "6.1.0-57-arm64", "v6.1" },
+		{ "6.1.192", "v6.1" },           { "6.2.16", "v6.1" },
+		{ "6.5.13", "v6.1" },            { "6.6.30-android15-8-g1", "v6.6" },
+		{ "6.11.11", "v6.6" },           { "6.12.0", "v6.12" },
+	};
+	char why[512];
+
+	for (int i = 0; i < (int)(sizeof(map) / sizeof(map[0])); i++)
+		EXPECT_STR(fs_policy_for_release(map[i][0], why, sizeof(why))->name, map[i][1]);
+	fs_policy_for_release("6.1.0-57-arm64", why, sizeof(why));
+	EXPECT_CONTAINS(why, "6.1 -> v6.1");
+	/* The twins exist and are never what a release maps to. */
+	EXPECT_STR(fs_policy_find("v6.1")->twin, "v6.1+margin");
+	EXPECT_STR(fs_policy_find("v6.6")->twin, "v6.6+margin");
+	EXPECT_TRUE(fs_policy_find("v6.6+margin")->has_margin);
+	EXPECT_TRUE(!fs_policy_find("v6.1")->has_margin);
 }
 
 FS_TEST(policy_explain_margin_line)

@@ -1,88 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feec of v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3):
- * util_fits_cpu() levels with uclamp aggregated per PD, long spare caps with
- * -1 = none (6.7), max-spare CPU evaluated only when it beats prev's spare,
- * zero-util exit only without uclamp_min (6.7), cpu_util() with runnable boost
- * for the frequency (6.5/6.6), effective_cpu_util(*min, *max) +
- * sugov_effective_cpu_perf() headroom (6.8), runtime EM state lookup by
- * performance with cost = 10 * P / perf and no division (6.9),
- * get_actual_cpu_capacity() = arch - max(hw_load_avg, cpufreq_pressure) (6.10).
- * The "+margin" twin adds the v5.x 6.25 % rule to the energy clause.
+ * feec with util_fits_cpu() levels: 6.1.y (Debian 6.1.192), 6.6.y and
+ * v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3).
+ * One body: levels with uclamp aggregated per PD, long spare caps with
+ * -1 = none (6.7, in 6.1.63+/6.6.2+), max-spare CPU evaluated only when it
+ * beats prev's spare, zero-util exit only without uclamp_min (6.7), and the
+ * fits-aware final rule. The eras differ in the helpers the rules pick
+ * (eenv.c, util.c): runnable boost for the frequency (6.5+, v6.6 on),
+ * effective_cpu_util(*min, *max) + sugov_effective_cpu_perf() headroom (6.8),
+ * runtime EM state by performance with cost = 10 * P / perf and no division
+ * (6.9), get_actual_cpu_capacity() = arch - max(hw_load_avg,
+ * cpufreq_pressure) (6.10); before, arch - thermal_pressure.
+ * The "+margin" twins add the v5.x 6.25 % rule to the energy clause.
  */
+#include "eenv.h"
 #include "util.h"
-
-struct energy_env {
-	__u64 task_busy_time;
-	__u64 pd_busy_time;
-	__u64 cpu_cap;
-	__u64 pd_cap;
-};
-
-static __u64 eenv_task_busy_time(const struct fs_feec_ctx *c, int prev)
-{
-	__u64 max_cap = fs_arch_cap(c, prev), irq = c->w->cpu[prev].irq_util;
-
-	if (irq >= max_cap)
-		return max_cap;
-	return fs_scale_irq_capacity(c->task_util_est, irq, max_cap);
-}
-
-static void eenv_pd_busy_time(const struct fs_feec_ctx *c, struct energy_env *e, __u64 cpus)
-{
-	__u64 busy = 0;
-
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(cpus & (1ull << cpu)))
-			continue;
-		__u64 u = fs_cpu_util_next(c, cpu, -1, false);
-		busy += fs_effective_cpu_util_v6_8(c, cpu, u, NULL, NULL);
-	}
-	e->pd_busy_time = busy < e->pd_cap ? busy : e->pd_cap;
-}
-
-/* v6.8+: the 1.25 headroom is applied here, per CPU, before the cpu_cap clamp. */
-static __u64 eenv_pd_max_util(const struct fs_feec_ctx *c, const struct energy_env *e, __u64 cpus,
-			      int dst)
-{
-	__u64 max_util = 0;
-
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(cpus & (1ull << cpu)))
-			continue;
-		__u64 u = fs_cpu_util_next(c, cpu, dst, c->r->boost_max_util);
-		__u64 mn, mx;
-		__u64 eff = fs_effective_cpu_util_v6_8(c, cpu, u, &mn, &mx);
-
-		if (cpu == dst && c->uclamp_used) {
-			if (c->p_min > mn)
-				mn = c->p_min;
-			/* No active max clamp on an idle rq: p's own applies. */
-			if (c->w->cpu[cpu].flags & FS_CPU_UCLAMP_IDLE)
-				mx = c->p_max;
-			else if (c->p_max > mx)
-				mx = c->p_max;
-		}
-		eff = fs_sugov_effective_cpu_perf(eff, mn, mx);
-		if (eff > max_util)
-			max_util = eff;
-	}
-	return max_util < e->cpu_cap ? max_util : e->cpu_cap;
-}
-
-static __u64 compute_energy(const struct fs_feec_ctx *c, const struct energy_env *e, int pdi,
-			    __u64 cpus, int dst)
-{
-	__u64 max_util = eenv_pd_max_util(c, e, cpus, dst);
-	__u64 busy = e->pd_busy_time;
-
-	if (dst >= 0) {
-		busy += e->task_busy_time;
-		if (busy > e->pd_cap)
-			busy = e->pd_cap;
-	}
-	return fs_em_cpu_energy_v6_9(&c->t->pd[pdi], max_util, busy, e->cpu_cap);
-}
 
 void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 {
@@ -100,21 +32,13 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		out->reason = FS_FEEC_ZERO_UTIL;
 		return;
 	}
-	eenv.task_busy_time = eenv_task_busy_time(c, prev);
+	eenv.task_busy_time = fs_eenv_task_busy_time(c, prev);
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
-		const struct fs_em_pd *pd = &c->em->pd[i];
 		__u64 util_min = c->p_min, util_max = c->p_max; /* carried across the PD's CPUs */
 		long long prev_spare = -1, max_spare = -1;
-		int ms = -1, max_fits = -1, first = -1;
-		__u64 cpus = 0;
+		int ms = -1, max_fits = -1, first;		__u64 cpus = fs_pd_online_cpus(c, i, &first);
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++)
-			if ((pd->cpus & (1ull << cpu)) && fs_cpu_online(c, cpu)) {
-				cpus |= 1ull << cpu;
-				if (first < 0)
-					first = cpu;
-			}
 		if (!cpus)
 			continue;
 		__u64 actual_cap = fs_actual_cpu_capacity(c, first);
@@ -152,11 +76,11 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		if (ms < 0 && prev_spare < 0)
 			continue;
 
-		eenv_pd_busy_time(c, &eenv, cpus);
-		__u64 base = compute_energy(c, &eenv, i, cpus, -1);
+		fs_eenv_pd_busy_time(c, &eenv, cpus);
+		__u64 base = fs_compute_energy(c, &eenv, i, cpus, -1);
 		base_sum += base;
 		if (prev_spare > -1) {
-			__u64 e = compute_energy(c, &eenv, i, cpus, prev);
+			__u64 e = fs_compute_energy(c, &eenv, i, cpus, prev);
 			fs_feec_add_cand(out, prev, i, prev_fits, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;
@@ -171,7 +95,7 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 				continue; /* the current best fits better */
 			if (max_fits < 0 && actual_cap <= best_actual_cap)
 				continue; /* neither meets uclamp_min; best has more capacity */
-			__u64 e = compute_energy(c, &eenv, i, cpus, ms);
+			__u64 e = fs_compute_energy(c, &eenv, i, cpus, ms);
 			fs_feec_add_cand(out, ms, i, max_fits, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;
@@ -201,11 +125,18 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 
 	if (best < 0 && prev_delta != UINT64_MAX)
 		best = prev;
-	fs_feec_conclude(out, prev, best, move, margin);
-	/* The fits levels, not the energy, decided (either way). */
-	if (out->reason == FS_FEEC_MOVED && !by_energy)
+	if (move && !by_energy && prev_delta != UINT64_MAX) {
+		/* The fits levels moved p: best_energy_cpu is returned even when
+		 * best_delta, min'ed with prev_delta, ties it. */
+		out->eligible = true;
+		out->best_cpu = best;
+		out->cpu = best;
 		out->reason = FS_FEEC_FITS_RULE;
-	else if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
+		return;
+	}
+	fs_feec_conclude(out, prev, best, move, margin);
+	/* The fits levels, not the energy, kept prev. */
+	if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
 		out->reason = FS_FEEC_FITS_RULE;
 	return;
 

@@ -59,7 +59,7 @@ static const struct fs_feec_rules rules_v5_10_nomargin = RULES_V5_10(FS_MARGIN_N
 	}
 static const struct fs_feec_rules rules_v5_15 = RULES_V5_15(FS_MARGIN_PREV_DELTA_BASE);
 static const struct fs_feec_rules rules_v5_15_nomargin = RULES_V5_15(FS_MARGIN_NONE);
-/* v6.0 - v6.1: energy_env, uW, inefficient states, margin removed. */
+/* v6.0 (and 6.1.0): energy_env, uW, inefficient states, margin removed. */
 static const struct fs_feec_rules rules_v6_0 = {
 	.margin = FS_MARGIN_NONE, .margin_shift = 4,
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
@@ -71,6 +71,45 @@ static const struct fs_feec_rules rules_v6_0_margin = {
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
 	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
 	.mark_inefficient = true, .unit_uw = true,
+};
+/*
+ * 6.1.y as Debian's 6.1.192 (the lab guest): the 6.2 - 6.7 uclamp fixes
+ * backported onto the v6.0 helpers (effective_cpu_util(type, p), thermal
+ * pressure, f * 1.25u / cap energy).
+ */
+static const struct fs_feec_rules rules_v6_1 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+	.fits_levels = true,
+};
+static const struct fs_feec_rules rules_v6_1_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true,
+	.fits_levels = true,
+};
+/*
+ * 6.6.y from 6.6.2 (the 6.7 spare -1 and zero-util fixes arrived there): v6.1
+ * plus 6.5's runnable boost of the frequency util, without 6.5.0's util_est
+ * boost (c2e164ac33f7). WF_CURRENT_CPU (6.6) returns before feec; the record
+ * carries no wake flag for it, so it is not modelled.
+ */
+static const struct fs_feec_rules rules_v6_6 = {
+	.margin = FS_MARGIN_NONE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true,
+};
+static const struct fs_feec_rules rules_v6_6_margin = {
+	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
+	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
+	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
+	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
+	.fits_levels = true,
 };
 /* v6.12 - v7.1: fits levels, runtime EM, hw + cpufreq pressure. */
 static const struct fs_feec_rules rules_v6_12 = {
@@ -144,10 +183,19 @@ static const struct fs_policy_desc policies[] = {
 	  "v5.15-nomargin", true, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_15 },
 	{ "v5.15-nomargin", "late 5.15.y (what-if)", "v5.15 with the margin removed: move iff best_d < prev_d",
 	  "v5.15", false, era_init, fs_feec_v5_4_hook, era_fini, &rules_v5_15_nomargin },
-	{ "v6.0", "v6.0 - v6.1", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
+	{ "v6.0", "v6.0, 6.1.0", "energy_env busy time, uW EM, thermal cap; move iff best_d < prev_d",
 	  "v6.0+margin", false, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0 },
-	{ "v6.0+margin", "v6.0 - v6.1 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
+	{ "v6.0+margin", "v6.0, 6.1.0 (what-if)", "v6.0 with the v5.x 6.25 % margin over candidate PDs' base",
 	  "v6.0", true, era_init, fs_feec_v6_0_hook, era_fini, &rules_v6_0_margin },
+	{ "v6.1", "6.1.63+",
+	  "v6.0 helpers + util_fits_cpu levels, PD uclamp, spare -1, fits-aware final rule",
+	  "v6.1+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_1 },
+	{ "v6.1+margin", "6.1.63+ (what-if)", "v6.1 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.1", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_1_margin },
+	{ "v6.6", "6.6.2+", "v6.1 + runnable boosting of the frequency util (6.5, no util_est boost)",
+	  "v6.6+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6 },
+	{ "v6.6+margin", "6.6.2+ (what-if)", "v6.6 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.6", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6_margin },
 	{ "v6.12", "v6.12 - v7.1", "util_fits_cpu levels, runtime EM (10*P/perf), hw+cpufreq pressure",
 	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
 	{ "v6.12+margin", "v6.12 - v7.1 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
@@ -193,11 +241,13 @@ static const struct {
 			  "x1000 cost, util_fits_cpu; v5.12 util_running, v5.14 candidate-PD base not modelled" },
 	{ 5, 15, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
 			  "clamped util; v5.16 inefficient states, v5.19 queued util_est not modelled" },
-	{ 6, 0, "v6.0", "v6.0 - v6.1 follow it exactly; v6.2 - v6.11 add util_fits_cpu, boost, "
-			"v6.8 headroom and v6.9 runtime EM not modelled by v6.0" },
+	{ 6, 0, "v6.0", "v6.0 follows it exactly, as does 6.1.0" },
+	{ 6, 1, "v6.1", "6.1.y with the uclamp backports follows it (6.1.0: v6.0); 6.2 capacity "
+			"inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
+	{ 6, 6, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
+			"6.8 headroom, 6.9 EM, 6.10 pressure differ" },
 	{ 6, 12, "v6.12", "v6.12 - v7.1 follow it" },
 };
-
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)

@@ -70,8 +70,8 @@ struct fs_feec_rules {
 	enum fs_energy_fn energy;
 	bool mark_inefficient;      /* v5.16+: em_compute_costs flags states with cost >= a faster one's */
 	bool unit_uw;               /* v6.0+: power in microwatts */
-	bool boost_max_util;        /* v6.5+: cpu_util(..., boost=1) in eenv_pd_max_util */
-	bool fits_levels;           /* v6.4+: util_fits_cpu() -1/0/1 levels and the fits-aware final rule */
+	bool boost_max_util;        /* v6.5+: cpu_util(..., boost=1) in eenv_pd_max_util (not 6.1.y) */
+	bool fits_levels;           /* v6.4+ and 6.1.y: util_fits_cpu() -1/0/1 levels, fits-aware final rule */
 	bool hw_cpufreq_pressure;   /* v6.10+: get_actual_cpu_capacity(); before, thermal_pressure */
 	/* v5.4-family body (feec_v5_4.c); all-zero is v5.4.0. */
 	enum fs_pd_scan scan;
