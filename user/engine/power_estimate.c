@@ -65,7 +65,11 @@ static __u64 pd_power(const struct fs_power_ctx *x, int pdi, int dst_cpu)
 		__u64 b = u[i] * fmax;
 		busy += b < cap * f ? b : cap * f;
 	}
-	return (__u64)((unsigned __int128)power_uw(em, &pd->ps[s]) * busy / ((unsigned __int128)cap * f));
+	__u64 pw = power_uw(em, &pd->ps[s]);
+	/* Same floor either way; the 64-bit division is the common, cheap case. */
+	if (busy <= UINT64_MAX && (!pw || (__u64)busy <= UINT64_MAX / pw))
+		return pw * (__u64)busy / (cap * f);
+	return (__u64)((unsigned __int128)pw * busy / ((unsigned __int128)cap * f));
 }
 
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w)
