@@ -53,10 +53,10 @@ int fs_cmd_policies(int argc, char **argv)
 		printf("%s\t%s\n", d ? d->name : "-", why);
 		return FS_EXIT_OK;
 	}
-	printf("%-15s %-24s %-15s %s\n", "POLICY", "KERNELS", "TWIN", "SUMMARY");
+	printf("%-15s %-27s %-15s %s\n", "POLICY", "KERNELS", "TWIN", "SUMMARY");
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i);
-		printf("%-15s %-24s %-15s %s\n", d->name, d->kernels, d->twin ? d->twin : "-", d->summary);
+		printf("%-15s %-27s %-15s %s\n", d->name, d->kernels, d->twin ? d->twin : "-", d->summary);
 	}
 	return FS_EXIT_OK;
 }

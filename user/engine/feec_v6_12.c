@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * feec with util_fits_cpu() levels: 6.1.y (Debian 6.1.192), 6.6.y and
- * v6.12 - v7.1 (mainline, unchanged but for RCU plumbing up to 7.1.3).
+ * 6.12.0 - 6.12.96 (checked against Debian 6.12.118 and 6.12.20; mainline
+ * feec unchanged but for RCU plumbing up to 7.1.3). 6.12.97+ and mainline
+ * after 29922fdfc2a4 also move p's own runnable_avg in the boosted
+ * cpu_util(): not modelled (the record carries no task runnable_avg).
  * One body: levels with uclamp aggregated per PD, long spare caps with
  * -1 = none (6.7, in 6.1.63+/6.6.2+), max-spare CPU evaluated only when it
  * beats prev's spare, zero-util exit only without uclamp_min (6.7), and the

@@ -111,7 +111,7 @@ static const struct fs_feec_rules rules_v6_6_margin = {
 	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
 	.fits_levels = true,
 };
-/* v6.12 - v7.1: fits levels, runtime EM, hw + cpufreq pressure. */
+/* 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq pressure. */
 static const struct fs_feec_rules rules_v6_12 = {
 	.margin = FS_MARGIN_NONE, .margin_shift = 4,
 	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
@@ -196,9 +196,9 @@ static const struct fs_policy_desc policies[] = {
 	  "v6.6+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6 },
 	{ "v6.6+margin", "6.6.2+ (what-if)", "v6.6 with the v5.x 6.25 % margin in the energy clause",
 	  "v6.6", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_6_margin },
-	{ "v6.12", "v6.12 - v7.1", "util_fits_cpu levels, runtime EM (10*P/perf), hw+cpufreq pressure",
+	{ "v6.12", "6.12.0 - 6.12.96", "util_fits_cpu levels, runtime EM (10*P/perf), hw+cpufreq pressure",
 	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
-	{ "v6.12+margin", "v6.12 - v7.1 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
+	{ "v6.12+margin", "6.12.0 - 6.12.96 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
 	  "v6.12", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_margin },
 };
 #define NR_POLICIES ((int)(sizeof(policies) / sizeof(policies[0])))
@@ -246,7 +246,8 @@ static const struct {
 			"inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
 	{ 6, 6, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
 			"6.8 headroom, 6.9 EM, 6.10 pressure differ" },
-	{ 6, 12, "v6.12", "v6.12 - v7.1 follow it" },
+	{ 6, 12, "v6.12", "6.12.0 - 6.12.96 follow it, as does mainline feec up to 7.1 but for the "
+			  "29922fdfc2a4 runnable_avg fix in the boosted cpu_util() (6.12.97+, 7.x), not modelled" },
 };
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
