@@ -36,6 +36,18 @@ const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from
 const volatile __u32 sd_asym_flag = 0x0040;
 const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the reader */
 
+/*
+ * uclamp_is_used() (v5.9+) is the static key sched_uclamp_used: read it where
+ * kallsyms has data symbols (CONFIG_KALLSYMS_ALL). Elsewhere infer it: while
+ * the key is off uclamp_rq_inc() never runs, so every rq and task clamp keeps
+ * its default (0 / 1024); the first other value proves the key on, and the key
+ * never goes off again. Before v5.9 the uclamp paths run whenever
+ * CONFIG_UCLAMP_TASK is built in.
+ */
+extern int LINUX_KERNEL_VERSION __kconfig;
+extern const void sched_uclamp_used __ksym __weak;
+bool uclamp_seen = false;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20); /* resized by --ringbuf-size */
@@ -181,6 +193,8 @@ static __always_inline void read_cpu(struct fs_cpu *c, struct rq *rq, struct tas
 	if (bpf_core_field_exists(rqu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
 		c->uclamp_min = BPF_CORE_READ(rqu, uclamp[0].value);
 		c->uclamp_max = BPF_CORE_READ(rqu, uclamp[1].value);
+		if (c->uclamp_min || c->uclamp_max != SCHED_CAPACITY_SCALE)
+			uclamp_seen = true;
 		if (BPF_CORE_READ(rqu, uclamp_flags) & UCLAMP_FLAG_IDLE)
 			c->flags |= FS_CPU_UCLAMP_IDLE;
 	}
@@ -218,6 +232,8 @@ static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p
 	if (bpf_core_field_exists(pu->uclamp)) {
 		t->uclamp_min = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[0], value);
 		t->uclamp_max = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[1], value);
+		if (t->uclamp_min || t->uclamp_max != SCHED_CAPACITY_SCALE)
+			uclamp_seen = true;
 	}
 }
 
@@ -269,6 +285,22 @@ static __always_inline void read_root_domain(struct fs_wakeup *w, struct rq *wak
 		w->flags |= FS_WAKE_OVERUTILIZED;
 	if (!bpf_core_field_exists(rd->pd) || !BPF_CORE_READ(rd, pd))
 		w->flags |= FS_WAKE_NO_PD;
+}
+
+/* uclamp_is_used() as the kernel sees it (see sched_uclamp_used above). */
+static __always_inline bool uclamp_in_use(struct task_struct *p)
+{
+	struct task_struct___uclamp *pu = (void *)p;
+	int enabled = 0;
+
+	if (!bpf_core_field_exists(pu->uclamp))
+		return false; /* built without CONFIG_UCLAMP_TASK */
+	if (LINUX_KERNEL_VERSION < KERNEL_VERSION(5, 9, 0))
+		return true;
+	if (&sched_uclamp_used &&
+	    !bpf_probe_read_kernel(&enabled, sizeof(enabled), &sched_uclamp_used))
+		return enabled > 0;
+	return uclamp_seen;
 }
 
 /* Fill the per-CPU scratch snapshot for p; NULL if it cannot be built. */
@@ -324,6 +356,8 @@ static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
+	if (uclamp_in_use(p))
+		w->flags |= FS_WAKE_UCLAMP_USED;
 
 	rq = rq_of(waker & (FS_MAX_CPUS - 1));
 	if (rq) {

@@ -19,6 +19,7 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "source/live_bpf.h"
+#include "source/cpufreq_pressure.h"
 #include "source/live_pair.h"
 #include "output/live_view.h"
 
@@ -214,6 +215,24 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
+static bool release_at_least(const char *release, int major, int minor)
+{
+	int a = 0, b = 0;
+
+	if (sscanf(release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > major || (a == major && b >= minor);
+}
+
+static void update_cpufreq_pressure(struct fs_pair *pair, const __u32 *cap, int nr_cpus)
+{
+	__u32 pr[FS_MAX_CPUS];
+
+	fs_cpufreq_pressure(NULL, cap, nr_cpus, pr);
+	fs_pair_set_cpufreq_pressure(pair, pr);
 }
 
 /* arch_scale_cpu_capacity as sysfs shows it (arm64 DT); 1024 where there is no file (x86 SMP). */
@@ -522,6 +541,10 @@ int fs_cmd_live(int argc, char **argv)
 	}
 	read_cpu_capacities(cap, nr_cpus);
 	L.pair = fs_pair_new(nr_cpus, PAIR_EXPIRE_NS, cap, on_complete, &L);
+	/* v6.10+ feec subtracts cpufreq_pressure (a capped scaling_max_freq): track it from sysfs. */
+	bool track_cpufreq = release_at_least(uts.release, 6, 10);
+	if (L.pair && track_cpufreq)
+		update_cpufreq_pressure(L.pair, cap, nr_cpus);
 	if (!L.pair) {
 		fprintf(stderr, "feecscope live: out of memory\n");
 		goto out;
@@ -582,6 +605,8 @@ int fs_cmd_live(int argc, char **argv)
 		next += L.o.interval_s;
 		fs_live_bpf_counters(L.bpf, cnt);
 		report_lost(&L, cnt);
+		if (track_cpufreq)
+			update_cpufreq_pressure(L.pair, cap, nr_cpus);
 		if (fs_pipeline_flush(L.pipe, err, sizeof(err))) {
 			fprintf(stderr, "feecscope live: %s\n", err);
 			L.feed_rc = -1;

@@ -29,6 +29,7 @@ struct fs_pair {
 	unsigned int nr_cpus;
 	__u64 expire_ns;
 	__u32 cap_orig[FS_MAX_CPUS];
+	__u32 cpufreq_pressure[FS_MAX_CPUS];
 	fs_pair_emit_fn emit;
 	void *ctx;
 	struct slot *fifo;
@@ -151,9 +152,19 @@ static int find_pending(struct fs_pair *p, __s32 pid)
 static void fix_capacity(struct fs_pair *p, struct fs_wakeup *w)
 {
 	/* v6.8+ has no rq->cpu_capacity_orig: arch_scale_cpu_capacity comes from sysfs */
-	for (unsigned int i = 0; i < p->nr_cpus; i++)
+	for (unsigned int i = 0; i < p->nr_cpus; i++) {
 		if (!w->cpu[i].capacity_orig)
 			w->cpu[i].capacity_orig = p->cap_orig[i];
+		/* the collector cannot read it; userspace keeps it from sysfs */
+		if (!w->cpu[i].cpufreq_pressure)
+			w->cpu[i].cpufreq_pressure = p->cpufreq_pressure[i];
+	}
+}
+
+void fs_pair_set_cpufreq_pressure(struct fs_pair *p, const __u32 *pressure)
+{
+	for (unsigned int i = 0; i < p->nr_cpus; i++)
+		p->cpufreq_pressure[i] = pressure ? pressure[i] : 0;
 }
 
 static void on_snapshot(struct fs_pair *p, const struct fs_wakeup *in, size_t size)

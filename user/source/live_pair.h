@@ -36,6 +36,8 @@ struct fs_pair;
  */
 struct fs_pair *fs_pair_new(unsigned int nr_cpus, __u64 expire_ns, const __u32 *cap_orig,
 			    fs_pair_emit_fn emit, void *ctx);
+/* cpufreq_get_pressure() per CPU (v6.10+) for snapshots from now on; NULL = none. */
+void fs_pair_set_cpufreq_pressure(struct fs_pair *p, const __u32 *pressure);
 /* One ring-buffer record. Returns the emit callback's first non-zero return, else 0. */
 int fs_pair_feed(struct fs_pair *p, const void *data, size_t size);
 /* Send everything still held (shutdown): unplaced snapshots as expired. */
