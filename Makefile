@@ -125,7 +125,18 @@ live: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(OUTPUT)/feecscope live $(LIVE_ARGS)
 
-bench: all $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS))
+# The BPF-cost floor (empty programs) for tests/bench/live_overhead.sh.
+$(OUTPUT)/bench/floor.bpf.o: tests/bench/bpf/floor.bpf.c $(VMLINUX)
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/bench/bpf_floor: tests/bench/bpf/floor.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
+
+BENCH_BPF  := $(if $(HAVE_LIVE),$(OUTPUT)/bench/floor.bpf.o $(OUTPUT)/bench/bpf_floor)
+
+bench: all $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS)) $(BENCH_BPF)
 	$(Q)tests/bench/run.sh $(OUTPUT)
 
 # Regenerate the BTF-derived header for this machine's kernel (see vmlinux/README.md).

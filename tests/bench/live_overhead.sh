@@ -27,6 +27,13 @@ stop_live() { kill -INT "$LIVE"; wait "$LIVE"; LIVE=; }
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 base=$(pipe_ops)
 sysctl -qw kernel.bpf_stats_enabled=1
+# The floor under every bpf_stats figure: programs that do nothing on the same two
+# tracepoints, same workload, no feecscope (tests/bench/bpf/floor.bpf.c).
+floor=
+if [ -x "$OUT/bench/bpf_floor" ] && [ -e "$OUT/bench/floor.bpf.o" ]; then
+	floor=$("$OUT/bench/bpf_floor" "$OUT/bench/floor.bpf.o" perf bench sched pipe -l "$LOOPS" 2>/dev/null |
+		awk '/^floor_/ { s += $3 } END { if (NR) printf "%.0f", s }')
+fi
 start_live
 sleep 1
 with=$(pipe_ops)
@@ -34,9 +41,10 @@ with=$(pipe_ops)
 bpftool prog show -j >"$T/progs.json"
 stop_live
 sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-python3 - "$T/progs.json" "$base" "$with" <<'EOF'
+python3 - "$T/progs.json" "$base" "$with" "${floor:-}" <<'EOF'
 import json, sys
 progs, base, with_ = json.load(open(sys.argv[1])), float(sys.argv[2]), float(sys.argv[3])
+floor = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
 names = ('tp_btf_sched_', 'raw_sched_', 'fentry_select_', 'harvest_')
 ours = [p for p in progs if p.get('name', '').startswith(names)]
 tot_ns = tot_cnt = 0
@@ -49,6 +57,8 @@ for p in sorted(ours, key=lambda p: p['name']):
     print(f"  {p['name']:<16} run_cnt {cnt:>10}  {ns / cnt if cnt else 0:8.0f} ns/run")
 if waking:
     print(f"BPF time per wake-up (all programs / sched_waking runs): {tot_ns / waking / 1000:.2f} us (goal < 1.5 us)")
+if floor is not None:
+    print(f"  floor: empty programs on sched_waking + sched_wakeup alone measure {floor / 1000:.2f} us per wake-up")
 # pipe does 2 wake-ups per op: the share of the op time the BPF programs explain
 if waking:
     op_us = 1e6 / with_
