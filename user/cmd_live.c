@@ -160,6 +160,10 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	o->interval_s = 1.0;
 	o->ringbuf_size = 8u << 20;
 	optind = 1;
+	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
+		fs_policies_print(stdout);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "d:i:p:c:w:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -259,7 +263,7 @@ static int pick_policies(const struct live_opts *o, const char *release, struct 
 			 char *head, size_t headlen, char *err, size_t errlen)
 {
 	const struct fs_policy_desc *k;
-	char why[256] = "";
+	char why[512] = "";
 
 	po->nr_policies = 0;
 	if (o->policies) {

@@ -24,6 +24,24 @@ static void usage(FILE *out)
 		"Exit status: 0 ok, 2 bad command line.\n");
 }
 
+void fs_policies_print(FILE *out)
+{
+	fprintf(out, "%-15s %-27s %-15s %s\n", "POLICY", "KERNELS", "TWIN", "SUMMARY");
+	for (int i = 0; i < fs_policy_count(); i++) {
+		const struct fs_policy_desc *d = fs_policy_at(i);
+		fprintf(out, "%-15s %-27s %-15s %s\n", d->name, d->kernels, d->twin ? d->twin : "-", d->summary);
+	}
+}
+
+bool fs_policies_list_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--policies") &&
+		    (i + 1 == argc || !strcmp(argv[i + 1], "list") || !strcmp(argv[i + 1], "help")))
+			return true;
+	return false;
+}
+
 int fs_cmd_policies(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -53,10 +71,6 @@ int fs_cmd_policies(int argc, char **argv)
 		printf("%s\t%s\n", d ? d->name : "-", why);
 		return FS_EXIT_OK;
 	}
-	printf("%-15s %-27s %-15s %s\n", "POLICY", "KERNELS", "TWIN", "SUMMARY");
-	for (int i = 0; i < fs_policy_count(); i++) {
-		const struct fs_policy_desc *d = fs_policy_at(i);
-		printf("%-15s %-27s %-15s %s\n", d->name, d->kernels, d->twin ? d->twin : "-", d->summary);
-	}
+	fs_policies_print(stdout);
 	return FS_EXIT_OK;
 }

@@ -200,6 +200,10 @@ int fs_cmd_replay(int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
+		fs_policies_print(stdout);
+		return FS_EXIT_OK;
+	}
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e': em_spec = optarg; break;

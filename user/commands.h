@@ -3,6 +3,9 @@
 #ifndef FEECSCOPE_COMMANDS_H
 #define FEECSCOPE_COMMANDS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Exit codes shared by every subcommand. */
 #define FS_EXIT_OK      0
 #define FS_EXIT_FAIL    1 /* bad input or a failed operation; the message says which file/field */
@@ -13,5 +16,9 @@ int fs_cmd_em(int argc, char **argv);
 int fs_cmd_replay(int argc, char **argv);
 int fs_cmd_live(int argc, char **argv);
 int fs_cmd_policies(int argc, char **argv);
+
+/* The policy table of `feecscope policies`; also what `replay/live --policies [list]` print. */
+void fs_policies_print(FILE *out);
+bool fs_policies_list_asked(int argc, char **argv);
 
 #endif

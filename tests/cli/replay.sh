@@ -88,4 +88,14 @@ expect_fail "bad CSV value names line and column" \
 expect_fail "CSV without an EM asks for --em" "no EM in the file: give --em" "$FEECSCOPE" replay "$F/pixel4.csv"
 expect_fail "unknown policy" "unknown policy 'v9.9'" "$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --policies v5.4,v9.9
 expect_fail "missing file" "nope.fsr: No such file or directory" "$FEECSCOPE" replay "$TMP/nope.fsr"
+
+# `replay --policies` alone lists every policy with the kernels it follows, as `feecscope policies` does.
+"$FEECSCOPE" replay --policies >"$TMP/pl" 2>&1
+"$FEECSCOPE" policies >"$TMP/pp" 2>&1
+expect_same "replay --policies lists the policy table" "$TMP/pl" "$TMP/pp"
+n=$(grep -cE '^v[0-9]' "$TMP/pl")
+for p in v5.0 v5.4 v5.10 v5.15 v6.0 v6.1 v6.6 v6.12; do
+	grep -qE "^$p +[^ ]" "$TMP/pl" || fail "policy table" "$p missing"
+done
+[ "$n" -ge 16 ] && pass "policy table: $n policies, each with its kernel range and twin" || fail "policy table" "$n rows"
 finish
