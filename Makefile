@@ -78,6 +78,10 @@ $(OUTPUT)/obj/%.o: %.c $(HDRS) | $(SKEL)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -c $< -o $@
 
+# The file that embeds the BPF object rebuilds when the object changes (the
+# order-only rule above only makes sure the skeleton exists first).
+$(patsubst %.c,$(OUTPUT)/obj/%.o,$(shell grep -l 'feecscope.skel.h' $(LIVE_SRCS) 2>/dev/null)): $(SKEL)
+
 $(OUTPUT)/san/%.o: %.c $(HDRS)
 	$(call msg,CC-SAN,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) $(SAN_FLAGS) -c $< -o $@
