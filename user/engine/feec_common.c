@@ -29,31 +29,6 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 	c->p_max = c->uclamp_used ? w->task.uclamp_max : FS_SCHED_CAPACITY_SCALE;
 }
 
-static bool cpu_recorded(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
-}
-
-bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
-}
-
-bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
-{
-	if (!fs_cpu_online(c, cpu))
-		return false;
-	/* Without rd/sd from the collector, take every online CPU with a PD. */
-	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
-		return c->em->cpu_pd[cpu] >= 0;
-	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
-}
-
-bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
-}
-
 static bool em_is_asym(const struct fs_em *em)
 {
 	for (int i = 1; i < em->nr_cpus; i++)

@@ -31,10 +31,31 @@ struct fs_feec_ctx {
 void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
 		      const struct fs_feec_rules *r, const struct fs_era_tables *t);
 
-/* CPU predicates over the record. */
-bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu);
-bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu);
-bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu);
+/* CPU predicates over the record; inline, the bodies test them per CPU per scan. */
+static inline bool fs_cpu_recorded(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
+}
+
+static inline bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
+{
+	return fs_cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
+}
+
+static inline bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
+{
+	if (!fs_cpu_online(c, cpu))
+		return false;
+	/* Without rd/sd from the collector, take every online CPU with a PD. */
+	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
+		return c->em->cpu_pd[cpu] >= 0;
+	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
+}
+
+static inline bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
+}
 
 /*
  * The common entry gates: fills out->reason/cpu and returns true when feec

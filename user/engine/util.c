@@ -12,16 +12,6 @@
  */
 #include "util.h"
 
-__u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu)
-{
-	return c->em->capacity[cpu];
-}
-
-__u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu)
-{
-	return c->w->cpu[cpu].capacity;
-}
-
 __u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int dst, bool boost)
 {
 	const struct fs_cpu *rq = &c->w->cpu[cpu];

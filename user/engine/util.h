@@ -38,9 +38,16 @@ static inline __u64 fs_cpu_bw_dl(__u64 running_bw)
 }
 
 /* arch_scale_cpu_capacity(cpu), from the EM. */
-__u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu);
+static inline __u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu)
+{
+	return c->em->capacity[cpu];
+}
+
 /* capacity_of(cpu) = rq->cpu_capacity as recorded. */
-__u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu);
+static inline __u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu)
+{
+	return c->w->cpu[cpu].capacity;
+}
 
 /* cpu_util_next(cpu, p, dst) (v5.0 - v6.4) / cpu_util(cpu, p, dst, boost) (v6.5+). */
 __u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int dst, bool boost);
