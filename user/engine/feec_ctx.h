@@ -68,9 +68,12 @@ bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
 		     __u64 base, __u64 delta);
 
-/* Final classification shared by every era's rule; sets out->cpu too. */
-void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
-		      bool margin_rule);
+/*
+ * The final rule of every body, over out->in, the deltas and the base: the
+ * margin (if any), the fits levels (fits_levels eras), then the reason. Sets
+ * cpu, best_cpu, reason, eligible, threshold.
+ */
+void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out);
 
 /* Body of each era, in its own file. */
 void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);

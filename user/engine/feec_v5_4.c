@@ -161,18 +161,8 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	out->base_energy = base_energy;
 	out->prev_delta = prev_delta;
 	out->best_delta = best_delta;
-	bool margin = c->r->margin == FS_MARGIN_PREV_DELTA_BASE;
-	bool move;
-	if (prev_delta == UINT64_MAX) {
-		move = true;
-	} else if (margin) {
-		out->threshold = (prev_delta + base_energy) >> c->r->margin_shift;
-		out->has_threshold = true;
-		move = prev_delta - best_delta > out->threshold;
-	} else {
-		move = best_delta < prev_delta;
-	}
-	fs_feec_conclude(out, prev, any ? best : -1, move, margin);
+	out->in = (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = any ? best : -1 };
+	fs_feec_decide(c->r, out);
 	return;
 
 util_changed:
