@@ -57,6 +57,10 @@ static inline bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
 	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
 }
 
+/* for_each_cpu() over a mask, lowest CPU first as the kernel's loops. */
+#define fs_for_each_cpu(cpu, mask, left)                                                       \
+	for (__u64 left = (mask); left && ((cpu) = __builtin_ctzll(left), 1); left &= left - 1)
+
 /*
  * The common entry gates: fills out->reason/cpu and returns true when feec
  * returns before comparing energies (fork, affinity, no pd, overutilized, no

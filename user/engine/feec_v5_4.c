@@ -43,6 +43,7 @@ static void pd_energy_prepare(const struct fs_feec_ctx *c, int pdi, struct pd_en
 {
 	const struct fs_em_pd *pd = &c->em->pd[pdi];
 	const struct fs_pd_table *t = &c->t->pd[pdi];
+	int cpu;
 
 	pe->pdi = pdi;
 	pe->cpus = 0;
@@ -52,8 +53,8 @@ static void pd_energy_prepare(const struct fs_feec_ctx *c, int pdi, struct pd_en
 		pe->tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
 	pe->sum = pe->max[0] = pe->max[1] = 0;
 	pe->max_cpu = -1;
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_online(c, cpu))
+	fs_for_each_cpu(cpu, pd->cpus, left) {
+		if (!fs_cpu_online(c, cpu))
 			continue;
 		pe->cpus |= 1ull << cpu;
 		__u64 util = fs_cpu_util_next(c, cpu, -1, false);
@@ -130,9 +131,11 @@ static int scan_pd(const struct fs_feec_ctx *c, int pdi, bool *prev_in)
 	__u64 max_spare = 0, umin = c->p_min, umax = c->p_max;
 	int ms = -1;
 
+	int cpu;
+
 	*prev_in = false;
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+	fs_for_each_cpu(cpu, pd->cpus, left) {
+		if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
 			continue;
 		__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 		__u64 cap = fs_capacity_of(c, cpu);
