@@ -28,6 +28,7 @@ struct fs_pipeline {
 	struct fs_pipeline_opts o;
 	struct fs_policy pol[FS_MAX_POLICIES];
 	int twin[FS_MAX_POLICIES];   /* index of the policy's twin in this run, -1 if not run */
+	int redecide_from[FS_MAX_POLICIES]; /* an earlier twin whose scan this one re-decides, or -1 */
 	struct fs_stats st;
 	fs_fj_t pol_fj[FS_MAX_POLICIES];
 	struct fs_acct_sys sys;
@@ -136,6 +137,13 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 		for (int j = 0; j < o->nr_policies; j++)
 			if (o->policies[i]->twin && !strcmp(o->policies[j]->name, o->policies[i]->twin))
 				p->twin[i] = j;
+	}
+	/* A twin evaluated earlier in the run shares its scan: only the final rule is redone. */
+	for (int i = 0; i < o->nr_policies; i++) {
+		int j = p->twin[i];
+
+		p->redecide_from[i] = !o->no_twin_sharing && j >= 0 && j < i &&
+				      fs_policy_can_redecide(&p->pol[i], &p->pol[j]) ? j : -1;
 	}
 	if (o->csv_path) {
 		p->csv_path = strdup(o->csv_path);
@@ -321,8 +329,12 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	p->st.overutilized += !!(w->flags & FS_WAKE_OVERUTILIZED);
 	p->st.kernel_known += w->chosen_cpu >= 0;
 
-	for (int i = 0; i < n; i++)
-		fs_policy_feec(&p->pol[i], w, &p->res[i]);
+	for (int i = 0; i < n; i++) {
+		if (p->redecide_from[i] >= 0)
+			fs_policy_redecide(&p->pol[i], &p->res[p->redecide_from[i]], &p->res[i]);
+		else
+			fs_policy_feec(&p->pol[i], w, &p->res[i]);
+	}
 	p->st.feec_eligible += p->res[0].eligible;
 
 	struct power_memo memo;

@@ -33,6 +33,8 @@ struct fs_pipeline_opts {
 	 * the landscape instead of the recorded flags. See docs/accounting.md.
 	 */
 	bool emulate_eas;
+	/* Evaluate every policy in full, margin twins too (the benchmark's side-by-side baseline). */
+	bool no_twin_sharing;
 };
 
 struct fs_policy_stats {

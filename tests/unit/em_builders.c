@@ -143,3 +143,88 @@ void fs_test_run(const char *policy, const struct fs_em *em, const struct fs_wak
 	fs_policy_feec(&p, w, out);
 	fs_policy_fini(&p);
 }
+
+static __u32 rnd(__u64 *s, __u32 n)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return n ? (__u32)(*s % n) : 0;
+}
+
+/* 1 in n */
+static bool one_in(__u64 *s, __u32 n)
+{
+	return rnd(s, n) == 0;
+}
+
+static void random_cpu(struct fs_cpu *k, __u32 cap, bool uclamp, __u64 *s)
+{
+	k->util_est = one_in(s, 3) ? rnd(s, cap) : k->util_est;
+	k->runnable_avg = k->util_avg + (one_in(s, 2) ? rnd(s, 300) : 0);
+	k->rt_util = one_in(s, 4) ? rnd(s, 150) : 0;
+	k->dl_util = one_in(s, 6) ? rnd(s, 100) : 0;
+	k->dl_running_bw = one_in(s, 6) ? rnd(s, 1u << 18) : 0;
+	k->irq_util = one_in(s, 5) ? rnd(s, 80) : 0;
+	if (one_in(s, 150))
+		k->irq_util = cap + rnd(s, 10); /* no time left for anything */
+	if (one_in(s, 4))
+		k->capacity = cap - rnd(s, cap / 4 + 1);
+	k->thermal_pressure = one_in(s, 4) ? rnd(s, cap / 4 + 1) : 0;
+	k->hw_load_avg = one_in(s, 4) ? rnd(s, cap / 4 + 1) : 0;
+	k->cpufreq_pressure = one_in(s, 4) ? rnd(s, cap / 4 + 1) : 0;
+	if (uclamp) {
+		k->uclamp_min = one_in(s, 3) ? (__u16)rnd(s, 1025) : 0;
+		k->uclamp_max = one_in(s, 3) ? (__u16)rnd(s, 1025) : 1024;
+	}
+	if (one_in(s, 8))
+		k->flags |= FS_CPU_RT_RUNNABLE;
+	if (one_in(s, 4))
+		k->flags |= FS_CPU_UCLAMP_IDLE;
+	if (one_in(s, 30))
+		k->flags &= ~FS_CPU_IN_SD;
+	if (one_in(s, 25))
+		k->flags &= ~(FS_CPU_ONLINE | FS_CPU_IN_SD);
+}
+
+void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *s)
+{
+	unsigned int util[FS_MAX_CPUS];
+	const int n = em->nr_cpus;
+	const bool heavy = one_in(s, 4);
+	bool uclamp = one_in(s, 2);
+
+	for (int c = 0; c < n; c++)
+		util[c] = rnd(s, heavy ? em->capacity[c] : em->capacity[c] / 2 + 1);
+	unsigned int task_util = one_in(s, 10) ? (one_in(s, 2) ? 0 : 500 + rnd(s, 500)) : 1 + rnd(s, 400);
+	fs_test_wakeup(w, em, util, (int)rnd(s, (__u32)n), task_util);
+	if (one_in(s, 3)) {
+		w->task.util_est_enqueued = task_util ? rnd(s, 2 * task_util) : 0;
+		w->task.util_est_ewma = task_util ? rnd(s, 2 * task_util) : 0;
+	}
+	if (!one_in(s, 3))
+		w->task_cpu = (__s32)rnd(s, (__u32)n);
+	w->waker_cpu = (__s32)rnd(s, (__u32)n);
+	if (uclamp) {
+		w->flags |= FS_WAKE_UCLAMP_USED;
+		w->task.uclamp_min = one_in(s, 3) ? (__u16)rnd(s, 1025) : 0;
+		w->task.uclamp_max = one_in(s, 3) ? (__u16)rnd(s, 1025) : 1024;
+	}
+	w->flags |= one_in(s, 10) ? FS_WAKE_UTIL_EST_OFF : 0;
+	w->flags |= one_in(s, 50) ? FS_WAKE_FORK : 0;
+	w->flags |= one_in(s, 50) ? FS_WAKE_OVERUTILIZED : 0;
+	w->flags |= one_in(s, 50) ? FS_WAKE_NO_ASYM : 0;
+	w->flags |= one_in(s, 20) ? FS_WAKE_EAS_UNKNOWN : 0;
+	if (one_in(s, 4)) {
+		/* Two statements: the draws must not depend on evaluation order. */
+		__u64 mask = rnd(s, 1u << n);
+
+		mask |= 1ull << rnd(s, (__u32)n);
+		w->cpus_allowed = mask & ((1ull << n) - 1);
+		w->nr_cpus_allowed = (__u32)__builtin_popcountll(w->cpus_allowed);
+	}
+	for (int c = 0; c < n; c++)
+		random_cpu(&w->cpu[c], em->capacity[c], uclamp, s);
+	if (one_in(s, 8))
+		w->cpu[w->waker_cpu].flags |= FS_CPU_CURR_IS_P;
+}

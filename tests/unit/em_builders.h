@@ -30,6 +30,13 @@ void fs_test_em_pixel4(struct fs_em *em, enum fs_power_unit unit);
 void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned int *util, int prev,
 		    unsigned int task_util);
 
+/*
+ * A random wake-up on em from the xorshift state *seed: light and heavy
+ * landscapes, uclamp, pressure, irq/rt/dl, offline and disallowed CPUs, the
+ * entry-gate flags now and then. Deterministic for a given seed.
+ */
+void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *seed);
+
 /* Run one policy by name on a wake-up; aborts the test process on init failure. */
 void fs_test_run(const char *policy, const struct fs_em *em, const struct fs_wakeup *w,
 		 struct fs_feec_result *out);

@@ -2,6 +2,7 @@
 /* fs_system_power_uw() (docs/power-estimate.md) against a hand-worked 2-PD landscape. */
 #include "test.h"
 #include "em_builders.h"
+#include "engine/power_estimate.h"
 
 FS_TEST(energy_power_estimate_hand_worked)
 {
@@ -24,4 +25,39 @@ FS_TEST(energy_power_estimate_hand_worked)
 	EXPECT_EQ_U64(fs_system_power_uw(&em, &w, 0), 195312);
 	/* dst = -1: little 100 -> 19531; big 200 -> 156250: 175781. */
 	EXPECT_EQ_U64(fs_system_power_uw(&em, &w, -1), 175781);
+}
+
+/*
+ * Recorded before fs_power_ctx_at() went incremental, from the full per-PD
+ * recomputation: any change of the estimate's integers changes it.
+ */
+#define POWER_FINGERPRINT 0xa7997ce549e4a2faull
+
+FS_TEST(power_estimate_over_generated_wakeups_keeps_its_fingerprint)
+{
+	static struct fs_em em;
+	static struct fs_wakeup w;
+	__u64 h = 0xcbf29ce484222325ull, seed = 0x853c49e6748fea9bull;
+
+	for (int e = 0; e < 3; e++) {
+		if (e == 0)
+			fs_test_em_2pd(&em);
+		else
+			fs_test_em_pixel4(&em, e == 1 ? FS_POWER_MW : FS_POWER_UW);
+		for (int n = 0; n < 5000; n++) {
+			struct fs_power_ctx x;
+
+			fs_test_random_wakeup(&w, &em, &seed);
+			fs_power_ctx_init(&x, &em, &w);
+			for (int d = -1; d < em.nr_cpus; d++) {
+				__u64 v = fs_power_ctx_at(&x, d);
+
+				for (int i = 0; i < 8; i++, v >>= 8)
+					h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+			}
+		}
+	}
+	if (h != POWER_FINGERPRINT)
+		fprintf(stderr, "    fingerprint 0x%016llxull\n", (unsigned long long)h);
+	EXPECT_EQ_U64(h, POWER_FINGERPRINT);
 }

@@ -65,10 +65,7 @@ int fs_em_finalize(struct fs_em *em, char *err, size_t errlen);
 /* First CPU of a PD (the kernel reads capacity and pressure there). */
 static inline int fs_em_pd_first_cpu(const struct fs_em_pd *pd)
 {
-	for (int cpu = 0; cpu < 64; cpu++)
-		if (pd->cpus & (1ull << cpu))
-			return cpu;
-	return -1;
+	return pd->cpus ? __builtin_ctzll(pd->cpus) : -1;
 }
 
 #endif /* FEECSCOPE_EM_H */

@@ -29,31 +29,6 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 	c->p_max = c->uclamp_used ? w->task.uclamp_max : FS_SCHED_CAPACITY_SCALE;
 }
 
-static bool cpu_recorded(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
-}
-
-bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
-}
-
-bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
-{
-	if (!fs_cpu_online(c, cpu))
-		return false;
-	/* Without rd/sd from the collector, take every online CPU with a PD. */
-	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
-		return c->em->cpu_pd[cpu] >= 0;
-	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
-}
-
-bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
-}
-
 static bool em_is_asym(const struct fs_em *em)
 {
 	for (int i = 1; i < em->nr_cpus; i++)
@@ -112,8 +87,9 @@ int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u6
 	return out->nr_cand++;
 }
 
-void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
-		      bool margin_rule)
+/* Final classification shared by every era's rule; sets out->cpu too. */
+static void conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
+		     bool margin_rule)
 {
 	out->eligible = true;
 	/* best_delta = min(best_delta, prev_delta): on a tie the kernel's
@@ -141,4 +117,67 @@ void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bo
 		out->reason = FS_FEEC_PREV_BEST;
 	else
 		out->reason = margin_rule ? FS_FEEC_MARGIN_KEPT : FS_FEEC_PREV_BEST;
+}
+
+/*
+ * v6.4+ / 6.1.y: a better util_fits_cpu() level (or, both missing uclamp_min,
+ * more actual capacity) moves p whatever the energy; energy decides only
+ * between fully fitting CPUs.
+ */
+static void decide_fits(struct fs_feec_result *out, bool margin, bool energy_ok)
+{
+	const struct fs_feec_rule_in *in = &out->in;
+	const bool prev_known = out->prev_delta != UINT64_MAX;
+	bool by_fits = in->best_fits > in->prev_fits ||
+		       (in->best_fits < 0 && in->best_cap > in->prev_cap);
+	bool by_energy = in->best_fits > 0 && energy_ok;
+	int best = in->best;
+	bool move = best >= 0 && (by_fits || by_energy);
+
+	if (best < 0 && prev_known)
+		best = in->prev;
+	if (move && !by_energy && prev_known) {
+		/* The fits levels moved p: best_energy_cpu is returned even when
+		 * best_delta, min'ed with prev_delta, ties it. */
+		out->eligible = true;
+		out->best_cpu = best;
+		out->cpu = best;
+		out->reason = FS_FEEC_FITS_RULE;
+		return;
+	}
+	conclude(out, in->prev, best, move, margin);
+	/* The fits levels, not the energy, kept prev. */
+	if (!move && best >= 0 && best != in->prev && out->best_delta < out->prev_delta &&
+	    in->best_fits <= 0)
+		out->reason = FS_FEEC_FITS_RULE;
+}
+
+void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out)
+{
+	const struct fs_feec_rule_in *in = &out->in;
+	const __u64 prev_d = out->prev_delta, best_d = out->best_delta;
+	const bool margin = r->margin != FS_MARGIN_NONE;
+	/* best_d <= prev_d whenever prev was evaluated (best is min'ed with
+	 * it), so "saving > threshold" implies "best_d < prev_d". */
+	bool energy_ok = best_d < prev_d;
+	int best = in->best;
+
+	if (margin && prev_d != UINT64_MAX) {
+		/* v5.0 - v5.3: prev's system energy; v5.4+: prev's delta plus the base. */
+		__u64 ref = r->margin == FS_MARGIN_PREV_ENERGY ? prev_d : prev_d + out->base_energy;
+
+		out->threshold = ref >> r->margin_shift;
+		out->has_threshold = true;
+		energy_ok = energy_ok && prev_d - best_d > out->threshold;
+	}
+	if (r->fits_levels) {
+		decide_fits(out, margin, energy_ok);
+		return;
+	}
+	/* Prev unfit or not allowed: take the best, if any (conclude says which). */
+	bool move = prev_d == UINT64_MAX || energy_ok;
+	/* v6.0: prev was the only, hence cheapest, candidate. */
+	if (best < 0 && prev_d != UINT64_MAX)
+		best = in->prev;
+	conclude(out, in->prev, best, move, margin);
 }

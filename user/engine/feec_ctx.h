@@ -31,10 +31,35 @@ struct fs_feec_ctx {
 void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
 		      const struct fs_feec_rules *r, const struct fs_era_tables *t);
 
-/* CPU predicates over the record. */
-bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu);
-bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu);
-bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu);
+/* CPU predicates over the record; inline, the bodies test them per CPU per scan. */
+static inline bool fs_cpu_recorded(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
+}
+
+static inline bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
+{
+	return fs_cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
+}
+
+static inline bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
+{
+	if (!fs_cpu_online(c, cpu))
+		return false;
+	/* Without rd/sd from the collector, take every online CPU with a PD. */
+	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
+		return c->em->cpu_pd[cpu] >= 0;
+	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
+}
+
+static inline bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
+{
+	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
+}
+
+/* for_each_cpu() over a mask, lowest CPU first as the kernel's loops. */
+#define fs_for_each_cpu(cpu, mask, left)                                                       \
+	for (__u64 left = (mask); left && ((cpu) = __builtin_ctzll(left), 1); left &= left - 1)
 
 /*
  * The common entry gates: fills out->reason/cpu and returns true when feec
@@ -47,9 +72,12 @@ bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
 		     __u64 base, __u64 delta);
 
-/* Final classification shared by every era's rule; sets out->cpu too. */
-void fs_feec_conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
-		      bool margin_rule);
+/*
+ * The final rule of every body, over out->in, the deltas and the base: the
+ * margin (if any), the fits levels (fits_levels eras), then the reason. Sets
+ * cpu, best_cpu, reason, eligible, threshold.
+ */
+void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out);
 
 /* Body of each era, in its own file. */
 void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);

@@ -90,18 +90,9 @@ void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 
 	out->prev_delta = prev_energy;
 	out->best_delta = best_energy;
-	bool margin = c->r->margin == FS_MARGIN_PREV_ENERGY;
-	bool move;
-	if (prev_energy == UINT64_MAX) {
-		move = true; /* prev unfit or not allowed: take the best (maybe prev_cpu itself) */
-	} else if (margin) {
-		out->threshold = prev_energy >> c->r->margin_shift;
-		out->has_threshold = true;
-		move = prev_energy - best_energy > out->threshold;
-	} else {
-		move = best_energy < prev_energy; /* the no-margin twin */
-	}
-	if (best_energy == UINT64_MAX)
-		best = -1;
-	fs_feec_conclude(out, prev, best, move, margin);
+	/* Prev unfit or not allowed: the best, maybe prev_cpu itself, if any. */
+	out->in = (struct fs_feec_rule_in){
+		.valid = true, .prev = prev, .best = best_energy == UINT64_MAX ? -1 : best,
+	};
+	fs_feec_decide(c->r, out);
 }

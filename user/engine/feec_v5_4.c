@@ -16,36 +16,86 @@
  * capacity of the PD's first CPU (online or not). v5.12+ counts p on dst as
  * util_running; v5.14+ clamps both per CPU at that capacity minus the first
  * CPU's thermal pressure and hands it to em_cpu_energy() as the allowed cap.
+ *
+ * cpu_util_next(cpu, p, dst) takes one value when dst is the CPU and another
+ * for every other dst (-1 included), so a wake-up's PD is scanned once
+ * without p (pd_energy_prepare) and compute_energy(dst) is that sum with
+ * dst's term swapped and the max of dst's own value and the others' (top
+ * two): the same integers as the kernel's loop over the PD for each dst.
  */
-static __u64 compute_energy(const struct fs_feec_ctx *c, int dst, int pdi)
+struct pd_energy {
+	int pdi;
+	__u64 cpus;                /* the PD's online CPUs */
+	__u64 cpu_cap, tcap;       /* arch cap of the first CPU; minus its thermal pressure (v5.14+) */
+	__u64 sum;                 /* sum of ENERGY utils, p nowhere */
+	__u64 max[2];              /* the two largest FREQUENCY utils, p nowhere */
+	int max_cpu;               /* the CPU of max[0] */
+	__u64 e_off[FS_MAX_CPUS];  /* each CPU's ENERGY util, p elsewhere */
+};
+
+/* v5.14+: per CPU at most the thermally capped capacity. */
+static __u64 thermal_clamp(const struct fs_feec_ctx *c, const struct pd_energy *pe, __u64 u)
+{
+	return c->r->energy_thermal_cap && u > pe->tcap ? pe->tcap : u;
+}
+
+static void pd_energy_prepare(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe)
 {
 	const struct fs_em_pd *pd = &c->em->pd[pdi];
 	const struct fs_pd_table *t = &c->t->pd[pdi];
-	__u64 cpu_cap = fs_arch_cap(c, t->first_cpu), tcap = cpu_cap;
-	__u64 max_util = 0, sum_util = 0;
+	int cpu;
 
+	pe->pdi = pdi;
+	pe->cpus = 0;
+	pe->cpu_cap = pe->tcap = fs_arch_cap(c, t->first_cpu);
 	/* Unsigned as in the kernel (pressure never exceeds the capacity). */
 	if (c->r->energy_thermal_cap)
-		tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
-
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_online(c, cpu))
+		pe->tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
+	pe->sum = pe->max[0] = pe->max[1] = 0;
+	pe->max_cpu = -1;
+	fs_for_each_cpu(cpu, pd->cpus, left) {
+		if (!fs_cpu_online(c, cpu))
 			continue;
-		__u64 util_freq = fs_cpu_util_next(c, cpu, dst, false), util_run = util_freq;
-		/* max(cpu, cpu_est) + max(task, task_est), not max of the sums */
-		if (c->r->util_running && cpu == dst)
-			util_run = fs_cpu_util_next(c, cpu, -1, false) + c->task_util_est;
-		__u64 e = fs_effective_cpu_util_old(c, cpu, util_run, cpu_cap, FS_ENERGY_UTIL, false);
-		__u64 f = fs_effective_cpu_util_old(c, cpu, util_freq, cpu_cap, FS_FREQUENCY_UTIL, cpu == dst);
-		if (c->r->energy_thermal_cap) {
-			e = e < tcap ? e : tcap;
-			f = f < tcap ? f : tcap;
+		pe->cpus |= 1ull << cpu;
+		__u64 util = fs_cpu_util_next(c, cpu, -1, false);
+		__u64 e = fs_effective_cpu_util_old(c, cpu, util, pe->cpu_cap, FS_ENERGY_UTIL, false);
+		__u64 f = fs_effective_cpu_util_old(c, cpu, util, pe->cpu_cap, FS_FREQUENCY_UTIL, false);
+
+		e = thermal_clamp(c, pe, e);
+		f = thermal_clamp(c, pe, f);
+		pe->e_off[cpu] = e;
+		pe->sum += e;
+		if (f > pe->max[0]) {
+			pe->max[1] = pe->max[0];
+			pe->max[0] = f;
+			pe->max_cpu = cpu;
+		} else if (f > pe->max[1]) {
+			pe->max[1] = f;
 		}
-		sum_util += e;
-		if (f > max_util)
-			max_util = f;
 	}
-	return fs_em_energy(c->r, t, max_util, sum_util, tcap);
+}
+
+/* compute_energy(p, dst, pd): dst -1 or outside the PD's online CPUs is the base. */
+static __u64 compute_energy(const struct fs_feec_ctx *c, const struct pd_energy *pe, int dst)
+{
+	const struct fs_pd_table *t = &c->t->pd[pe->pdi];
+	__u64 sum = pe->sum, max = pe->max[0];
+
+	if (dst >= 0 && dst < FS_MAX_CPUS && (pe->cpus & (1ull << dst))) {
+		__u64 util_freq = fs_cpu_util_next(c, dst, dst, false), util_run = util_freq;
+		/* max(cpu, cpu_est) + max(task, task_est), not max of the sums */
+		if (c->r->util_running)
+			util_run = fs_cpu_util_next(c, dst, -1, false) + c->task_util_est;
+		__u64 e = fs_effective_cpu_util_old(c, dst, util_run, pe->cpu_cap, FS_ENERGY_UTIL, false);
+		__u64 f = fs_effective_cpu_util_old(c, dst, util_freq, pe->cpu_cap, FS_FREQUENCY_UTIL, true);
+
+		sum = sum - pe->e_off[dst] + thermal_clamp(c, pe, e);
+		max = pe->max_cpu == dst ? pe->max[1] : pe->max[0];
+		f = thermal_clamp(c, pe, f);
+		if (f > max)
+			max = f;
+	}
+	return fs_em_energy(c->r, t, max, sum, pe->tcap);
 }
 
 /*
@@ -81,9 +131,11 @@ static int scan_pd(const struct fs_feec_ctx *c, int pdi, bool *prev_in)
 	__u64 max_spare = 0, umin = c->p_min, umax = c->p_max;
 	int ms = -1;
 
+	int cpu;
+
 	*prev_in = false;
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+	fs_for_each_cpu(cpu, pd->cpus, left) {
+		if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
 			continue;
 		__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 		__u64 cap = fs_capacity_of(c, cpu);
@@ -125,16 +177,18 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	}
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
+		struct pd_energy pe;
 		bool prev_in;
 		int ms = scan_pd(c, i, &prev_in);
 
 		if (cand_base && ms < 0 && !prev_in)
 			continue; /* v5.14+: this PD adds nothing to the base */
-		__u64 base_pd = compute_energy(c, -1, i);
+		pd_energy_prepare(c, i, &pe);
+		__u64 base_pd = compute_energy(c, &pe, -1);
 		base_energy += base_pd;
 
 		if (prev_in) {
-			__u64 e = compute_energy(c, prev, i);
+			__u64 e = compute_energy(c, &pe, prev);
 			fs_feec_add_cand(out, prev, i, 1, e, base_pd,
 					 cand_base && e < base_pd ? 0 : e - base_pd);
 			any = true;
@@ -145,7 +199,7 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 				best_delta = prev_delta;
 		}
 		if (ms >= 0 && ms != prev) {
-			__u64 e = compute_energy(c, ms, i);
+			__u64 e = compute_energy(c, &pe, ms);
 			fs_feec_add_cand(out, ms, i, 1, e, base_pd, cand_base && e < base_pd ? 0 : e - base_pd);
 			any = true;
 			if (cand_base && e < base_pd)
@@ -161,18 +215,8 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	out->base_energy = base_energy;
 	out->prev_delta = prev_delta;
 	out->best_delta = best_delta;
-	bool margin = c->r->margin == FS_MARGIN_PREV_DELTA_BASE;
-	bool move;
-	if (prev_delta == UINT64_MAX) {
-		move = true;
-	} else if (margin) {
-		out->threshold = (prev_delta + base_energy) >> c->r->margin_shift;
-		out->has_threshold = true;
-		move = prev_delta - best_delta > out->threshold;
-	} else {
-		move = best_delta < prev_delta;
-	}
-	fs_feec_conclude(out, prev, any ? best : -1, move, margin);
+	out->in = (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = any ? best : -1 };
+	fs_feec_decide(c->r, out);
 	return;
 
 util_changed:

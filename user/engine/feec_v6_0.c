@@ -88,21 +88,9 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	out->base_energy = base_sum;
 	out->prev_delta = prev_delta;
 	out->best_delta = best_delta;
-	bool margin = c->r->margin == FS_MARGIN_PREV_DELTA_BASE;
-	bool move;
-	if (margin) {
-		/* Twin: v5.14 - v5.19 rule on this kernel's numbers. */
-		if (prev_delta != UINT64_MAX) {
-			out->threshold = (prev_delta + base_sum) >> c->r->margin_shift;
-			out->has_threshold = true;
-		}
-		move = best >= 0 && (prev_delta == UINT64_MAX || prev_delta - best_delta > out->threshold);
-	} else {
-		move = best >= 0 && best_delta < prev_delta;
-	}
-	if (best < 0 && prev_delta != UINT64_MAX)
-		best = prev; /* prev was the only, hence cheapest, candidate */
-	fs_feec_conclude(out, prev, best, move, margin);
+	/* The "+margin" twin: the v5.14 - v5.19 rule on this kernel's numbers. */
+	out->in = (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = best };
+	fs_feec_decide(c->r, out);
 	return;
 
 util_changed:

@@ -115,32 +115,12 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	out->base_energy = base_sum;
 	out->prev_delta = prev_delta;
 	out->best_delta = best_delta;
-	bool margin = c->r->margin == FS_MARGIN_PREV_DELTA_BASE;
-	bool energy_ok = best_delta < prev_delta;
-	if (margin && prev_delta != UINT64_MAX) {
-		out->threshold = (prev_delta + base_sum) >> c->r->margin_shift;
-		out->has_threshold = true;
-		energy_ok = energy_ok && prev_delta - best_delta > out->threshold;
-	}
-	bool by_fits = best_fits > prev_fits || (best_fits < 0 && best_actual_cap > prev_actual_cap);
-	bool by_energy = best_fits > 0 && energy_ok;
-	bool move = best >= 0 && (by_fits || by_energy);
-
-	if (best < 0 && prev_delta != UINT64_MAX)
-		best = prev;
-	if (move && !by_energy && prev_delta != UINT64_MAX) {
-		/* The fits levels moved p: best_energy_cpu is returned even when
-		 * best_delta, min'ed with prev_delta, ties it. */
-		out->eligible = true;
-		out->best_cpu = best;
-		out->cpu = best;
-		out->reason = FS_FEEC_FITS_RULE;
-		return;
-	}
-	fs_feec_conclude(out, prev, best, move, margin);
-	/* The fits levels, not the energy, kept prev. */
-	if (!move && best >= 0 && best != prev && best_delta < prev_delta && best_fits <= 0)
-		out->reason = FS_FEEC_FITS_RULE;
+	/* The "+margin" twins add the 6.25 % rule to the energy clause. */
+	out->in = (struct fs_feec_rule_in){
+		.valid = true, .prev = prev, .best = best, .prev_fits = prev_fits,
+		.best_fits = best_fits, .prev_cap = prev_actual_cap, .best_cap = best_actual_cap,
+	};
+	fs_feec_decide(c->r, out);
 	return;
 
 util_changed:

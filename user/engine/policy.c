@@ -308,8 +308,44 @@ void fs_policy_fini(struct fs_policy *p)
 
 void fs_policy_feec(const struct fs_policy *p, const struct fs_wakeup *w, struct fs_feec_result *out)
 {
-	memset(out, 0, sizeof(*out));
+	/* cand[] is filled entry by entry up to nr_cand: leave the rest. */
+	memset(out, 0, offsetof(struct fs_feec_result, cand));
 	p->desc->feec(p->state, p->desc, p->em, w, out);
+}
+
+/* Rules equal but for the margin (static consts: padding is zero in both). */
+static bool rules_differ_only_in_margin(const struct fs_feec_rules *a, const struct fs_feec_rules *b)
+{
+	struct fs_feec_rules x;
+
+	memcpy(&x, a, sizeof(x));
+	x.margin = b->margin;
+	return !memcmp(&x, b, sizeof(x));
+}
+
+bool fs_policy_can_redecide(const struct fs_policy *p, const struct fs_policy *from)
+{
+	const struct fs_policy_desc *a = p->desc, *b = from->desc;
+
+	/* The era tables follow the EM and the rules, the body the hook. */
+	return a->feec == b->feec && a->init == b->init && p->em == from->em && a->rules &&
+	       b->rules && rules_differ_only_in_margin(a->rules, b->rules);
+}
+
+void fs_policy_redecide(const struct fs_policy *twin, const struct fs_feec_result *from,
+			struct fs_feec_result *out)
+{
+	/* Scan, candidates and early exits never read the margin: same for both. */
+	memcpy(out, from, offsetof(struct fs_feec_result, cand) + (size_t)from->nr_cand * sizeof(from->cand[0]));
+	if (!from->in.valid)
+		return;
+	out->cpu = -1;
+	out->best_cpu = -1;
+	out->reason = FS_FEEC_FORK;
+	out->eligible = false;
+	out->threshold = 0;
+	out->has_threshold = false;
+	fs_feec_decide(twin->desc->rules, out);
 }
 
 const char *fs_feec_reason_name(enum fs_feec_reason r)

@@ -43,6 +43,21 @@ struct fs_feec_cand {
 	__u64 delta;    /* energy - base (v5.4+) or the system energy (v5.0) */
 };
 
+/*
+ * What a body's scan hands to the final rule besides the deltas and the base
+ * (the rule's inputs of the reference's 1.f table). The scan never reads the
+ * margin, so a policy's twin re-decides from these alone.
+ */
+struct fs_feec_rule_in {
+	bool valid;            /* the body reached its final rule (no early exit) */
+	__s32 prev;            /* prev_cpu */
+	__s32 best;            /* best_energy_cpu as the scan left it, -1: none */
+	__s32 prev_fits;       /* util_fits_cpu() levels (fits_levels bodies only) */
+	__s32 best_fits;
+	__u64 prev_cap;        /* actual capacity of prev's / best's PD (fits_levels bodies) */
+	__u64 best_cap;
+};
+
 struct fs_feec_result {
 	__s32 cpu;             /* feec's answer; -1 = it returned -1 (kernel falls back) */
 	__s32 best_cpu;        /* cheapest candidate, -1 if none */
@@ -50,12 +65,14 @@ struct fs_feec_result {
 	bool eligible;         /* feec got as far as comparing energies */
 	__u32 task_util;       /* task_util_est(p) after the sync */
 	int nr_cand;
-	struct fs_feec_cand cand[FS_MAX_CAND];
 	__u64 base_energy;     /* sum of base energies the rule uses (0 if none) */
 	__u64 prev_delta;      /* ULONG_MAX style "none" is UINT64_MAX */
 	__u64 best_delta;
 	__u64 threshold;       /* margin threshold when has_threshold */
 	bool has_threshold;
+	struct fs_feec_rule_in in;
+	/* Last, so only the first nr_cand entries need clearing or copying. */
+	struct fs_feec_cand cand[FS_MAX_CAND];
 };
 
 struct fs_policy_desc {
@@ -94,7 +111,17 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 int fs_policy_init(struct fs_policy *p, const struct fs_policy_desc *d, const struct fs_em *em,
 		   char *err, size_t errlen);
 void fs_policy_fini(struct fs_policy *p);
+/* Fills out (cand[] past out->nr_cand is left undefined). */
 void fs_policy_feec(const struct fs_policy *p, const struct fs_wakeup *w, struct fs_feec_result *out);
+
+/*
+ * Whether twin's result can be had from p's result on the same wake-up by
+ * fs_policy_redecide(): same body, EM and rules but for the margin.
+ */
+bool fs_policy_can_redecide(const struct fs_policy *p, const struct fs_policy *from);
+/* twin's fs_policy_feec() result from p's (fs_policy_can_redecide(twin, p)). */
+void fs_policy_redecide(const struct fs_policy *twin, const struct fs_feec_result *from,
+			struct fs_feec_result *out);
 
 const char *fs_feec_reason_name(enum fs_feec_reason r);
 /* One line, e.g. "margin kept prev: saving 112 < threshold 356". Returns bytes written. */

@@ -24,52 +24,120 @@ static __u64 power_uw(const struct fs_em *em, const struct fs_em_ps *ps)
 	return em->unit == FS_POWER_MW ? ps->power * 1000 : ps->power;
 }
 
-/* P_pd with the task on dst_cpu (-1 or a CPU outside the PD: not in it). */
-static __u64 pd_power(const struct fs_power_ctx *x, int pdi, int dst_cpu)
+/* u_i of CPU i with the task on it or not. */
+static __u64 cpu_u(const struct fs_power_ctx *x, int i, bool on, __u64 cap)
 {
-	const struct fs_em *em = x->em;
-	const struct fs_wakeup *w = x->w;
-	const struct fs_em_pd *pd = &em->pd[pdi];
-	int first = fs_em_pd_first_cpu(pd);
-	__u64 u[FS_MAX_CPUS], m = 0;
-	__u64 cpus = pd->cpus & x->online;
+	const struct fs_cpu *c = &x->w->cpu[i];
+	__u64 cfs = c->util_avg;
 
-	if (pd->nr_ps <= 0 || first < 0 || first >= FS_MAX_CPUS || !em->capacity[first] || !cpus)
-		return 0;
-	__u64 cap = em->capacity[first];
-	for (__u64 left = cpus; left; left &= left - 1) {
-		int i = __builtin_ctzll(left);
-		const struct fs_cpu *c = &w->cpu[i];
-		__u64 cfs = c->util_avg;
-		if (i == w->task_cpu)
-			cfs = cfs > x->task_util ? cfs - x->task_util : 0;
-		if (i == dst_cpu)
-			cfs += x->task_est;
-		__u64 v = cfs + c->rt_util + c->dl_util + c->irq_util;
-		u[i] = v < cap ? v : cap;
-		if (u[i] > m)
-			m = u[i];
-	}
-	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+	if (i == x->w->task_cpu)
+		cfs = cfs > x->task_util ? cfs - x->task_util : 0;
+	if (on)
+		cfs += x->task_est;
+	__u64 v = cfs + c->rt_util + c->dl_util + c->irq_util;
+	return v < cap ? v : cap;
+}
+
+/* Lowest state with f >= fmax * 1.25 m / cap, else the top. */
+static int pd_state(const struct fs_em_pd *pd, __u64 fmax, __u64 m, __u64 cap)
+{
 	__u64 want = fmax * (m + (m >> 2)) / cap;
 	int s;
+
 	for (s = 0; s < pd->nr_ps - 1; s++)
 		if (pd->ps[s].frequency >= want)
 			break;
+	return s;
+}
+
+/* busy_i = u_i / capacity at f, scaled by cap * f. */
+static __u64 busy_term(__u64 u, __u64 fmax, __u64 capf)
+{
+	__u64 b = u * fmax;
+	return b < capf ? b : capf;
+}
+
+static __u64 pd_watts(const struct fs_em *em, const struct fs_em_pd *pd, int s, unsigned __int128 busy,
+		      __u64 capf)
+{
+	__u64 pw = power_uw(em, &pd->ps[s]);
+
+	/* Same floor either way; the 64-bit division is the common, cheap case. */
+	if (busy <= UINT64_MAX && (!pw || (__u64)busy <= UINT64_MAX / pw))
+		return pw * (__u64)busy / capf;
+	return (__u64)((unsigned __int128)pw * busy / capf);
+}
+
+/* P_pd with the task nowhere; keeps what fs_power_ctx_at() reuses. */
+static __u64 pd_base(struct fs_power_ctx *x, int pdi)
+{
+	const struct fs_em *em = x->em;
+	const struct fs_em_pd *pd = &em->pd[pdi];
+	struct fs_power_pd *b = &x->pd[pdi];
+	int first = fs_em_pd_first_cpu(pd);
+
+	b->cpus = pd->cpus & x->online;
+	b->usable = !(pd->nr_ps <= 0 || first < 0 || first >= FS_MAX_CPUS || !em->capacity[first] ||
+		      !b->cpus);
+	if (!b->usable)
+		return 0;
+	b->cap = em->capacity[first];
+	b->fmax = pd->ps[pd->nr_ps - 1].frequency;
+	b->max[0] = b->max[1] = 0;
+	b->max_cpu = -1;
+	for (__u64 left = b->cpus; left; left &= left - 1) {
+		int i = __builtin_ctzll(left);
+		__u64 u = cpu_u(x, i, false, b->cap);
+
+		x->u[i] = u;
+		if (u > b->max[0]) {
+			b->max[1] = b->max[0];
+			b->max[0] = u;
+			b->max_cpu = i;
+		} else if (u > b->max[1]) {
+			b->max[1] = u;
+		}
+	}
+	int s = pd_state(pd, b->fmax, b->max[0], b->cap);
+	__u64 f = pd->ps[s].frequency;
+	b->state = s;
+	b->busy = 0;
+	if (!f)
+		return 0;
+	for (__u64 left = b->cpus; left; left &= left - 1)
+		b->busy += busy_term(x->u[__builtin_ctzll(left)], b->fmax, b->cap * f);
+	return pd_watts(em, pd, s, b->busy, b->cap * f);
+}
+
+/*
+ * P_pd with the task on dst, a CPU of the PD: only u_dst differs from the
+ * base, so m is u_dst against the others' top, and at the base's state the
+ * busy sum swaps one term.
+ */
+static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
+{
+	const struct fs_em_pd *pd = &x->em->pd[pdi];
+	const struct fs_power_pd *b = &x->pd[pdi];
+	__u64 u = cpu_u(x, dst, true, b->cap);
+	__u64 m = b->max_cpu == dst ? b->max[1] : b->max[0];
+
+	if (u > m)
+		m = u;
+	int s = pd_state(pd, b->fmax, m, b->cap);
 	__u64 f = pd->ps[s].frequency;
 	if (!f)
 		return 0;
-	unsigned __int128 busy = 0;
-	for (__u64 left = cpus; left; left &= left - 1) {
-		int i = __builtin_ctzll(left);
-		__u64 b = u[i] * fmax;
-		busy += b < cap * f ? b : cap * f;
+	__u64 capf = b->cap * f;
+	unsigned __int128 busy;
+	if (s == b->state) {
+		busy = b->busy - busy_term(x->u[dst], b->fmax, capf);
+	} else {
+		busy = 0;
+		for (__u64 left = b->cpus & ~(1ull << dst); left; left &= left - 1)
+			busy += busy_term(x->u[__builtin_ctzll(left)], b->fmax, capf);
 	}
-	__u64 pw = power_uw(em, &pd->ps[s]);
-	/* Same floor either way; the 64-bit division is the common, cheap case. */
-	if (busy <= UINT64_MAX && (!pw || (__u64)busy <= UINT64_MAX / pw))
-		return pw * (__u64)busy / (cap * f);
-	return (__u64)((unsigned __int128)pw * busy / ((unsigned __int128)cap * f));
+	busy += busy_term(u, b->fmax, capf);
+	return pd_watts(x->em, pd, s, busy, capf);
 }
 
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w)
@@ -86,7 +154,7 @@ void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const str
 			x->online |= 1ull << i;
 	x->base_total = 0;
 	for (int p = 0; p < em->nr_pd; p++) {
-		x->base_pd[p] = pd_power(x, p, -1);
+		x->base_pd[p] = pd_base(x, p);
 		x->base_total += x->base_pd[p];
 	}
 }
@@ -96,9 +164,10 @@ __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
 	if (dst_cpu < 0 || dst_cpu >= FS_MAX_CPUS || dst_cpu >= x->em->nr_cpus)
 		return x->base_total;
 	int p = x->em->cpu_pd[dst_cpu];
-	if (p < 0)
+	/* No PD, an offline dst or an unusable PD: the task adds nothing. */
+	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << dst_cpu)))
 		return x->base_total;
-	return x->base_total - x->base_pd[p] + pd_power(x, p, dst_cpu);
+	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu);
 }
 
 __u64 fs_system_power_uw(const struct fs_em *em, const struct fs_wakeup *w, int dst_cpu)

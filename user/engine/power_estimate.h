@@ -5,6 +5,17 @@
 
 #include "em.h"
 
+/* One PD without the task: what a destination in it changes is one CPU's term. */
+struct fs_power_pd {
+	__u64 cpus;              /* online CPUs of the PD */
+	__u64 cap, fmax;
+	__u64 max[2];            /* the two largest u_i */
+	int max_cpu;             /* the CPU of max[0] */
+	int state;               /* the base's state */
+	bool usable;             /* states, CPUs and a capacity: else the PD draws nothing */
+	unsigned __int128 busy;  /* sum of busy_i at that state */
+};
+
 struct fs_power_ctx {
 	const struct fs_em *em;
 	const struct fs_wakeup *w;
@@ -12,6 +23,8 @@ struct fs_power_ctx {
 	__u64 online;              /* online CPUs of the record */
 	__u64 base_pd[FS_MAX_PDS]; /* each PD's power with the task nowhere */
 	__u64 base_total;
+	struct fs_power_pd pd[FS_MAX_PDS];
+	__u64 u[FS_MAX_CPUS];      /* u_i without the task (online CPUs of usable PDs) */
 };
 
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w);

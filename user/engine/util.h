@@ -38,22 +38,124 @@ static inline __u64 fs_cpu_bw_dl(__u64 running_bw)
 }
 
 /* arch_scale_cpu_capacity(cpu), from the EM. */
-__u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu);
+static inline __u64 fs_arch_cap(const struct fs_feec_ctx *c, int cpu)
+{
+	return c->em->capacity[cpu];
+}
+
 /* capacity_of(cpu) = rq->cpu_capacity as recorded. */
-__u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu);
+static inline __u64 fs_capacity_of(const struct fs_feec_ctx *c, int cpu)
+{
+	return c->w->cpu[cpu].capacity;
+}
 
-/* cpu_util_next(cpu, p, dst) (v5.0 - v6.4) / cpu_util(cpu, p, dst, boost) (v6.5+). */
-__u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int dst, bool boost);
+/*
+ * cpu_util_next(cpu, p, dst) (v5.0 - v6.4) / cpu_util(cpu, p, dst, boost) (v6.5+).
+ * Inline with the two below: called per CPU per candidate, and the constant
+ * arguments fold the era branches away.
+ */
+static inline __u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int dst, bool boost)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	__u64 util = rq->util_avg;
+	int task_cpu = c->w->task_cpu;
 
-/* uclamp_util_with() (v5.3 - v5.8) / uclamp_rq_util_with() (v5.9 - v6.7). */
-__u64 fs_uclamp_rq_util_with(const struct fs_feec_ctx *c, int cpu, __u64 util, bool with_p);
+	/* v6.5+: runnable boosting, only asked for by eenv_pd_max_util. */
+	if (boost && rq->runnable_avg > util)
+		util = rq->runnable_avg;
+
+	/* p's blocked contribution leaves task_cpu(p) and lands on dst. v5.0 -
+	 * v5.13 use sub_positive, later lsub_positive: same result. */
+	if (task_cpu == cpu && dst != cpu)
+		util = fs_lsub(util, c->task_util);
+	else if (task_cpu != cpu && dst == cpu)
+		util += c->task_util;
+
+	if (c->util_est_on) {
+		__u64 ue = rq->util_est;
+
+		if (dst == cpu)
+			ue += c->task_ue;
+		/* v5.19+: p still counted in an rq's util_est when queued or
+		 * current. At a wake-up p is neither, except when the collector
+		 * saw p as the running task of the CPU executing feec. */
+		else if (c->r->ue_remove_queued && c->w->waker_cpu >= 0 &&
+			 c->w->waker_cpu < FS_MAX_CPUS &&
+			 (c->w->cpu[c->w->waker_cpu].flags & FS_CPU_CURR_IS_P))
+			ue = fs_lsub(ue, c->task_ue);
+		if (ue > util)
+			util = ue;
+	}
+	/* capacity_orig_of() (<= v6.7) and arch_scale_cpu_capacity() (v6.8+)
+	 * are the same number. */
+	__u64 cap = fs_arch_cap(c, cpu);
+	return util < cap ? util : cap;
+}
+
+/* uclamp_util_with() (v5.3 - v5.8) / uclamp_rq_util_with() (v5.9 - v6.7); the uclamp assumption is in util.c. */
+static inline __u64 fs_uclamp_rq_util_with(const struct fs_feec_ctx *c, int cpu, __u64 util, bool with_p)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	__u64 min_util = 0, max_util = 0;
+
+	if (!c->uclamp_used)
+		return util;
+	if (with_p) {
+		min_util = c->p_min;
+		max_util = c->p_max;
+		/* v5.14+: an idle rq's clamps are the last task's; p resets them. */
+		if (c->r->eff >= FS_EFF_5_14 && (rq->flags & FS_CPU_UCLAMP_IDLE))
+			goto out;
+	}
+	if (rq->uclamp_min > min_util)
+		min_util = rq->uclamp_min;
+	if (rq->uclamp_max > max_util)
+		max_util = rq->uclamp_max;
+out:
+	/* Max-aggregated clamps can invert; min wins. */
+	if (min_util >= max_util)
+		return min_util;
+	if (util < min_util)
+		return min_util;
+	return util > max_util ? max_util : util;
+}
 
 /*
  * schedutil_freq_util() (v5.0 - v5.2), schedutil_cpu_util() (v5.3 - v5.11),
  * effective_cpu_util(cpu, util, max, type, p) (v5.12 - v6.7; max internal from v6.0).
  */
-__u64 fs_effective_cpu_util_old(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 max,
-				enum fs_util_type type, bool with_p);
+static inline __u64 fs_effective_cpu_util_old(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs,
+						__u64 max, enum fs_util_type type, bool with_p)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	__u64 util, irq, dl;
+
+	/* RT runnable asks for fmax: always in v5.0 - v5.2, only without
+	 * uclamp from v5.3 (CONFIG_UCLAMP_TASK, v5.9+ the static key). */
+	if (type == FS_FREQUENCY_UTIL && (rq->flags & FS_CPU_RT_RUNNABLE) &&
+	    (c->r->eff == FS_EFF_5_0 || !c->uclamp_used))
+		return max;
+
+	irq = rq->irq_util;
+	if (irq >= max)
+		return max;
+
+	util = util_cfs + rq->rt_util;
+	if (type == FS_FREQUENCY_UTIL && c->r->eff >= FS_EFF_5_3)
+		util = fs_uclamp_rq_util_with(c, cpu, util, with_p);
+
+	dl = rq->dl_util;
+	/* No idle time left: the CPU runs at max whatever the mix. */
+	if (util + dl >= max)
+		return max;
+	if (type == FS_ENERGY_UTIL)
+		util += dl;
+
+	util = fs_scale_irq_capacity(util, irq, max) + irq;
+	if (type == FS_FREQUENCY_UTIL)
+		util += fs_cpu_bw_dl(rq->dl_running_bw);
+	return util < max ? util : max;
+}
 
 /* v6.8+ effective_cpu_util(cpu, util_cfs, *min, *max); min/max may be NULL. */
 __u64 fs_effective_cpu_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 *min,

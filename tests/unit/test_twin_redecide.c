@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The speed-ups must not change a single result: a margin twin re-decided
+ * from its twin's scan equals its own full evaluation, and every policy's
+ * results over a fixed set of generated wake-ups keep their fingerprint.
+ */
+#include "test.h"
+#include "em_builders.h"
+#include "em/em_io.h"
+
+#define NR_WAKEUPS 20000
+
+/* The EMs the generated wake-ups run on: hand-built and shipped profiles. */
+static int build_em(int k, struct fs_em *em)
+{
+	char err[256];
+
+	switch (k) {
+	case 0: fs_test_em_2pd(em); return 0;
+	case 1: fs_test_em_pixel4(em, FS_POWER_MW); return 0;
+	case 2: fs_test_em_pixel4(em, FS_POWER_UW); return 0;
+	case 3: return fs_em_profile_build("pixel4", em, err, sizeof(err)) ? -1 : 0;
+	case 4: return fs_em_profile_build("hikey960", em, err, sizeof(err)) ? -1 : 0;
+	default: return -1;
+	}
+}
+
+/* Field by field; returns the number of differing fields (the first reported unless quiet). */
+static int compare(const struct fs_feec_result *a, const struct fs_feec_result *b, const char *what,
+		   int seq, bool quiet)
+{
+	int d = 0;
+
+#define CMP(f)                                                                                 \
+	do {                                                                                   \
+		if (a->f != b->f) {                                                            \
+			if (!d && !quiet)                                                      \
+				fprintf(stderr, "    %s, wake-up %d: %s %lld != %lld\n", what,   \
+					seq, #f, (long long)a->f, (long long)b->f);            \
+			d++;                                                                   \
+		}                                                                              \
+	} while (0)
+	CMP(cpu); CMP(best_cpu); CMP(reason); CMP(eligible); CMP(task_util); CMP(nr_cand);
+	CMP(base_energy); CMP(prev_delta); CMP(best_delta); CMP(threshold); CMP(has_threshold);
+	CMP(in.valid); CMP(in.prev); CMP(in.best); CMP(in.prev_fits); CMP(in.best_fits);
+	CMP(in.prev_cap); CMP(in.best_cap);
+	for (int k = 0; k < a->nr_cand && k < b->nr_cand; k++) {
+		CMP(cand[k].cpu); CMP(cand[k].pd); CMP(cand[k].fits);
+		CMP(cand[k].energy); CMP(cand[k].base); CMP(cand[k].delta);
+	}
+#undef CMP
+	return d;
+}
+
+FS_TEST(twin_redecide_equals_full_evaluation_of_the_twin)
+{
+	static struct fs_em em;
+	int pairs = 0;
+
+	for (int e = 0; build_em(e, &em) == 0; e++) {
+		for (int i = 0; i < fs_policy_count(); i++) {
+			const struct fs_policy_desc *d = fs_policy_at(i), *td;
+			struct fs_policy p, t;
+			char err[256];
+
+			if (!d->twin)
+				continue;
+			td = fs_policy_find(d->twin);
+			ASSERT_TRUE(td != NULL);
+			ASSERT_TRUE(fs_policy_init(&p, d, &em, err, sizeof(err)) == 0);
+			ASSERT_TRUE(fs_policy_init(&t, td, &em, err, sizeof(err)) == 0);
+			EXPECT_TRUE(fs_policy_can_redecide(&t, &p));
+
+			__u64 seed = 0x2545f4914f6cdd1dull + (__u64)(e * 31 + i);
+			int bad = 0, decided = 0, differ = 0;
+			for (int n = 0; n < NR_WAKEUPS; n++) {
+				static struct fs_wakeup w;
+				struct fs_feec_result mine, re, full;
+
+				fs_test_random_wakeup(&w, &em, &seed);
+				fs_policy_feec(&p, &w, &mine);
+				fs_policy_redecide(&t, &mine, &re);
+				fs_policy_feec(&t, &w, &full);
+				bad += compare(&re, &full, td->name, n, bad >= 3) != 0;
+				decided += full.in.valid;
+				differ += mine.cpu != full.cpu;
+			}
+			EXPECT_EQ(bad, 0);
+			/* The generator must reach the final rule, and the margin must matter. */
+			EXPECT_TRUE(decided > NR_WAKEUPS / 4);
+			EXPECT_TRUE(differ > 0);
+			fs_policy_fini(&p);
+			fs_policy_fini(&t);
+			pairs++;
+		}
+	}
+	EXPECT_EQ(pairs, 5 * 16);
+}
+
+FS_TEST(twin_redecide_only_between_margin_twins)
+{
+	static struct fs_em em;
+	static const char *const not_twins[][2] = {
+		{ "v5.0", "v5.4" }, { "v5.4", "v5.10" }, { "v5.10", "v5.15" }, { "v5.15", "v6.0" },
+		{ "v6.0", "v6.1" }, { "v6.1", "v6.6+margin" }, { "v6.6", "v6.12" },
+	};
+	struct fs_policy a, b, c;
+	char err[256];
+
+	fs_test_em_pixel4(&em, FS_POWER_MW);
+	for (size_t k = 0; k < sizeof(not_twins) / sizeof(not_twins[0]); k++) {
+		ASSERT_TRUE(fs_policy_init(&a, fs_policy_find(not_twins[k][0]), &em, err, sizeof(err)) == 0);
+		ASSERT_TRUE(fs_policy_init(&b, fs_policy_find(not_twins[k][1]), &em, err, sizeof(err)) == 0);
+		EXPECT_TRUE(!fs_policy_can_redecide(&a, &b));
+		EXPECT_TRUE(!fs_policy_can_redecide(&b, &a));
+		fs_policy_fini(&a);
+		fs_policy_fini(&b);
+	}
+	/* A twin on another EM has other tables. */
+	static struct fs_em em2;
+	fs_test_em_2pd(&em2);
+	ASSERT_TRUE(fs_policy_init(&a, fs_policy_find("v5.4"), &em, err, sizeof(err)) == 0);
+	ASSERT_TRUE(fs_policy_init(&b, fs_policy_find("v5.4-nomargin"), &em2, err, sizeof(err)) == 0);
+	ASSERT_TRUE(fs_policy_init(&c, fs_policy_find("v5.4-nomargin"), &em, err, sizeof(err)) == 0);
+	EXPECT_TRUE(!fs_policy_can_redecide(&b, &a));
+	EXPECT_TRUE(fs_policy_can_redecide(&c, &a));
+	fs_policy_fini(&a);
+	fs_policy_fini(&b);
+	fs_policy_fini(&c);
+}
+
+static __u64 fnv(__u64 h, __u64 v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+/* FNV-1a over the fields of every result (not the rule inputs, an implementation detail). */
+static __u64 hash_result(__u64 h, const struct fs_feec_result *r)
+{
+	h = fnv(h, (__u64)(__s64)r->cpu);
+	h = fnv(h, (__u64)(__s64)r->best_cpu);
+	h = fnv(h, r->reason);
+	h = fnv(h, r->eligible);
+	h = fnv(h, r->task_util);
+	h = fnv(h, (__u64)r->nr_cand);
+	h = fnv(h, r->base_energy);
+	h = fnv(h, r->prev_delta);
+	h = fnv(h, r->best_delta);
+	h = fnv(h, r->threshold);
+	h = fnv(h, r->has_threshold);
+	for (int k = 0; k < r->nr_cand; k++) {
+		h = fnv(h, (__u64)(__s64)r->cand[k].cpu);
+		h = fnv(h, (__u64)(__s64)r->cand[k].pd);
+		h = fnv(h, (__u64)(__s64)r->cand[k].fits);
+		h = fnv(h, r->cand[k].energy);
+		h = fnv(h, r->cand[k].base);
+		h = fnv(h, r->cand[k].delta);
+	}
+	return h;
+}
+
+/*
+ * Recorded before the speed-ups (twin sharing, per-wake-up util caches) from
+ * the straightforward per-CPU loops. A rule change that is meant to change
+ * results updates it and says so; a speed-up never does.
+ */
+#define RESULTS_FINGERPRINT 0xe99e22f36ac8da77ull
+
+FS_TEST(feec_results_over_generated_wakeups_keep_their_fingerprint)
+{
+	static struct fs_em em;
+	__u64 h = 0xcbf29ce484222325ull;
+
+	for (int e = 0; build_em(e, &em) == 0; e++) {
+		struct fs_policy pol[FS_MAX_POLICIES];
+		char err[256];
+
+		for (int i = 0; i < fs_policy_count(); i++)
+			ASSERT_TRUE(fs_policy_init(&pol[i], fs_policy_at(i), &em, err, sizeof(err)) == 0);
+		__u64 seed = 0x9e3779b97f4a7c15ull + (__u64)e;
+		for (int n = 0; n < NR_WAKEUPS / 4; n++) {
+			static struct fs_wakeup w;
+			struct fs_feec_result r;
+
+			fs_test_random_wakeup(&w, &em, &seed);
+			for (int i = 0; i < fs_policy_count(); i++) {
+				fs_policy_feec(&pol[i], &w, &r);
+				h = hash_result(h, &r);
+			}
+		}
+		for (int i = 0; i < fs_policy_count(); i++)
+			fs_policy_fini(&pol[i]);
+	}
+	if (h != RESULTS_FINGERPRINT)
+		fprintf(stderr, "    fingerprint 0x%016llxull\n", (unsigned long long)h);
+	EXPECT_EQ_U64(h, RESULTS_FINGERPRINT);
+}
