@@ -35,6 +35,16 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 		check "$topo: guest boots, runs its steps and returns its files" \
 			tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -o "$d"
 		sed 's/^/    /' "$d/cycle.txt" 2>/dev/null
+		# TCG runs 4-8 vCPUs on the host's cores: a busy host slows the guest until
+		# its root domain stays overutilized and feec hardly runs. That says nothing
+		# about feecscope; boot once more before judging, and say so.
+		n=$(sed -nE 's/.*feec-eligible under [^ ]+ ([0-9]+).*/\1/p' "$o/live.out" 2>/dev/null | tail -n 1)
+		if [ "${n:-0}" -lt "${FS_LAB_MIN_ELIGIBLE:-2000}" ]; then
+			echo "    only ${n:-no} feec-eligible wake-ups ($(grep -o 'overutilized=[0-9.]*%' "$o/live.out" 2>/dev/null | tail -n 1)): guest too slow, booting it again"
+			check "$topo: guest boots again, runs its steps and returns its files" \
+				tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -o "$d" -k
+			sed 's/^/    /' "$d/cycle.txt" 2>/dev/null
+		fi
 	fi
 
 	# What the kernel built from the DT.
