@@ -17,6 +17,56 @@ __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const stru
 	return em->unit == FS_POWER_UW ? ps->power / 1000 : ps->power;
 }
 
+/* The era's state search for a key (see FS_STATE_LUT). */
+static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
+{
+	__u64 fmax = t->freq[t->nr - 1];
+	int i;
+
+	switch (fn) {
+	case FS_EM_PD_ENERGY_5_0: {
+		/* map_util_freq() of v5.0 - v5.13: headroom on the frequency, then scale;
+		 * first state at or above it, never skipping. */
+		__u64 freq = (fmax + (fmax >> 2)) * key / t->scale_cpu;
+		for (i = 0; i < t->nr - 1; i++)
+			if (t->freq[i] >= freq)
+				break;
+		return i;
+	}
+	case FS_EM_CPU_ENERGY_5_14: {
+		/* em_pd_get_efficient_state() by frequency (v5.16 - v6.8; v5.14/15 never skip). */
+		__u64 freq = fmax * key / t->scale_cpu;
+		for (i = 0; i < t->nr; i++) {
+			if (t->freq[i] < freq)
+				continue;
+			if (t->skip_inefficient && t->inefficient[i])
+				continue;
+			return i;
+		}
+		return t->nr - 1;
+	}
+	case FS_EM_CPU_ENERGY_6_9:
+	default:
+		/* v6.9+: by performance. v6.13+ min/max_perf_state window is the full
+		 * table unless a vendor module calls em_update_performance_limits()
+		 * (none in tree to v7.1). */
+		for (i = 0; i < t->nr; i++) {
+			if (t->perf[i] < key)
+				continue;
+			if (t->skip_inefficient && t->inefficient[i])
+				continue;
+			return i;
+		}
+		return t->nr - 1;
+	}
+}
+
+/* The table answers for the era it was built for; anything else searches. */
+static int state_of(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
+{
+	return key < FS_STATE_LUT && fn == t->energy ? t->state_lut[key] : search_state(t, fn, key);
+}
+
 int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r,
 			   struct fs_era_tables *t, char *err, size_t errlen)
 {
@@ -83,34 +133,18 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 			else
 				prev_cost = c;
 		}
+		pt->energy = r->energy;
+		for (__u64 k = 0; k < FS_STATE_LUT; k++)
+			pt->state_lut[k] = (__u8)search_state(pt, r->energy, k);
 	}
 	return 0;
 }
 
 __u64 fs_em_pd_energy_v5_0(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util)
 {
-	__u64 fmax = t->freq[t->nr - 1];
-	/* map_util_freq() of v5.0 - v5.13: headroom on the frequency, then scale. */
-	__u64 freq = (fmax + (fmax >> 2)) * max_util / t->scale_cpu;
-	int i;
+	int i = state_of(t, FS_EM_PD_ENERGY_5_0, max_util);
 
-	for (i = 0; i < t->nr - 1; i++)
-		if (t->freq[i] >= freq)
-			break;
 	return t->cost[i] * sum_util / t->scale_cpu;
-}
-
-/* em_pd_get_efficient_state() by frequency (v5.16 - v6.8; v5.14/15 never skip). */
-static int state_for_freq(const struct fs_pd_table *t, __u64 freq)
-{
-	for (int i = 0; i < t->nr; i++) {
-		if (t->freq[i] < freq)
-			continue;
-		if (t->skip_inefficient && t->inefficient[i])
-			continue;
-		return i;
-	}
-	return t->nr - 1;
 }
 
 __u64 fs_em_cpu_energy_v5_14(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util,
@@ -122,32 +156,19 @@ __u64 fs_em_cpu_energy_v5_14(const struct fs_pd_table *t, __u64 max_util, __u64 
 	__u64 u = max_util + (max_util >> 2);
 	if (u > allowed_cap)
 		u = allowed_cap;
-	__u64 freq = t->freq[t->nr - 1] * u / t->scale_cpu;
-	int i = state_for_freq(t, freq);
+	int i = state_of(t, FS_EM_CPU_ENERGY_5_14, u);
 	return t->cost[i] * sum_util / t->scale_cpu;
 }
 
 __u64 fs_em_cpu_energy_v6_9(const struct fs_pd_table *t, __u64 max_util, __u64 sum_util,
 			    __u64 allowed_cap)
 {
-	int i;
-
 	if (!sum_util)
 		return 0;
 	/* Headroom is already in max_util (sugov_effective_cpu_perf, v6.8+). */
 	if (max_util > allowed_cap)
 		max_util = allowed_cap;
-	/* v6.13+ min/max_perf_state window is the full table unless a vendor
-	 * module calls em_update_performance_limits() (none in tree to v7.1). */
-	for (i = 0; i < t->nr; i++) {
-		if (t->perf[i] < max_util)
-			continue;
-		if (t->skip_inefficient && t->inefficient[i])
-			continue;
-		break;
-	}
-	if (i == t->nr)
-		i = t->nr - 1;
+	int i = state_of(t, FS_EM_CPU_ENERGY_6_9, max_util);
 	return t->cost[i] * sum_util;
 }
 

@@ -14,6 +14,14 @@
 #include "rules.h"
 
 /* One PD's table as the emulated kernel would hold it. */
+/*
+ * Every era picks the state from one utilization-like key (v5.0: max_util;
+ * v5.14 - v6.8: u after headroom and the allowed-cap clamp; v6.9+: max_util
+ * after the clamp). Keys below FS_STATE_LUT are looked up in state_lut[],
+ * built once per policy with the era's own search; larger keys search.
+ */
+#define FS_STATE_LUT 1280
+
 struct fs_pd_table {
 	int nr;
 	int first_cpu;
@@ -24,6 +32,8 @@ struct fs_pd_table {
 	__u64 perf[FS_MAX_PS];    /* v6.9+ performance; 0 before */
 	__u64 cost[FS_MAX_PS];
 	bool inefficient[FS_MAX_PS];
+	enum fs_energy_fn energy; /* the era whose search filled state_lut[] */
+	__u8 state_lut[FS_STATE_LUT];
 };
 
 struct fs_era_tables {
