@@ -41,6 +41,7 @@ struct fs_pipeline {
 	struct fs_rec_writer *rec;
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
+	struct fs_power_lut power_lut; /* the power estimate's state table for o.em */
 	const struct fs_wakeup *cur; /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
 };
@@ -128,6 +129,7 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 		return NULL;
 	}
 	p->o = *o;
+	fs_power_lut_build(&p->power_lut, o->em);
 	p->st.nr_policies = o->nr_policies;
 	for (int i = 0; i < o->nr_policies; i++) {
 		if (fs_policy_init(&p->pol[i], o->policies[i], o->em, err, errlen))
@@ -342,7 +344,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	__s64 dp[FS_MAX_POLICIES];
 	int acct_cpu[FS_MAX_POLICIES];
 	int pd_prev = em->cpu_pd[w->prev_cpu];
-	fs_power_ctx_init(&memo.x, em, w);
+	fs_power_ctx_init_lut(&memo.x, em, w, &p->power_lut);
 	memo.have = 0;
 	for (int i = 0; i < n; i++) {
 		acct_cpu[i] = fs_acct_effective_cpu(&p->res[i], w);

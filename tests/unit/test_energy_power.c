@@ -33,10 +33,12 @@ FS_TEST(energy_power_estimate_hand_worked)
  */
 #define POWER_FINGERPRINT 0xa7997ce549e4a2faull
 
-FS_TEST(power_estimate_over_generated_wakeups_keeps_its_fingerprint)
+/* with_lut: the pipeline's state table (fs_power_lut_build) instead of the search. */
+static __u64 power_fingerprint(bool with_lut)
 {
 	static struct fs_em em;
 	static struct fs_wakeup w;
+	static struct fs_power_lut lut;
 	__u64 h = 0xcbf29ce484222325ull, seed = 0x853c49e6748fea9bull;
 
 	for (int e = 0; e < 3; e++) {
@@ -44,11 +46,12 @@ FS_TEST(power_estimate_over_generated_wakeups_keeps_its_fingerprint)
 			fs_test_em_2pd(&em);
 		else
 			fs_test_em_pixel4(&em, e == 1 ? FS_POWER_MW : FS_POWER_UW);
+		fs_power_lut_build(&lut, &em);
 		for (int n = 0; n < 5000; n++) {
 			struct fs_power_ctx x;
 
 			fs_test_random_wakeup(&w, &em, &seed);
-			fs_power_ctx_init(&x, &em, &w);
+			fs_power_ctx_init_lut(&x, &em, &w, with_lut ? &lut : NULL);
 			for (int d = -1; d < em.nr_cpus; d++) {
 				__u64 v = fs_power_ctx_at(&x, d);
 
@@ -57,7 +60,16 @@ FS_TEST(power_estimate_over_generated_wakeups_keeps_its_fingerprint)
 			}
 		}
 	}
+	return h;
+}
+
+FS_TEST(power_estimate_over_generated_wakeups_keeps_its_fingerprint)
+{
+	__u64 h = power_fingerprint(false);
+
 	if (h != POWER_FINGERPRINT)
 		fprintf(stderr, "    fingerprint 0x%016llxull\n", (unsigned long long)h);
 	EXPECT_EQ_U64(h, POWER_FINGERPRINT);
+	/* The state table gives the same integers as the search it was built from. */
+	EXPECT_EQ_U64(power_fingerprint(true), POWER_FINGERPRINT);
 }

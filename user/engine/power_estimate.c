@@ -50,6 +50,28 @@ static int pd_state(const struct fs_em_pd *pd, __u64 fmax, __u64 m, __u64 cap)
 	return s;
 }
 
+/* pd_state() from the table where it covers m, else searched. */
+static int pd_state_of(const struct fs_power_ctx *x, int pdi, __u64 fmax, __u64 m, __u64 cap)
+{
+	if (x->lut && m < FS_POWER_LUT)
+		return x->lut->state[pdi][m];
+	return pd_state(&x->em->pd[pdi], fmax, m, cap);
+}
+
+void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em)
+{
+	lut->em = em;
+	for (int p = 0; p < em->nr_pd && p < FS_MAX_PDS; p++) {
+		const struct fs_em_pd *pd = &em->pd[p];
+		int first = fs_em_pd_first_cpu(pd);
+		__u64 cap = first >= 0 && first < FS_MAX_CPUS ? em->capacity[first] : 0;
+
+		for (__u64 m = 0; m < FS_POWER_LUT; m++)
+			lut->state[p][m] = pd->nr_ps > 0 && cap ?
+				(__u8)pd_state(pd, pd->ps[pd->nr_ps - 1].frequency, m, cap) : 0;
+	}
+}
+
 /* busy_i = u_i / capacity at f, scaled by cap * f. */
 static __u64 busy_term(__u64 u, __u64 fmax, __u64 capf)
 {
@@ -98,7 +120,7 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
 			b->max[1] = u;
 		}
 	}
-	int s = pd_state(pd, b->fmax, b->max[0], b->cap);
+	int s = pd_state_of(x, pdi, b->fmax, b->max[0], b->cap);
 	__u64 f = pd->ps[s].frequency;
 	b->state = s;
 	b->busy = 0;
@@ -123,7 +145,7 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 
 	if (u > m)
 		m = u;
-	int s = pd_state(pd, b->fmax, m, b->cap);
+	int s = pd_state_of(x, pdi, b->fmax, m, b->cap);
 	__u64 f = pd->ps[s].frequency;
 	if (!f)
 		return 0;
@@ -142,9 +164,16 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w)
 {
+	fs_power_ctx_init_lut(x, em, w, NULL);
+}
+
+void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
+			   const struct fs_power_lut *lut)
+{
 	__u64 ue = w->task.util_est_ewma > w->task.util_est_enqueued ? w->task.util_est_ewma
 								     : w->task.util_est_enqueued;
 	x->em = em;
+	x->lut = lut && lut->em == em ? lut : NULL;
 	x->w = w;
 	x->task_util = fs_sync_entity_util_avg(&w->task);
 	x->task_est = x->task_util > ue ? x->task_util : ue;

@@ -16,8 +16,20 @@ struct fs_power_pd {
 	unsigned __int128 busy;  /* sum of busy_i at that state */
 };
 
+/*
+ * pd_state() answers per PD and per max utilization m < FS_POWER_LUT, built
+ * once per EM with the same search (fs_power_lut_build); optional.
+ */
+#define FS_POWER_LUT 1025
+
+struct fs_power_lut {
+	const struct fs_em *em; /* the EM it was built for */
+	__u8 state[FS_MAX_PDS][FS_POWER_LUT];
+};
+
 struct fs_power_ctx {
 	const struct fs_em *em;
+	const struct fs_power_lut *lut; /* NULL: search every time */
 	const struct fs_wakeup *w;
 	__u64 task_util, task_est; /* after the PELT sync */
 	__u64 online;              /* online CPUs of the record */
@@ -27,7 +39,11 @@ struct fs_power_ctx {
 	__u64 u[FS_MAX_CPUS];      /* u_i without the task (online CPUs of usable PDs) */
 };
 
+void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em);
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w);
+/* The same, with pd_state() looked up in lut (built for em; NULL = search). */
+void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
+			   const struct fs_power_lut *lut);
 /* == fs_system_power_uw(em, w, dst_cpu) */
 __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu);
 
