@@ -8,28 +8,28 @@
 #include <string.h>
 #include "feec_ctx.h"
 
+/*
+ * Each kernel's rules take the margin as an argument, so a policy and its
+ * twin differ in nothing else (what fs_policy_redecide() relies on).
+ */
+
 /* v5.0 - v5.2: system energy, prev_energy >> 4. */
-static const struct fs_feec_rules rules_v5_0 = {
-	.margin = FS_MARGIN_PREV_ENERGY, .margin_shift = 4,
-	.ue_flag = FS_UE_BIT0_OR, .fits_keeps_equal = true,
-	.eff = FS_EFF_5_0, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
-};
-static const struct fs_feec_rules rules_v5_0_nomargin = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_BIT0_OR, .fits_keeps_equal = true,
-	.eff = FS_EFF_5_0, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
-};
+#define RULES_V5_0(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_BIT0_OR,                    \
+		.fits_keeps_equal = true, .eff = FS_EFF_5_0, .cost = FS_COST_MW,               \
+		.energy = FS_EM_PD_ENERGY_5_0,                                                 \
+	}
+static const struct fs_feec_rules rules_v5_0 = RULES_V5_0(FS_MARGIN_PREV_ENERGY);
+static const struct fs_feec_rules rules_v5_0_nomargin = RULES_V5_0(FS_MARGIN_NONE);
 /* v5.4: per-PD deltas, all-PD base in the margin, uclamp_util_with on the frequency. */
-static const struct fs_feec_rules rules_v5_4 = {
-	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
-	.ue_flag = FS_UE_BIT0_OR,
-	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
-};
-static const struct fs_feec_rules rules_v5_4_nomargin = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_BIT0_OR,
-	.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,
-};
+#define RULES_V5_4(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_BIT0_OR,                    \
+		.eff = FS_EFF_5_3, .cost = FS_COST_MW, .energy = FS_EM_PD_ENERGY_5_0,          \
+	}
+static const struct fs_feec_rules rules_v5_4 = RULES_V5_4(FS_MARGIN_PREV_DELTA_BASE);
+static const struct fs_feec_rules rules_v5_4_nomargin = RULES_V5_4(FS_MARGIN_NONE);
 /*
  * Late 5.10.y (read: 5.10.228): v5.4's scan and all-PD base with the stable
  * backports: saturating spare (v5.10), MSB UTIL_AVG_UNCHANGED, idle-rq clamps
@@ -60,72 +60,53 @@ static const struct fs_feec_rules rules_v5_10_nomargin = RULES_V5_10(FS_MARGIN_N
 static const struct fs_feec_rules rules_v5_15 = RULES_V5_15(FS_MARGIN_PREV_DELTA_BASE);
 static const struct fs_feec_rules rules_v5_15_nomargin = RULES_V5_15(FS_MARGIN_NONE);
 /* v6.0 (and 6.1.0): energy_env, uW, inefficient states, margin removed. */
-static const struct fs_feec_rules rules_v6_0 = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true,
-};
-static const struct fs_feec_rules rules_v6_0_margin = {
-	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true,
-};
+#define RULES_V6_0(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.ue_remove_queued = true, .eff = FS_EFF_5_14, .cost = FS_COST_UW,              \
+		.energy = FS_EM_CPU_ENERGY_5_14, .mark_inefficient = true, .unit_uw = true,    \
+	}
+static const struct fs_feec_rules rules_v6_0 = RULES_V6_0(FS_MARGIN_NONE);
+static const struct fs_feec_rules rules_v6_0_margin = RULES_V6_0(FS_MARGIN_PREV_DELTA_BASE);
 /*
  * 6.1.y as Debian's 6.1.192 (the lab guest): the 6.2 - 6.7 uclamp fixes
  * backported onto the v6.0 helpers (effective_cpu_util(type, p), thermal
  * pressure, f * 1.25u / cap energy).
  */
-static const struct fs_feec_rules rules_v6_1 = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true,
-	.fits_levels = true,
-};
-static const struct fs_feec_rules rules_v6_1_margin = {
-	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true,
-	.fits_levels = true,
-};
+#define RULES_V6_1(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.ue_remove_queued = true, .eff = FS_EFF_5_14, .cost = FS_COST_UW,              \
+		.energy = FS_EM_CPU_ENERGY_5_14, .mark_inefficient = true, .unit_uw = true,    \
+		.fits_levels = true,                                                           \
+	}
+static const struct fs_feec_rules rules_v6_1 = RULES_V6_1(FS_MARGIN_NONE);
+static const struct fs_feec_rules rules_v6_1_margin = RULES_V6_1(FS_MARGIN_PREV_DELTA_BASE);
 /*
  * 6.6.y from 6.6.2 (the 6.7 spare -1 and zero-util fixes arrived there): v6.1
  * plus 6.5's runnable boost of the frequency util, without 6.5.0's util_est
  * boost (c2e164ac33f7). WF_CURRENT_CPU (6.6) returns before feec; the record
  * carries no wake flag for it, so it is not modelled.
  */
-static const struct fs_feec_rules rules_v6_6 = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
-	.fits_levels = true,
-};
-static const struct fs_feec_rules rules_v6_6_margin = {
-	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_5_14, .cost = FS_COST_UW, .energy = FS_EM_CPU_ENERGY_5_14,
-	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
-	.fits_levels = true,
-};
+#define RULES_V6_6(m)                                                                         \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.ue_remove_queued = true, .eff = FS_EFF_5_14, .cost = FS_COST_UW,              \
+		.energy = FS_EM_CPU_ENERGY_5_14, .mark_inefficient = true, .unit_uw = true,    \
+		.boost_max_util = true, .fits_levels = true,                                   \
+	}
+static const struct fs_feec_rules rules_v6_6 = RULES_V6_6(FS_MARGIN_NONE);
+static const struct fs_feec_rules rules_v6_6_margin = RULES_V6_6(FS_MARGIN_PREV_DELTA_BASE);
 /* 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq pressure. */
-static const struct fs_feec_rules rules_v6_12 = {
-	.margin = FS_MARGIN_NONE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF, .energy = FS_EM_CPU_ENERGY_6_9,
-	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
-	.fits_levels = true, .hw_cpufreq_pressure = true,
-};
-static const struct fs_feec_rules rules_v6_12_margin = {
-	.margin = FS_MARGIN_PREV_DELTA_BASE, .margin_shift = 4,
-	.ue_flag = FS_UE_MASKED, .ue_remove_queued = true,
-	.eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF, .energy = FS_EM_CPU_ENERGY_6_9,
-	.mark_inefficient = true, .unit_uw = true, .boost_max_util = true,
-	.fits_levels = true, .hw_cpufreq_pressure = true,
-};
+#define RULES_V6_12(m)                                                                        \
+	{                                                                                      \
+		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
+		.ue_remove_queued = true, .eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF,          \
+		.energy = FS_EM_CPU_ENERGY_6_9, .mark_inefficient = true, .unit_uw = true,     \
+		.boost_max_util = true, .fits_levels = true, .hw_cpufreq_pressure = true,      \
+	}
+static const struct fs_feec_rules rules_v6_12 = RULES_V6_12(FS_MARGIN_NONE);
+static const struct fs_feec_rules rules_v6_12_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE);
 
 static int era_init(void **state, const struct fs_policy_desc *d, const struct fs_em *em, char *err,
 		    size_t errlen)
