@@ -19,7 +19,7 @@ static void finish(struct fs_em *em)
 			}
 }
 
-static void add_ps(struct fs_em_pd *pd, __u64 khz, __u64 power)
+void fs_test_add_state(struct fs_em_pd *pd, __u64 khz, __u64 power)
 {
 	pd->ps[pd->nr_ps].frequency = khz;
 	pd->ps[pd->nr_ps].power = power;
@@ -34,13 +34,13 @@ void fs_test_em_2pd(struct fs_em *em)
 	em->nr_pd = 2;
 	strcpy(em->pd[0].name, "little");
 	em->pd[0].cpus = 0x3;
-	add_ps(&em->pd[0], 500000, 50);
-	add_ps(&em->pd[0], 1000000, 150);
+	fs_test_add_state(&em->pd[0], 500000, 50);
+	fs_test_add_state(&em->pd[0], 1000000, 150);
 	strcpy(em->pd[1].name, "big");
 	em->pd[1].cpus = 0xc;
-	add_ps(&em->pd[1], 500000, 200);
-	add_ps(&em->pd[1], 1000000, 400);
-	add_ps(&em->pd[1], 2000000, 1200);
+	fs_test_add_state(&em->pd[1], 500000, 200);
+	fs_test_add_state(&em->pd[1], 1000000, 400);
+	fs_test_add_state(&em->pd[1], 2000000, 1200);
 	em->capacity[0] = em->capacity[1] = 512;
 	em->capacity[2] = em->capacity[3] = 1024;
 	finish(em);
@@ -78,7 +78,7 @@ static void px_pd(struct fs_em_pd *pd, const char *name, __u64 cpus, unsigned in
 	for (int i = 0; i < n; i++) {
 		__u64 mv = t[i][1] / 1000, mhz = t[i][0] / 1000;
 		__u64 x = (__u64)coef * mv * mv * mhz;
-		add_ps(pd, t[i][0], unit == FS_POWER_MW ? x / 1000000000ull : x / 1000000ull);
+		fs_test_add_state(pd, t[i][0], unit == FS_POWER_MW ? x / 1000000000ull : x / 1000000ull);
 	}
 }
 
@@ -227,4 +227,12 @@ void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *s
 		random_cpu(&w->cpu[c], em->capacity[c], uclamp, s);
 	if (one_in(s, 8))
 		w->cpu[w->waker_cpu].flags |= FS_CPU_CURR_IS_P;
+}
+
+const struct fs_feec_cand *fs_test_cand(const struct fs_feec_result *r, int cpu)
+{
+	for (int i = 0; i < r->nr_cand; i++)
+		if (r->cand[i].cpu == cpu)
+			return &r->cand[i];
+	return NULL;
 }

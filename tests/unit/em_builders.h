@@ -37,6 +37,12 @@ void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned 
  */
 void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *seed);
 
+/* Append a performance state (kHz, power in the EM's unit) to a hand-built PD. */
+void fs_test_add_state(struct fs_em_pd *pd, __u64 khz, __u64 power);
+
+/* The candidate evaluation of cpu in a result, NULL if feec did not evaluate it. */
+const struct fs_feec_cand *fs_test_cand(const struct fs_feec_result *r, int cpu);
+
 /* Run one policy by name on a wake-up; aborts the test process on init failure. */
 void fs_test_run(const char *policy, const struct fs_em *em, const struct fs_wakeup *w,
 		 struct fs_feec_result *out);

@@ -8,13 +8,6 @@
 #include "test.h"
 #include "em_builders.h"
 
-static void add_state(struct fs_em_pd *pd, __u64 khz, __u64 power)
-{
-	pd->ps[pd->nr_ps].frequency = khz;
-	pd->ps[pd->nr_ps].power = power;
-	pd->nr_ps++;
-}
-
 /* fs_test_em_2pd() in uW: every power x 1000, MICROWATTS flag, as a v6.0+ EM. */
 static void em_2pd_uw(struct fs_em *em)
 {
@@ -39,8 +32,8 @@ static void em_falling_cost(struct fs_em *em, enum fs_power_unit unit)
 	else
 		fs_test_em_2pd(em);
 	em->pd[0].nr_ps = 0;
-	add_state(&em->pd[0], 500000, unit == FS_POWER_UW ? 100000 : 100);
-	add_state(&em->pd[0], 1000000, unit == FS_POWER_UW ? 150000 : 150);
+	fs_test_add_state(&em->pd[0], 500000, unit == FS_POWER_UW ? 100000 : 100);
+	fs_test_add_state(&em->pd[0], 1000000, unit == FS_POWER_UW ? 150000 : 150);
 }
 
 /*
@@ -110,14 +103,11 @@ FS_TEST(feec_v5_4_energy_below_base_wraps_v6_0_returns_prev)
 	EXPECT_EQ_U64(r.prev_delta, 187);
 	EXPECT_EQ_U64(r.best_delta, 23);
 	EXPECT_EQ_U64(r.base_energy, 442);
-	int little = -1;
-	for (int i = 0; i < r.nr_cand; i++)
-		if (r.cand[i].cpu == 0)
-			little = i;
-	ASSERT_TRUE(little >= 0);
-	EXPECT_EQ_U64(r.cand[little].energy, 112);
-	EXPECT_EQ_U64(r.cand[little].base, 138);
-	EXPECT_EQ_U64(r.cand[little].delta, UINT64_MAX - 25); /* 112 - 138 mod 2^64 */
+	const struct fs_feec_cand *little = fs_test_cand(&r, 0);
+	ASSERT_TRUE(little != NULL);
+	EXPECT_EQ_U64(little->energy, 112);
+	EXPECT_EQ_U64(little->base, 138);
+	EXPECT_EQ_U64(little->delta, UINT64_MAX - 25); /* 112 - 138 mod 2^64 */
 
 	fs_test_run("v6.0", &emu, &w, &r);
 	EXPECT_EQ(r.cpu, 2);

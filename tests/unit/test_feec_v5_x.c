@@ -33,14 +33,6 @@ static struct fs_feec_rules rules_of(const char *policy)
 	return *(const struct fs_feec_rules *)fs_policy_find(policy)->rules;
 }
 
-static bool has_cand(const struct fs_feec_result *r, int cpu)
-{
-	for (int i = 0; i < r->nr_cand; i++)
-		if (r->cand[i].cpu == cpu)
-			return true;
-	return false;
-}
-
 /* A util-350 task capped at 300 on big prev cpu2; the little rqs are capped at 300 too. */
 static void capped_task(struct fs_em *em, struct fs_wakeup *w)
 {
@@ -111,7 +103,7 @@ FS_TEST(feec_v5_10_util_fits_cpu_capped_task_vs_v5_4_plain_fit)
 	fs_test_run("v5.4", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 2);
 	EXPECT_EQ(r.reason, FS_FEEC_PREV_BEST);
-	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) == NULL && fs_test_cand(&r, 1) == NULL);
 }
 
 /*
@@ -131,14 +123,14 @@ FS_TEST(feec_v5_10_uclamp_clamps_carry_over_within_pd)
 	w.cpu[1].flags |= FS_CPU_UCLAMP_IDLE;
 	fs_test_run("v5.10", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 2);
-	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) == NULL && fs_test_cand(&r, 1) == NULL);
 
 	capped_task(&em, &w);
 	w.cpu[0].flags |= FS_CPU_UCLAMP_IDLE;
 	w.cpu[1].uclamp_max = 1024;
 	fs_test_run("v5.10", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 0);
-	EXPECT_TRUE(has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) != NULL && fs_test_cand(&r, 1) == NULL);
 }
 
 /*
@@ -167,7 +159,7 @@ FS_TEST(feec_v5_10_capacity_inversion_uses_thermal_load_avg)
 	fs_test_run("v5.10", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 0);
 	EXPECT_EQ(r.reason, FS_FEEC_PREV_UNFIT);
-	EXPECT_TRUE(!has_cand(&r, 2) && !has_cand(&r, 3));
+	EXPECT_TRUE(fs_test_cand(&r, 2) == NULL && fs_test_cand(&r, 3) == NULL);
 }
 
 /*
@@ -281,10 +273,10 @@ FS_TEST(feec_v5_15_prev_excluded_from_max_spare_vs_v5_10)
 	fs_test_wakeup(&w, &em, u, 2, 100);
 	fs_test_run("v5.10", &em, &w, &r);
 	EXPECT_EQ(r.nr_cand, 2);
-	EXPECT_TRUE(has_cand(&r, 2) && !has_cand(&r, 3) && has_cand(&r, 0));
+	EXPECT_TRUE(fs_test_cand(&r, 2) != NULL && fs_test_cand(&r, 3) == NULL && fs_test_cand(&r, 0) != NULL);
 	fs_test_run("v5.15", &em, &w, &r);
 	EXPECT_EQ(r.nr_cand, 3);
-	EXPECT_TRUE(has_cand(&r, 2) && has_cand(&r, 3) && has_cand(&r, 0));
+	EXPECT_TRUE(fs_test_cand(&r, 2) != NULL && fs_test_cand(&r, 3) != NULL && fs_test_cand(&r, 0) != NULL);
 	EXPECT_EQ(r.cpu, 0);
 }
 
@@ -430,6 +422,6 @@ FS_TEST(feec_v5_15_util_fits_cpu_boost_vs_early_stable_clamped_fit)
 	early.fit = FS_FIT_UCLAMP_UTIL;
 	early.zero_exit_uclamp_min = false;
 	run_rules("v5.15", &early, &em, &w, &r);
-	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) == NULL && fs_test_cand(&r, 1) == NULL);
 	EXPECT_EQ(r.cpu, 2);
 }

@@ -14,22 +14,6 @@
 #include "test.h"
 #include "em_builders.h"
 
-static bool has_cand(const struct fs_feec_result *r, int cpu)
-{
-	for (int i = 0; i < r->nr_cand; i++)
-		if (r->cand[i].cpu == cpu)
-			return true;
-	return false;
-}
-
-static const struct fs_feec_cand *cand_of(const struct fs_feec_result *r, int cpu)
-{
-	for (int i = 0; i < r->nr_cand; i++)
-		if (r->cand[i].cpu == cpu)
-			return &r->cand[i];
-	return NULL;
-}
-
 /*
  * Little full (450 + p does not fit 512), prev cpu2 at 350 (+ p 100), cpu3 at
  * 100 but capacity_of 400 (RT pressure): spare 1024 - 450 = 574 on prev,
@@ -60,16 +44,16 @@ FS_TEST(feec_v6_1_max_spare_must_beat_prev_spare)
 	EXPECT_EQ(r.reason, FS_FEEC_MOVED);
 	EXPECT_EQ_U64(r.prev_delta, 292969);
 	EXPECT_EQ_U64(r.best_delta, 78125);
-	ASSERT_TRUE(cand_of(&r, 3) != NULL);
-	EXPECT_EQ_U64(cand_of(&r, 3)->energy, 429687);
-	EXPECT_EQ_U64(cand_of(&r, 3)->base, 351562);
+	ASSERT_TRUE(fs_test_cand(&r, 3) != NULL);
+	EXPECT_EQ_U64(fs_test_cand(&r, 3)->energy, 429687);
+	EXPECT_EQ_U64(fs_test_cand(&r, 3)->base, 351562);
 	for (int i = 0; i < 2; i++) {
 		fs_test_run(i ? "v6.6" : "v6.1", &em, &w, &r);
 		EXPECT_EQ(r.cpu, 2);
 		EXPECT_EQ(r.reason, FS_FEEC_PREV_BEST);
 		EXPECT_EQ_U64(r.prev_delta, 292969);
 		EXPECT_EQ(r.nr_cand, 1);
-		EXPECT_TRUE(!has_cand(&r, 3));
+		EXPECT_TRUE(fs_test_cand(&r, 3) == NULL);
 	}
 }
 
@@ -106,18 +90,18 @@ FS_TEST(feec_v6_1_util_fits_cpu_uclamp_max_fits)
 	fs_test_run("v6.0", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 2);
 	EXPECT_EQ(r.reason, FS_FEEC_PREV_BEST);
-	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) == NULL && fs_test_cand(&r, 1) == NULL);
 	for (int i = 0; i < 2; i++) {
 		fs_test_run(i ? "v6.6" : "v6.1", &em, &w, &r);
 		EXPECT_EQ(r.cpu, 0);
 		EXPECT_EQ(r.reason, FS_FEEC_MOVED);
 		EXPECT_EQ_U64(r.prev_delta, 781250);
 		EXPECT_EQ_U64(r.best_delta, 185547);
-		ASSERT_TRUE(cand_of(&r, 0) != NULL);
+		ASSERT_TRUE(fs_test_cand(&r, 0) != NULL);
 		/* A spare capacity of 0 is a candidate (long spare, -1 = none). */
-		EXPECT_EQ_U64(cand_of(&r, 0)->energy, 205078);
-		EXPECT_EQ_U64(cand_of(&r, 0)->base, 19531);
-		EXPECT_EQ(cand_of(&r, 0)->fits, 1);
+		EXPECT_EQ_U64(fs_test_cand(&r, 0)->energy, 205078);
+		EXPECT_EQ_U64(fs_test_cand(&r, 0)->base, 19531);
+		EXPECT_EQ(fs_test_cand(&r, 0)->fits, 1);
 	}
 }
 
@@ -137,8 +121,8 @@ FS_TEST(feec_v6_1_prev_spare_zero_is_evaluated)
 	EXPECT_EQ(r.cpu, 0);
 	EXPECT_EQ(r.reason, FS_FEEC_PREV_BEST);
 	EXPECT_EQ_U64(r.prev_delta, 185547);
-	ASSERT_TRUE(cand_of(&r, 0) != NULL);
-	EXPECT_EQ_U64(cand_of(&r, 0)->energy, 205078);
+	ASSERT_TRUE(fs_test_cand(&r, 0) != NULL);
+	EXPECT_EQ_U64(fs_test_cand(&r, 0)->energy, 205078);
 }
 
 /*
@@ -172,10 +156,10 @@ FS_TEST(feec_v6_1_fits_level_minus_one_loses_to_fitting)
 		EXPECT_EQ(r.reason, FS_FEEC_FITS_RULE);
 		EXPECT_EQ_U64(r.prev_delta, 39062);
 		EXPECT_EQ_U64(r.best_delta, 39062);
-		ASSERT_TRUE(cand_of(&r, 0) != NULL && cand_of(&r, 2) != NULL);
-		EXPECT_EQ(cand_of(&r, 0)->fits, -1);
-		EXPECT_EQ(cand_of(&r, 2)->fits, 1);
-		EXPECT_EQ_U64(cand_of(&r, 2)->delta, 195312);
+		ASSERT_TRUE(fs_test_cand(&r, 0) != NULL && fs_test_cand(&r, 2) != NULL);
+		EXPECT_EQ(fs_test_cand(&r, 0)->fits, -1);
+		EXPECT_EQ(fs_test_cand(&r, 2)->fits, 1);
+		EXPECT_EQ_U64(fs_test_cand(&r, 2)->delta, 195312);
 	}
 }
 
@@ -202,8 +186,8 @@ FS_TEST(feec_v6_6_best_thermal_cap_rule)
 		fs_test_run(i ? "v6.6" : "v6.1", &em, &w, &r);
 		EXPECT_EQ(r.cpu, 2);
 		EXPECT_EQ(r.reason, FS_FEEC_FITS_RULE);
-		ASSERT_TRUE(cand_of(&r, 2) != NULL);
-		EXPECT_EQ(cand_of(&r, 2)->fits, -1);
+		ASSERT_TRUE(fs_test_cand(&r, 2) != NULL);
+		EXPECT_EQ(fs_test_cand(&r, 2)->fits, -1);
 	}
 	fs_test_run("v6.0", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 0);
@@ -212,12 +196,12 @@ FS_TEST(feec_v6_6_best_thermal_cap_rule)
 	w.cpu[2].thermal_pressure = w.cpu[3].thermal_pressure = 600;
 	fs_test_run("v6.6", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 0);
-	ASSERT_TRUE(cand_of(&r, 2) != NULL);
-	EXPECT_EQ(cand_of(&r, 2)->fits, -1);
+	ASSERT_TRUE(fs_test_cand(&r, 2) != NULL);
+	EXPECT_EQ(fs_test_cand(&r, 2)->fits, -1);
 	fs_test_run("v6.12", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 2);
-	ASSERT_TRUE(cand_of(&r, 2) != NULL);
-	EXPECT_EQ(cand_of(&r, 2)->fits, 1);
+	ASSERT_TRUE(fs_test_cand(&r, 2) != NULL);
+	EXPECT_EQ(fs_test_cand(&r, 2)->fits, 1);
 }
 
 /*
@@ -250,9 +234,9 @@ FS_TEST(feec_v6_6_runnable_boost_raises_pd_frequency)
 	EXPECT_EQ(r.cpu, 2);
 	EXPECT_EQ(r.reason, FS_FEEC_PREV_BEST);
 	EXPECT_EQ_U64(r.prev_delta, 31250);
-	ASSERT_TRUE(cand_of(&r, 0) != NULL);
-	EXPECT_EQ_U64(cand_of(&r, 0)->energy, 84960);
-	EXPECT_EQ_U64(cand_of(&r, 0)->base, 48828);
+	ASSERT_TRUE(fs_test_cand(&r, 0) != NULL);
+	EXPECT_EQ_U64(fs_test_cand(&r, 0)->energy, 84960);
+	EXPECT_EQ_U64(fs_test_cand(&r, 0)->base, 48828);
 }
 
 /* 6.7 (6.1.63, 6.6.2): util 0 leaves feec at once only without uclamp_min. */
@@ -298,14 +282,14 @@ FS_TEST(feec_v6_1_uclamp_aggregation_carries_over_idle_rq)
 	w.cpu[0].uclamp_max = 1024;
 	w.cpu[1].flags |= FS_CPU_UCLAMP_IDLE;
 	fs_test_run("v6.1", &em, &w, &r);
-	EXPECT_TRUE(!has_cand(&r, 0) && !has_cand(&r, 1));
+	EXPECT_TRUE(fs_test_cand(&r, 0) == NULL && fs_test_cand(&r, 1) == NULL);
 	EXPECT_EQ(r.cpu, 2);
 
 	uclamp_max_landscape(&em, &w, 2);
 	w.cpu[1].uclamp_max = 1024;
 	w.cpu[0].flags |= FS_CPU_UCLAMP_IDLE;
 	fs_test_run("v6.1", &em, &w, &r);
-	EXPECT_TRUE(has_cand(&r, 0));
+	EXPECT_TRUE(fs_test_cand(&r, 0) != NULL);
 	EXPECT_EQ(r.cpu, 0);
 }
 
