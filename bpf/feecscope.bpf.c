@@ -48,6 +48,13 @@ extern int LINUX_KERNEL_VERSION __kconfig;
 extern const void sched_uclamp_used __ksym __weak;
 bool uclamp_seen = false;
 
+/* A clamp other than the defaults 0 / 1024 proves sched_uclamp_used on. */
+static __always_inline void note_clamps(__u32 min, __u32 max)
+{
+	if (min || max != SCHED_CAPACITY_SCALE)
+		uclamp_seen = true;
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20); /* resized by --ringbuf-size */
@@ -193,8 +200,7 @@ static __always_inline void read_cpu(struct fs_cpu *c, struct rq *rq, struct tas
 	if (bpf_core_field_exists(rqu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
 		c->uclamp_min = BPF_CORE_READ(rqu, uclamp[0].value);
 		c->uclamp_max = BPF_CORE_READ(rqu, uclamp[1].value);
-		if (c->uclamp_min || c->uclamp_max != SCHED_CAPACITY_SCALE)
-			uclamp_seen = true;
+		note_clamps(c->uclamp_min, c->uclamp_max);
 		if (BPF_CORE_READ(rqu, uclamp_flags) & UCLAMP_FLAG_IDLE)
 			c->flags |= FS_CPU_UCLAMP_IDLE;
 	}
@@ -232,8 +238,7 @@ static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p
 	if (bpf_core_field_exists(pu->uclamp)) {
 		t->uclamp_min = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[0], value);
 		t->uclamp_max = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[1], value);
-		if (t->uclamp_min || t->uclamp_max != SCHED_CAPACITY_SCALE)
-			uclamp_seen = true;
+		note_clamps(t->uclamp_min, t->uclamp_max);
 	}
 }
 

@@ -20,7 +20,11 @@ static int read_u64(const char *dir, const char *name, unsigned long long *v)
 	return ok ? 0 : -1;
 }
 
-/* "0-3" / "4 5 6" / "0-1,4" -> bit mask; -1 on garbage. */
+/*
+ * related_cpus -> bit mask; -1 on garbage. cpufreq prints it as "0 1 2 3"
+ * (cpufreq_show_cpus()), not in the %*pbl "0-3" form the EM readers'
+ * fs_cpulist_parse() takes; ranges and commas are accepted too.
+ */
 static long long parse_cpus(const char *s)
 {
 	long long mask = 0;

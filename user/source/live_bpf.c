@@ -472,21 +472,28 @@ int fs_live_bpf_drain(struct fs_live_bpf *b)
 	return ring_buffer__consume(b->rb);
 }
 
-/* Tracepoint hits the kernel skipped because the same program was already running on that CPU. */
-static __u64 nested_misses(struct fs_live_bpf *b)
+/* Sums of every loaded program's bpf_prog_info run statistics. */
+struct prog_sums {
+	__u64 run_ns, run_cnt;
+	__u64 misses; /* hits skipped because the program was already running on that CPU (v5.12+) */
+};
+
+static void prog_sums(struct fs_live_bpf *b, struct prog_sums *sum)
 {
 	struct bpf_program *prog;
-	__u64 n = 0;
 
+	memset(sum, 0, sizeof(*sum));
 	bpf_object__for_each_program(prog, b->skel->obj) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		sum->run_ns += info.run_time_ns;
+		sum->run_cnt += info.run_cnt;
+		sum->misses += info.recursion_misses;
 	}
-	return n;
 }
 
 int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
@@ -504,7 +511,10 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 			out[k] += vals[c];
 	}
 	free(vals);
-	out[FS_CNT_NESTED] = nested_misses(b);
+	struct prog_sums sum;
+
+	prog_sums(b, &sum);
+	out[FS_CNT_NESTED] = sum.misses;
 	return 0;
 }
 
@@ -515,19 +525,11 @@ const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b)
 
 int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)
 {
-	struct bpf_program *prog;
+	struct prog_sums sum;
 
-	*run_ns = *run_cnt = 0;
-	bpf_object__for_each_program(prog, b->skel->obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			continue;
-		*run_ns += info.run_time_ns;
-		*run_cnt += info.run_cnt;
-	}
+	prog_sums(b, &sum);
+	*run_ns = sum.run_ns;
+	*run_cnt = sum.run_cnt;
 	return 0;
 }
 
