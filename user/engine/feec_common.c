@@ -27,6 +27,22 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 	c->util_est_on = !(w->flags & FS_WAKE_UTIL_EST_OFF);
 	c->p_min = c->uclamp_used ? w->task.uclamp_min : 0;
 	c->p_max = c->uclamp_used ? w->task.uclamp_max : FS_SCHED_CAPACITY_SCALE;
+	/* fs_cpu_online() and fs_cpu_in_sd() && fs_cpu_allowed() as masks, for the bodies' per-PD loops. */
+	int n = w->hdr.nr_cpus < em->nr_cpus ? w->hdr.nr_cpus : em->nr_cpus;
+	__u64 in_sd = 0;
+	if (n > FS_MAX_CPUS)
+		n = FS_MAX_CPUS;
+	for (int i = 0; i < n; i++) {
+		__u32 f = w->cpu[i].flags;
+		c->online |= (__u64)!!(f & FS_CPU_ONLINE) << i;
+		in_sd |= (__u64)!!(f & FS_CPU_IN_SD) << i;
+	}
+	if (w->flags & FS_WAKE_EAS_UNKNOWN) { /* every online CPU with a PD */
+		in_sd = 0;
+		for (int p = 0; p < em->nr_pd; p++)
+			in_sd |= em->pd[p].cpus;
+	}
+	c->cand_mask = c->online & in_sd & w->cpus_allowed;
 }
 
 static bool em_is_asym(const struct fs_em *em)

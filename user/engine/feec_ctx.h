@@ -26,6 +26,8 @@ struct fs_feec_ctx {
 	bool uclamp_used;    /* uclamp_is_used() (pre-v5.9: CONFIG_UCLAMP_TASK, see util.c) */
 	bool util_est_on;    /* sched_feat(UTIL_EST) */
 	__u64 p_min, p_max;  /* uclamp_eff_value(p, MIN/MAX) when uclamp is used, else 0/1024 */
+	__u64 online;        /* CPUs fs_cpu_online() */
+	__u64 cand_mask;     /* CPUs fs_cpu_in_sd() and fs_cpu_allowed(): feec's candidates */
 };
 
 void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,

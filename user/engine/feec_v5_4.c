@@ -19,9 +19,10 @@
  *
  * cpu_util_next(cpu, p, dst) takes one value when dst is the CPU and another
  * for every other dst (-1 included), so a wake-up's PD is scanned once
- * without p (pd_energy_prepare) and compute_energy(dst) is that sum with
- * dst's term swapped and the max of dst's own value and the others' (top
- * two): the same integers as the kernel's loop over the PD for each dst.
+ * (pd_scan) without p, and compute_energy(dst) is that sum with dst's term
+ * swapped and the max of dst's own value and the others' (top two): the same
+ * integers as the kernel's loop over the PD for each dst. The same pass runs
+ * the candidate scan, which reads cpu_util_next(cpu, p, cpu) of each CPU.
  */
 struct pd_energy {
 	int pdi;
@@ -31,71 +32,14 @@ struct pd_energy {
 	__u64 max[2];              /* the two largest FREQUENCY utils, p nowhere */
 	int max_cpu;               /* the CPU of max[0] */
 	__u64 e_off[FS_MAX_CPUS];  /* each CPU's ENERGY util, p elsewhere */
+	__u64 u_off[FS_MAX_CPUS];  /* cpu_util_next(cpu, p, -1) */
+	__u64 u_on[FS_MAX_CPUS];   /* cpu_util_next(cpu, p, cpu) */
 };
 
 /* v5.14+: per CPU at most the thermally capped capacity. */
 static __u64 thermal_clamp(const struct fs_feec_ctx *c, const struct pd_energy *pe, __u64 u)
 {
 	return c->r->energy_thermal_cap && u > pe->tcap ? pe->tcap : u;
-}
-
-static void pd_energy_prepare(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe)
-{
-	const struct fs_em_pd *pd = &c->em->pd[pdi];
-	const struct fs_pd_table *t = &c->t->pd[pdi];
-	int cpu;
-
-	pe->pdi = pdi;
-	pe->cpus = 0;
-	pe->cpu_cap = pe->tcap = fs_arch_cap(c, t->first_cpu);
-	/* Unsigned as in the kernel (pressure never exceeds the capacity). */
-	if (c->r->energy_thermal_cap)
-		pe->tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
-	pe->sum = pe->max[0] = pe->max[1] = 0;
-	pe->max_cpu = -1;
-	fs_for_each_cpu(cpu, pd->cpus, left) {
-		if (!fs_cpu_online(c, cpu))
-			continue;
-		pe->cpus |= 1ull << cpu;
-		__u64 util = fs_cpu_util_next(c, cpu, -1, false);
-		__u64 e = fs_effective_cpu_util_old(c, cpu, util, pe->cpu_cap, FS_ENERGY_UTIL, false);
-		__u64 f = fs_effective_cpu_util_old(c, cpu, util, pe->cpu_cap, FS_FREQUENCY_UTIL, false);
-
-		e = thermal_clamp(c, pe, e);
-		f = thermal_clamp(c, pe, f);
-		pe->e_off[cpu] = e;
-		pe->sum += e;
-		if (f > pe->max[0]) {
-			pe->max[1] = pe->max[0];
-			pe->max[0] = f;
-			pe->max_cpu = cpu;
-		} else if (f > pe->max[1]) {
-			pe->max[1] = f;
-		}
-	}
-}
-
-/* compute_energy(p, dst, pd): dst -1 or outside the PD's online CPUs is the base. */
-static __u64 compute_energy(const struct fs_feec_ctx *c, const struct pd_energy *pe, int dst)
-{
-	const struct fs_pd_table *t = &c->t->pd[pe->pdi];
-	__u64 sum = pe->sum, max = pe->max[0];
-
-	if (dst >= 0 && dst < FS_MAX_CPUS && (pe->cpus & (1ull << dst))) {
-		__u64 util_freq = fs_cpu_util_next(c, dst, dst, false), util_run = util_freq;
-		/* max(cpu, cpu_est) + max(task, task_est), not max of the sums */
-		if (c->r->util_running)
-			util_run = fs_cpu_util_next(c, dst, -1, false) + c->task_util_est;
-		__u64 e = fs_effective_cpu_util_old(c, dst, util_run, pe->cpu_cap, FS_ENERGY_UTIL, false);
-		__u64 f = fs_effective_cpu_util_old(c, dst, util_freq, pe->cpu_cap, FS_FREQUENCY_UTIL, true);
-
-		sum = sum - pe->e_off[dst] + thermal_clamp(c, pe, e);
-		max = pe->max_cpu == dst ? pe->max[1] : pe->max[0];
-		f = thermal_clamp(c, pe, f);
-		if (f > max)
-			max = f;
-	}
-	return fs_em_energy(c->r, t, max, sum, pe->tcap);
 }
 
 /*
@@ -123,24 +67,52 @@ static bool cpu_fits(const struct fs_feec_ctx *c, int cpu, __u64 util, __u64 cap
 	}
 }
 
-/* One PD's candidate scan: returns the max-spare CPU (-1: none), sets *prev_in. */
-static int scan_pd(const struct fs_feec_ctx *c, int pdi, bool *prev_in)
+/*
+ * One pass over a PD's online CPUs, lowest first: the energy sums without p
+ * and the candidate scan. Returns the max-spare CPU (-1: none), sets *prev_in.
+ */
+static int pd_scan(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe, bool *prev_in)
 {
 	const struct fs_em_pd *pd = &c->em->pd[pdi];
+	const struct fs_pd_table *t = &c->t->pd[pdi];
 	const int prev = c->w->prev_cpu;
 	__u64 max_spare = 0, umin = c->p_min, umax = c->p_max;
-	int ms = -1;
-
-	int cpu;
+	int cpu, ms = -1;
 
 	*prev_in = false;
-	fs_for_each_cpu(cpu, pd->cpus, left) {
-		if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+	pe->pdi = pdi;
+	pe->cpus = pd->cpus & c->online;
+	pe->cpu_cap = pe->tcap = fs_arch_cap(c, t->first_cpu);
+	/* Unsigned as in the kernel (pressure never exceeds the capacity). */
+	if (c->r->energy_thermal_cap)
+		pe->tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
+	pe->sum = pe->max[0] = pe->max[1] = 0;
+	pe->max_cpu = -1;
+	fs_for_each_cpu(cpu, pe->cpus, left) {
+		__u64 u_off = fs_cpu_util_next(c, cpu, -1, false), e, f;
+
+		pe->u_off[cpu] = u_off;
+		fs_effective_cpu_util_old_ef(c, cpu, u_off, pe->cpu_cap, &e, &f);
+		e = thermal_clamp(c, pe, e);
+		f = thermal_clamp(c, pe, f);
+		pe->e_off[cpu] = e;
+		pe->sum += e;
+		if (f > pe->max[0]) {
+			pe->max[1] = pe->max[0];
+			pe->max[0] = f;
+			pe->max_cpu = cpu;
+		} else if (f > pe->max[1]) {
+			pe->max[1] = f;
+		}
+
+		if (!(c->cand_mask & (1ull << cpu)))
 			continue;
 		__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 		__u64 cap = fs_capacity_of(c, cpu);
 		/* v5.4 - v5.9 wrap when a uclamp fit let util exceed cap. */
 		__u64 spare = c->r->spare_lsub ? fs_lsub(cap, util) : cap - util;
+
+		pe->u_on[cpu] = util;
 		if (!cpu_fits(c, cpu, util, cap, &umin, &umax))
 			continue;
 		if (cpu == prev) {
@@ -156,6 +128,29 @@ static int scan_pd(const struct fs_feec_ctx *c, int pdi, bool *prev_in)
 		}
 	}
 	return ms;
+}
+
+/* compute_energy(p, dst, pd): dst -1 is the base; else a candidate pd_scan() met. */
+static __u64 compute_energy(const struct fs_feec_ctx *c, const struct pd_energy *pe, int dst)
+{
+	const struct fs_pd_table *t = &c->t->pd[pe->pdi];
+	__u64 sum = pe->sum, max = pe->max[0];
+
+	if (dst >= 0) {
+		__u64 util_freq = pe->u_on[dst], util_run = util_freq;
+		/* max(cpu, cpu_est) + max(task, task_est), not max of the sums */
+		if (c->r->util_running)
+			util_run = pe->u_off[dst] + c->task_util_est;
+		__u64 e = fs_effective_cpu_util_old(c, dst, util_run, pe->cpu_cap, FS_ENERGY_UTIL, false);
+		__u64 f = fs_effective_cpu_util_old(c, dst, util_freq, pe->cpu_cap, FS_FREQUENCY_UTIL, true);
+
+		sum = sum - pe->e_off[dst] + thermal_clamp(c, pe, e);
+		max = pe->max_cpu == dst ? pe->max[1] : pe->max[0];
+		f = thermal_clamp(c, pe, f);
+		if (f > max)
+			max = f;
+	}
+	return fs_em_energy(c->r, t, max, sum, pe->tcap);
 }
 
 void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
@@ -179,11 +174,10 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		struct pd_energy pe;
 		bool prev_in;
-		int ms = scan_pd(c, i, &prev_in);
+		int ms = pd_scan(c, i, &pe, &prev_in);
 
 		if (cand_base && ms < 0 && !prev_in)
 			continue; /* v5.14+: this PD adds nothing to the base */
-		pd_energy_prepare(c, i, &pe);
 		__u64 base_pd = compute_energy(c, &pe, -1);
 		base_energy += base_pd;
 

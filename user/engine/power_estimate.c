@@ -25,7 +25,7 @@ static __u64 power_uw(const struct fs_em *em, const struct fs_em_ps *ps)
 }
 
 /* u_i of CPU i with the task on it or not. */
-static __u64 cpu_u(const struct fs_power_ctx *x, int i, bool on, __u64 cap)
+static inline __u64 cpu_u(const struct fs_power_ctx *x, int i, bool on, __u64 cap)
 {
 	const struct fs_cpu *c = &x->w->cpu[i];
 	__u64 cfs = c->util_avg;
@@ -58,17 +58,26 @@ static int pd_state_of(const struct fs_power_ctx *x, int pdi, __u64 fmax, __u64 
 	return pd_state(&x->em->pd[pdi], fmax, m, cap);
 }
 
+static void pd_const(const struct fs_em *em, int pdi, struct fs_power_pd_const *k)
+{
+	const struct fs_em_pd *pd = &em->pd[pdi];
+	int first = fs_em_pd_first_cpu(pd);
+
+	k->usable = pd->nr_ps > 0 && first >= 0 && first < FS_MAX_CPUS && em->capacity[first];
+	k->cap = k->usable ? em->capacity[first] : 0;
+	k->fmax = k->usable ? pd->ps[pd->nr_ps - 1].frequency : 0;
+}
+
 void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em)
 {
 	lut->em = em;
 	for (int p = 0; p < em->nr_pd && p < FS_MAX_PDS; p++) {
 		const struct fs_em_pd *pd = &em->pd[p];
-		int first = fs_em_pd_first_cpu(pd);
-		__u64 cap = first >= 0 && first < FS_MAX_CPUS ? em->capacity[first] : 0;
+		const struct fs_power_pd_const *k = &lut->pdc[p];
 
+		pd_const(em, p, &lut->pdc[p]);
 		for (__u64 m = 0; m < FS_POWER_LUT; m++)
-			lut->state[p][m] = pd->nr_ps > 0 && cap ?
-				(__u8)pd_state(pd, pd->ps[pd->nr_ps - 1].frequency, m, cap) : 0;
+			lut->state[p][m] = k->usable ? (__u8)pd_state(pd, k->fmax, m, k->cap) : 0;
 	}
 }
 
@@ -79,14 +88,31 @@ static __u64 busy_term(__u64 u, __u64 fmax, __u64 capf)
 	return b < capf ? b : capf;
 }
 
+/*
+ * Sum of busy_i over cpus at cap * f, where m is the largest u_i and sum_u
+ * their sum: when m's term is not clipped no term is, and the sum is fmax *
+ * sum_u (same integers, one multiply instead of a loop).
+ */
+static unsigned __int128 busy_sum(const struct fs_power_ctx *x, __u64 cpus, __u64 m, __u64 sum_u,
+				  __u64 fmax, __u64 capf)
+{
+	unsigned __int128 busy = 0;
+
+	if ((unsigned __int128)m * fmax <= capf)
+		return (unsigned __int128)sum_u * fmax;
+	for (__u64 left = cpus; left; left &= left - 1)
+		busy += busy_term(x->u[__builtin_ctzll(left)], fmax, capf);
+	return busy;
+}
+
 static __u64 pd_watts(const struct fs_em *em, const struct fs_em_pd *pd, int s, unsigned __int128 busy,
 		      __u64 capf)
 {
-	__u64 pw = power_uw(em, &pd->ps[s]);
+	__u64 pw = power_uw(em, &pd->ps[s]), prod;
 
 	/* Same floor either way; the 64-bit division is the common, cheap case. */
-	if (busy <= UINT64_MAX && (!pw || (__u64)busy <= UINT64_MAX / pw))
-		return pw * (__u64)busy / capf;
+	if (busy <= UINT64_MAX && !__builtin_mul_overflow(pw, (__u64)busy, &prod))
+		return prod / capf;
 	return (__u64)((unsigned __int128)pw * busy / capf);
 }
 
@@ -96,22 +122,27 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
 	const struct fs_em *em = x->em;
 	const struct fs_em_pd *pd = &em->pd[pdi];
 	struct fs_power_pd *b = &x->pd[pdi];
-	int first = fs_em_pd_first_cpu(pd);
+	struct fs_power_pd_const k;
 
+	if (x->lut)
+		k = x->lut->pdc[pdi];
+	else
+		pd_const(em, pdi, &k);
 	b->cpus = pd->cpus & x->online;
-	b->usable = !(pd->nr_ps <= 0 || first < 0 || first >= FS_MAX_CPUS || !em->capacity[first] ||
-		      !b->cpus);
+	b->usable = k.usable && b->cpus;
 	if (!b->usable)
 		return 0;
-	b->cap = em->capacity[first];
-	b->fmax = pd->ps[pd->nr_ps - 1].frequency;
+	b->cap = k.cap;
+	b->fmax = k.fmax;
 	b->max[0] = b->max[1] = 0;
 	b->max_cpu = -1;
+	b->sum_u = 0;
 	for (__u64 left = b->cpus; left; left &= left - 1) {
 		int i = __builtin_ctzll(left);
 		__u64 u = cpu_u(x, i, false, b->cap);
 
 		x->u[i] = u;
+		b->sum_u += u;
 		if (u > b->max[0]) {
 			b->max[1] = b->max[0];
 			b->max[0] = u;
@@ -126,8 +157,7 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
 	b->busy = 0;
 	if (!f)
 		return 0;
-	for (__u64 left = b->cpus; left; left &= left - 1)
-		b->busy += busy_term(x->u[__builtin_ctzll(left)], b->fmax, b->cap * f);
+	b->busy = busy_sum(x, b->cpus, b->max[0], b->sum_u, b->fmax, b->cap * f);
 	return pd_watts(em, pd, s, b->busy, b->cap * f);
 }
 
@@ -152,13 +182,14 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 	__u64 capf = b->cap * f;
 	unsigned __int128 busy;
 	if (s == b->state) {
-		busy = b->busy - busy_term(x->u[dst], b->fmax, capf);
+		busy = b->busy - busy_term(x->u[dst], b->fmax, capf) + busy_term(u, b->fmax, capf);
+	} else if ((unsigned __int128)m * b->fmax <= capf) {
+		busy = (unsigned __int128)(b->sum_u - x->u[dst] + u) * b->fmax;
 	} else {
-		busy = 0;
+		busy = busy_term(u, b->fmax, capf);
 		for (__u64 left = b->cpus & ~(1ull << dst); left; left &= left - 1)
 			busy += busy_term(x->u[__builtin_ctzll(left)], b->fmax, capf);
 	}
-	busy += busy_term(u, b->fmax, capf);
 	return pd_watts(x->em, pd, s, busy, capf);
 }
 
@@ -179,8 +210,7 @@ void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const
 	x->task_est = x->task_util > ue ? x->task_util : ue;
 	x->online = 0;
 	for (int i = 0; i < w->hdr.nr_cpus && i < FS_MAX_CPUS; i++)
-		if (w->cpu[i].flags & FS_CPU_ONLINE)
-			x->online |= 1ull << i;
+		x->online |= (__u64)!!(w->cpu[i].flags & FS_CPU_ONLINE) << i;
 	x->base_total = 0;
 	for (int p = 0; p < em->nr_pd; p++) {
 		x->base_pd[p] = pd_base(x, p);

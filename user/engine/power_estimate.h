@@ -13,7 +13,14 @@ struct fs_power_pd {
 	int max_cpu;             /* the CPU of max[0] */
 	int state;               /* the base's state */
 	bool usable;             /* states, CPUs and a capacity: else the PD draws nothing */
+	__u64 sum_u;             /* sum of u_i */
 	unsigned __int128 busy;  /* sum of busy_i at that state */
+};
+
+/* What a PD's estimate needs of the EM alone. */
+struct fs_power_pd_const {
+	bool usable;             /* states, a first CPU with a capacity */
+	__u64 cap, fmax;
 };
 
 /*
@@ -24,6 +31,7 @@ struct fs_power_pd {
 
 struct fs_power_lut {
 	const struct fs_em *em; /* the EM it was built for */
+	struct fs_power_pd_const pdc[FS_MAX_PDS];
 	__u8 state[FS_MAX_PDS][FS_POWER_LUT];
 };
 

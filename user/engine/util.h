@@ -157,6 +157,48 @@ static inline __u64 fs_effective_cpu_util_old(const struct fs_feec_ctx *c, int c
 	return util < max ? util : max;
 }
 
+/*
+ * fs_effective_cpu_util_old() of one util for ENERGY_UTIL (*e) and
+ * FREQUENCY_UTIL without p (*f): the same integers as the two calls, with the
+ * shared reads and tests done once and the irq scaling skipped where it is
+ * the identity (irq == 0).
+ */
+static inline void fs_effective_cpu_util_old_ef(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs,
+						__u64 max, __u64 *e, __u64 *f)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	const __u64 irq = rq->irq_util, dl = rq->dl_util;
+	const bool rt_max = (rq->flags & FS_CPU_RT_RUNNABLE) && (c->r->eff == FS_EFF_5_0 || !c->uclamp_used);
+
+	if (irq >= max) {
+		*e = *f = max;
+		return;
+	}
+	__u64 util = util_cfs + rq->rt_util, uf = util;
+
+	if (util + dl >= max)
+		*e = max;
+	else if (!irq)
+		*e = util + dl;
+	else
+		*e = fs_scale_irq_capacity(util + dl, irq, max) + irq;
+	if (*e > max)
+		*e = max;
+
+	if (rt_max) {
+		*f = max;
+		return;
+	}
+	if (c->r->eff >= FS_EFF_5_3)
+		uf = fs_uclamp_rq_util_with(c, cpu, util, false);
+	if (uf + dl >= max) {
+		*f = max;
+		return;
+	}
+	uf = (irq ? fs_scale_irq_capacity(uf, irq, max) + irq : uf) + fs_cpu_bw_dl(rq->dl_running_bw);
+	*f = uf < max ? uf : max;
+}
+
 /* v6.8+ effective_cpu_util(cpu, util_cfs, *min, *max); min/max may be NULL. */
 __u64 fs_effective_cpu_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 *min,
 				 __u64 *max);
