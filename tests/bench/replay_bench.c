@@ -3,8 +3,9 @@
  * Replay throughput (decisions/s, two policies, pixel4's 8-CPU three-PD EM)
  * and resident memory for traces of increasing length, from a generated
  * in-memory trace, in one run; then sharing the twin's scan on vs off, side
- * by side. Usage: replay_bench [BASE [--table-only]]; BASE 500 with
- * --table-only replays 42,500 wake-ups (for instruction counts).
+ * by side. Each rate is the best of 3 runs. Usage: replay_bench [BASE
+ * [--table-only]]; BASE 500 with --table-only replays 42,500 wake-ups once
+ * (for instruction counts).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -127,10 +128,15 @@ int main(int argc, char **argv)
 	double best = 0;
 	for (int k = 0; k < 4; k++) {
 		__u64 n = base << (2 * k); /* 1x, 4x, 16x, 64x */
-		double rate;
-		long rss;
-		if (run(&em, n, true, &rate, &rss))
-			return 1;
+		double rate = 0;
+		long rss = 0;
+		/* Best of 3: the code's speed, not the neighbours' (shared hosts swing 2x). */
+		for (int r = 0; r < (table_only ? 1 : 3); r++) {
+			double x;
+			if (run(&em, n, true, &x, &rss))
+				return 1;
+			rate = x > rate ? x : rate;
+		}
 		if (!k)
 			rss0 = rss;
 		if (rate > best)

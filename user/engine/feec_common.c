@@ -88,21 +88,6 @@ bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	return false;
 }
 
-int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
-		     __u64 base, __u64 delta)
-{
-	if (out->nr_cand >= FS_MAX_CAND)
-		return -1;
-	struct fs_feec_cand *k = &out->cand[out->nr_cand];
-	k->cpu = cpu;
-	k->pd = pd;
-	k->fits = fits;
-	k->energy = energy;
-	k->base = base;
-	k->delta = delta;
-	return out->nr_cand++;
-}
-
 /* Final classification shared by every era's rule; sets out->cpu too. */
 static void conclude(struct fs_feec_result *out, int prev_cpu, int best_cpu, bool move,
 		     bool margin_rule)

@@ -70,9 +70,17 @@ static inline bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
  */
 bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out);
 
-/* Append a candidate evaluation; returns its index or -1 when full. */
-int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
-		     __u64 base, __u64 delta);
+/* Append a candidate evaluation; returns its index or -1 when full. Inline: once per candidate. */
+static inline int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, int fits, __u64 energy,
+				   __u64 base, __u64 delta)
+{
+	if (out->nr_cand >= FS_MAX_CAND)
+		return -1;
+	out->cand[out->nr_cand] = (struct fs_feec_cand){
+		.cpu = cpu, .pd = pd, .fits = fits, .energy = energy, .base = base, .delta = delta,
+	};
+	return out->nr_cand++;
+}
 
 /*
  * The final rule of every body, over out->in, the deltas and the base: the
