@@ -15,6 +15,8 @@
 #include "em/em_io.h"
 
 static __u64 rng = 0x9e3779b97f4a7c15ull;
+/* The pair replayed: the v5.4 pair, or FS_BENCH_POLICIES="a,b". */
+static char pol_a[32] = "v5.4", pol_b[32] = "v5.4-nomargin";
 
 static __u32 rnd(__u32 n)
 {
@@ -81,8 +83,8 @@ static int run(const struct fs_em *em, __u64 n, bool share, double *rate, long *
 	char err[256];
 	struct fs_pipeline_opts o = { .em = em, .nr_policies = 2, .kernel_release = "",
 				      .no_twin_sharing = !share };
-	o.policies[0] = fs_policy_find("v5.4");
-	o.policies[1] = fs_policy_find("v5.4-nomargin");
+	o.policies[0] = fs_policy_find(pol_a);
+	o.policies[1] = fs_policy_find(pol_b);
 	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
 	if (!p) {
 		fprintf(stderr, "replay_bench: %s\n", err);
@@ -121,8 +123,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replay_bench: %s\n", err);
 		return 1;
 	}
-	printf("replay_bench: policies v5.4 + v5.4-nomargin, EM pixel4 (%d CPUs, %d PDs), 256 tasks\n",
-	       em.nr_cpus, em.nr_pd);
+	const char *env = getenv("FS_BENCH_POLICIES");
+	if (env && sscanf(env, "%31[^,],%31s", pol_a, pol_b) != 2) {
+		fprintf(stderr, "replay_bench: FS_BENCH_POLICIES=%s: want two policy names, a,b\n", env);
+		return 1;
+	}
+	if (!fs_policy_find(pol_a) || !fs_policy_find(pol_b)) {
+		fprintf(stderr, "replay_bench: unknown policy in %s,%s\n", pol_a, pol_b);
+		return 1;
+	}
+	printf("replay_bench: policies %s + %s, EM pixel4 (%d CPUs, %d PDs), 256 tasks\n",
+	       pol_a, pol_b, em.nr_cpus, em.nr_pd);
 	printf("%12s %16s %10s %12s %10s\n", "wake-ups", "decisions/s", "RSS KiB", "length x", "RSS x");
 	long rss0 = 0;
 	double best = 0;

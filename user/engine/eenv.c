@@ -10,16 +10,9 @@
 
 __u64 fs_pd_online_cpus(const struct fs_feec_ctx *c, int pdi, int *first)
 {
-	const struct fs_em_pd *pd = &c->em->pd[pdi];
-	__u64 cpus = 0;
+	__u64 cpus = c->em->pd[pdi].cpus & c->online;
 
-	*first = -1;
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++)
-		if ((pd->cpus & (1ull << cpu)) && fs_cpu_online(c, cpu)) {
-			cpus |= 1ull << cpu;
-			if (*first < 0)
-				*first = cpu;
-		}
+	*first = cpus ? __builtin_ctzll(cpus) : -1;
 	return cpus;
 }
 
@@ -40,18 +33,6 @@ static __u64 energy_util(const struct fs_feec_ctx *c, int cpu, __u64 util)
 	return fs_effective_cpu_util_old(c, cpu, util, fs_arch_cap(c, cpu), FS_ENERGY_UTIL, false);
 }
 
-void fs_eenv_pd_busy_time(const struct fs_feec_ctx *c, struct energy_env *e, __u64 cpus)
-{
-	__u64 busy = 0;
-
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(cpus & (1ull << cpu)))
-			continue;
-		busy += energy_util(c, cpu, fs_cpu_util_next(c, cpu, -1, false));
-	}
-	e->pd_busy_time = busy < e->pd_cap ? busy : e->pd_cap;
-}
-
 /* v6.8+: p's clamps join the rq's on dst, then the 1.25 headroom in perf space. */
 static __u64 freq_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util, bool on_dst)
 {
@@ -70,33 +51,60 @@ static __u64 freq_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util, bo
 	return fs_sugov_effective_cpu_perf(eff, mn, mx);
 }
 
-/* eenv_pd_max_util(): the frequency request with p on dst, capped at cpu_cap. */
-static __u64 eenv_pd_max_util(const struct fs_feec_ctx *c, const struct energy_env *e, __u64 cpus,
-			      int dst)
+/* One CPU's frequency request in eenv_pd_max_util(), p on dst. */
+static __u64 freq_request(const struct fs_feec_ctx *c, int cpu, int dst)
 {
-	__u64 max_util = 0;
+	/* v6.5+: runnable boosting on this path only. */
+	__u64 u = fs_cpu_util_next(c, cpu, dst, c->r->boost_max_util);
 
-	for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-		if (!(cpus & (1ull << cpu)))
-			continue;
-		/* v6.5+: runnable boosting on this path only. */
-		__u64 u = fs_cpu_util_next(c, cpu, dst, c->r->boost_max_util);
+	if (c->r->eff >= FS_EFF_6_8)
+		return freq_util_v6_8(c, cpu, u, cpu == dst);
+	return fs_effective_cpu_util_old(c, cpu, u, fs_arch_cap(c, cpu), FS_FREQUENCY_UTIL, cpu == dst);
+}
 
-		if (c->r->eff >= FS_EFF_6_8)
-			u = freq_util_v6_8(c, cpu, u, cpu == dst);
-		else
-			u = fs_effective_cpu_util_old(c, cpu, u, fs_arch_cap(c, cpu), FS_FREQUENCY_UTIL,
-						      cpu == dst);
-		if (u > max_util)
-			max_util = u;
+void fs_eenv_pd_prepare(const struct fs_feec_ctx *c, struct energy_env *e, __u64 cpus)
+{
+	__u64 busy = 0;
+	int cpu;
+
+	e->cpus = cpus;
+	e->freq_max[0] = e->freq_max[1] = 0;
+	e->freq_max_cpu = -1;
+	fs_for_each_cpu(cpu, cpus, left) {
+		busy += energy_util(c, cpu, fs_cpu_util_next(c, cpu, -1, false));
+		__u64 f = freq_request(c, cpu, -1);
+		if (f > e->freq_max[0]) {
+			e->freq_max[1] = e->freq_max[0];
+			e->freq_max[0] = f;
+			e->freq_max_cpu = cpu;
+		} else if (f > e->freq_max[1]) {
+			e->freq_max[1] = f;
+		}
+	}
+	e->pd_busy_time = busy < e->pd_cap ? busy : e->pd_cap;
+}
+
+/*
+ * eenv_pd_max_util(): the largest request with p on dst, capped at cpu_cap;
+ * only dst's own request differs from the prepared ones.
+ */
+static __u64 eenv_pd_max_util(const struct fs_feec_ctx *c, const struct energy_env *e, int dst)
+{
+	__u64 max_util = e->freq_max[0];
+
+	if (dst >= 0 && dst < FS_MAX_CPUS && (e->cpus & (1ull << dst))) {
+		__u64 f = freq_request(c, dst, dst);
+
+		max_util = e->freq_max_cpu == dst ? e->freq_max[1] : e->freq_max[0];
+		if (f > max_util)
+			max_util = f;
 	}
 	return max_util < e->cpu_cap ? max_util : e->cpu_cap;
 }
 
-__u64 fs_compute_energy(const struct fs_feec_ctx *c, const struct energy_env *e, int pdi,
-			__u64 cpus, int dst)
+__u64 fs_compute_energy(const struct fs_feec_ctx *c, const struct energy_env *e, int pdi, int dst)
 {
-	__u64 max_util = eenv_pd_max_util(c, e, cpus, dst);
+	__u64 max_util = eenv_pd_max_util(c, e, dst);
 	__u64 busy = e->pd_busy_time;
 
 	if (dst >= 0) {

@@ -28,7 +28,8 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		__u64 max_spare = 0;
 		int ms = -1, first;
-		bool prev_in = false;		__u64 cpus = fs_pd_online_cpus(c, i, &first);
+		bool prev_in = false;
+		__u64 cpus = fs_pd_online_cpus(c, i, &first);
 
 		if (!cpus)
 			continue;
@@ -37,11 +38,10 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		eenv.cpu_cap = tcap;
 		eenv.pd_cap = 0;
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-			if (!(cpus & (1ull << cpu)))
-				continue;
+		int cpu;
+		fs_for_each_cpu(cpu, cpus, left) {
 			eenv.pd_cap += tcap; /* every online CPU, in the sd span or not */
-			if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+			if (!(c->cand_mask & (1ull << cpu)))
 				continue;
 			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 			__u64 cap = fs_capacity_of(c, cpu);
@@ -60,11 +60,11 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		if (ms < 0 && !prev_in)
 			continue;
 
-		fs_eenv_pd_busy_time(c, &eenv, cpus);
-		__u64 base = fs_compute_energy(c, &eenv, i, cpus, -1);
+		fs_eenv_pd_prepare(c, &eenv, cpus);
+		__u64 base = fs_compute_energy(c, &eenv, i, -1);
 		base_sum += base;
 		if (prev_in) {
-			__u64 e = fs_compute_energy(c, &eenv, i, cpus, prev);
+			__u64 e = fs_compute_energy(c, &eenv, i, prev);
 			fs_feec_add_cand(out, prev, i, 1, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;
@@ -73,7 +73,7 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 				best_delta = prev_delta;
 		}
 		if (ms >= 0) {
-			__u64 e = fs_compute_energy(c, &eenv, i, cpus, ms);
+			__u64 e = fs_compute_energy(c, &eenv, i, ms);
 			fs_feec_add_cand(out, ms, i, 1, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;

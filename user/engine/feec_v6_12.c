@@ -40,7 +40,8 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		__u64 util_min = c->p_min, util_max = c->p_max; /* carried across the PD's CPUs */
 		long long prev_spare = -1, max_spare = -1;
-		int ms = -1, max_fits = -1, first;		__u64 cpus = fs_pd_online_cpus(c, i, &first);
+		int ms = -1, max_fits = -1, first;
+		__u64 cpus = fs_pd_online_cpus(c, i, &first);
 
 		if (!cpus)
 			continue;
@@ -48,11 +49,10 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		eenv.cpu_cap = actual_cap;
 		eenv.pd_cap = 0;
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-			if (!(cpus & (1ull << cpu)))
-				continue;
+		int cpu;
+		fs_for_each_cpu(cpu, cpus, left) {
 			eenv.pd_cap += actual_cap;
-			if (!fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
+			if (!(c->cand_mask & (1ull << cpu)))
 				continue;
 			const struct fs_cpu *rq = &c->w->cpu[cpu];
 			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
@@ -79,11 +79,11 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		if (ms < 0 && prev_spare < 0)
 			continue;
 
-		fs_eenv_pd_busy_time(c, &eenv, cpus);
-		__u64 base = fs_compute_energy(c, &eenv, i, cpus, -1);
+		fs_eenv_pd_prepare(c, &eenv, cpus);
+		__u64 base = fs_compute_energy(c, &eenv, i, -1);
 		base_sum += base;
 		if (prev_spare > -1) {
-			__u64 e = fs_compute_energy(c, &eenv, i, cpus, prev);
+			__u64 e = fs_compute_energy(c, &eenv, i, prev);
 			fs_feec_add_cand(out, prev, i, prev_fits, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;
@@ -98,7 +98,7 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 				continue; /* the current best fits better */
 			if (max_fits < 0 && actual_cap <= best_actual_cap)
 				continue; /* neither meets uclamp_min; best has more capacity */
-			__u64 e = fs_compute_energy(c, &eenv, i, cpus, ms);
+			__u64 e = fs_compute_energy(c, &eenv, i, ms);
 			fs_feec_add_cand(out, ms, i, max_fits, e, base, e >= base ? e - base : 0);
 			if (e < base)
 				goto util_changed;

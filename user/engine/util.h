@@ -199,12 +199,51 @@ static inline void fs_effective_cpu_util_old_ef(const struct fs_feec_ctx *c, int
 	*f = uf < max ? uf : max;
 }
 
-/* v6.8+ effective_cpu_util(cpu, util_cfs, *min, *max); min/max may be NULL. */
-__u64 fs_effective_cpu_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs, __u64 *min,
-				 __u64 *max);
+/* v6.8+ effective_cpu_util(cpu, util_cfs, *min, *max); min/max may be NULL. Inline: per CPU per candidate. */
+static inline __u64 fs_effective_cpu_util_v6_8(const struct fs_feec_ctx *c, int cpu, __u64 util_cfs,
+						__u64 *min, __u64 *max)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	__u64 scale = fs_arch_cap(c, cpu);
+	__u64 irq = rq->irq_util, util;
+	/* uclamp_rq_get(): without uclamp in effect the rq clamps are 0/1024. */
+	__u64 rq_min = c->uclamp_used ? rq->uclamp_min : 0;
+	__u64 rq_max = c->uclamp_used ? rq->uclamp_max : FS_SCHED_CAPACITY_SCALE;
+
+	if (irq >= scale) {
+		if (min)
+			*min = scale;
+		if (max)
+			*max = scale;
+		return scale;
+	}
+	if (min) {
+		/* DL bandwidth and irq are the floor the CPU must deliver. */
+		*min = irq + fs_cpu_bw_dl(rq->dl_running_bw);
+		if (rq_min > *min)
+			*min = rq_min;
+		if (!c->uclamp_used && (rq->flags & FS_CPU_RT_RUNNABLE))
+			*min = scale > *min ? scale : *min;
+	}
+	util = util_cfs + rq->rt_util + rq->dl_util;
+	if (max)
+		*max = rq_max < scale ? rq_max : scale;
+	if (util >= scale)
+		return scale;
+	if (irq) /* the scaling is the identity without irq time */
+		util = fs_scale_irq_capacity(util, irq, scale) + irq;
+	return util < scale ? util : scale;
+}
 
 /* v6.8+ sugov_effective_cpu_perf(): headroom on actual, bounded by [min, max]. */
-__u64 fs_sugov_effective_cpu_perf(__u64 actual, __u64 min, __u64 max);
+static inline __u64 fs_sugov_effective_cpu_perf(__u64 actual, __u64 min, __u64 max)
+{
+	actual += actual >> 2; /* map_util_perf(): 25 % DVFS headroom */
+	if (actual < max)
+		max = actual;
+	return min > max ? min : max;
+}
+
 
 /* v6.10+ get_actual_cpu_capacity(); v5.14 - v6.9: arch cap - thermal_pressure. */
 __u64 fs_actual_cpu_capacity(const struct fs_feec_ctx *c, int cpu);
