@@ -84,6 +84,8 @@ struct fs_task {
 	__u32 util_est_ewma;          /* p->se.avg.util_est.ewma, flag masked (v6.8+: = util_est) */
 	__u16 uclamp_min;             /* effective uclamp_eff_value(p, UCLAMP_MIN), 0 without uclamp */
 	__u16 uclamp_max;             /* effective uclamp_eff_value(p, UCLAMP_MAX), 1024 without uclamp */
+	__u32 runnable_avg;           /* p->se.avg.runnable_avg (v5.7+; 0 before) */
+	__u64 runnable_sum;           /* p->se.avg.runnable_sum (v5.7+; 0 before) */
 };
 
 struct fs_wakeup {

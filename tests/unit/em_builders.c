@@ -118,6 +118,7 @@ void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned 
 	w->task.util_est_enqueued = w->task.util_est_ewma = task_util;
 	w->task.uclamp_min = 0;
 	w->task.uclamp_max = 1024;
+	w->task.runnable_avg = task_util;
 	for (int c = 0; c < em->nr_cpus; c++) {
 		struct fs_cpu *k = &w->cpu[c];
 		k->util_avg = util[c] + (c == prev ? task_util : 0);
@@ -227,6 +228,11 @@ void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *s
 		random_cpu(&w->cpu[c], em->capacity[c], uclamp, s);
 	if (one_in(s, 8))
 		w->cpu[w->waker_cpu].flags |= FS_CPU_CURR_IS_P;
+	/* p's runnable_avg, derived from the state without drawing (the draws above
+	 * feed every policy's fingerprint and must not shift): util_avg plus 0..255. */
+	__u64 mix = (*s ^ (__u64)w->pid) * 0x9e3779b97f4a7c15ull;
+	w->task.runnable_avg = w->task.util_avg + (__u32)(mix >> 56);
+	w->task.runnable_sum = (__u64)w->task.runnable_avg * (47742 - 1024 + w->task.period_contrib);
 }
 
 const struct fs_feec_cand *fs_test_cand(const struct fs_feec_result *r, int cpu)

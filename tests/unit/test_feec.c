@@ -6,7 +6,7 @@
 static const char *const all[] = { "v5.0", "v5.0-nomargin", "v5.4", "v5.4-nomargin",
 				   "v5.10", "v5.10-nomargin", "v5.15", "v5.15-nomargin",
 				   "v6.0", "v6.0+margin", "v6.1", "v6.1+margin", "v6.6", "v6.6+margin",
-				   "v6.12", "v6.12+margin" };
+				   "v6.12", "v6.12+margin", "v6.12.97", "v6.12.97+margin" };
 #define NALL (int)(sizeof(all) / sizeof(all[0]))
 
 FS_TEST(feec_entry_exits_return_minus_one_for_every_policy)
@@ -199,6 +199,10 @@ FS_TEST(feec_pairs_margin_twins_disagree)
 	EXPECT_EQ(b.cpu, 7);
 	fs_test_run("v6.12", &emu, &wu, &a);
 	fs_test_run("v6.12+margin", &emu, &wu, &b);
+	EXPECT_TRUE(a.cpu != 7);
+	EXPECT_EQ(b.cpu, 7);
+	fs_test_run("v6.12.97", &emu, &wu, &a);
+	fs_test_run("v6.12.97+margin", &emu, &wu, &b);
 	EXPECT_TRUE(a.cpu != 7);
 	EXPECT_EQ(b.cpu, 7);
 }

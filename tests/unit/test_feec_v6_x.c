@@ -13,6 +13,8 @@
  */
 #include "test.h"
 #include "em_builders.h"
+#include "engine/pelt.h"
+#include "engine/util.h"
 
 /*
  * Little full (450 + p does not fit 512), prev cpu2 at 350 (+ p 100), cpu3 at
@@ -310,4 +312,90 @@ FS_TEST(feec_v6_x_margin_twins_keep_the_fits_rule)
 	EXPECT_EQ(r.reason, FS_FEEC_FITS_RULE);
 	fs_test_run("v6.6+margin", &em, &w, &r);
 	EXPECT_EQ(r.cpu, 2);
+}
+
+/*
+ * 6.12.97+ (29922fdfc2a4, Debian 6.12.118's cpu_util()): with boost, util and
+ * runnable each move p's own share before the larger wins; 6.5 - 6.12.96 take
+ * the larger of the rq's sums and move p's util_avg alone. p (util 40,
+ * runnable 200) last on big cpu2 (util 340, runnable 500); little cpu0 util
+ * 100, runnable 180.
+ *   p onto cpu0:   6.12: max(100, 180) + 40 = 220;  6.12.97: max(100 + 40, 180 + 200) = 380
+ *   p off cpu2:    6.12: max(340, 500) - 40 = 460;  6.12.97: max(340 - 40, 500 - 200) = 300
+ *   unboosted, and cpu1 (neither task_cpu nor dst): the same in both.
+ */
+static __u64 util_of(const char *policy, const struct fs_em *em, const struct fs_wakeup *w, int cpu,
+		     int dst, bool boost)
+{
+	struct fs_feec_ctx c;
+
+	fs_feec_ctx_init(&c, em, w, fs_policy_find(policy)->rules, NULL);
+	return fs_cpu_util_next(&c, cpu, dst, boost);
+}
+
+FS_TEST(cpu_util_6_12_97_boost_moves_p_runnable)
+{
+	struct fs_em em;
+	struct fs_wakeup w;
+	unsigned int u[4] = { 100, 150, 300, 300 };
+
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, u, 2, 40);
+	w.task.runnable_avg = 200;
+	w.cpu[0].runnable_avg = 180;
+	w.cpu[2].runnable_avg = 500;
+	w.cpu[0].util_est = w.cpu[2].util_est = 0; /* keep util_est out of the max */
+	w.task.util_est_enqueued = w.task.util_est_ewma = 0;
+	EXPECT_EQ_U64(util_of("v6.12", &em, &w, 0, 0, true), 220);
+	EXPECT_EQ_U64(util_of("v6.12.97", &em, &w, 0, 0, true), 380);
+	EXPECT_EQ_U64(util_of("v6.12", &em, &w, 2, 0, true), 460);
+	EXPECT_EQ_U64(util_of("v6.12.97", &em, &w, 2, 0, true), 300);
+	EXPECT_EQ_U64(util_of("v6.12", &em, &w, 0, 0, false), 140);
+	EXPECT_EQ_U64(util_of("v6.12.97", &em, &w, 0, 0, false), 140);
+	EXPECT_EQ_U64(util_of("v6.12", &em, &w, 1, 0, true), 150);
+	EXPECT_EQ_U64(util_of("v6.12.97", &em, &w, 1, 0, true), 150);
+	/* p's runnable is the synced one: 4 periods back, runnable_sum 200 * 46718 =
+	 * 9343600; decay_load(, 4) = 9343600 * 0xeac0c6e6 >> 32 = 8568118; / 46718 = 183:
+	 * util_sum is 0 here, so p's util syncs to 0: onto cpu0 max(100, 180 + 183) = 363. */
+	w.task.last_update_time = 1000000 - 4 * 1024 * 1024;
+	w.task.period_contrib = 0;
+	w.task.runnable_sum = 200ull * (47742 - 1024);
+	EXPECT_EQ_U64(fs_sync_entity_runnable_avg(&w.task), 183);
+	EXPECT_EQ_U64(util_of("v6.12.97", &em, &w, 0, 0, true), 363);
+}
+
+/*
+ * Placed: p (util 40, runnable 100) alone on big cpu2; little cpu0 util 100,
+ * runnable 160, cpu1 150. v6.9 EM (cost = 10 * P_uW / perf, E = cost * busy):
+ * little 500 MHz perf 256 cost 1953, 1000 MHz perf 512 cost 2929; big 500 MHz
+ * cost 7812. Requests carry the 1.25 headroom (sugov_effective_cpu_perf).
+ *   little base: max(160 -> 200, 150 -> 187) = 200 -> 500 MHz: 1953 * 250 = 488250
+ *   p on cpu0, 6.12:    max(100, 160) + 40 = 200 -> 250 -> 500 MHz: 1953 * 290 = 566370, delta 78120
+ *   p on cpu0, 6.12.97: max(140, 160 + 100) = 260 -> 325 -> 1000 MHz: 2929 * 290 = 849410, delta 361160
+ *   big base 0; p on cpu2: 40 -> 50 -> 500 MHz: 7812 * 40 = 312480 = prev_delta
+ * 6.12 moves p to cpu0; 6.12.97 keeps it on cpu2.
+ */
+FS_TEST(feec_v6_12_97_keeps_a_runnable_task_off_the_little_pd)
+{
+	struct fs_em em;
+	struct fs_wakeup w;
+	struct fs_feec_result a, b;
+	unsigned int u[4] = { 100, 150, 0, 0 };
+
+	fs_test_em_2pd(&em);
+	fs_test_wakeup(&w, &em, u, 2, 40);
+	w.task.runnable_avg = 100;
+	w.cpu[0].runnable_avg = 160;
+	fs_test_run("v6.12", &em, &w, &a);
+	fs_test_run("v6.12.97", &em, &w, &b);
+	EXPECT_EQ(a.cpu, 0);
+	EXPECT_EQ(a.reason, FS_FEEC_MOVED);
+	EXPECT_EQ_U64(a.prev_delta, 312480);
+	EXPECT_EQ_U64(a.best_delta, 78120);
+	EXPECT_EQ(b.cpu, 2);
+	EXPECT_EQ(b.reason, FS_FEEC_PREV_BEST);
+	EXPECT_EQ_U64(b.prev_delta, 312480);
+	ASSERT_TRUE(fs_test_cand(&b, 0) != NULL);
+	EXPECT_EQ_U64(fs_test_cand(&b, 0)->energy, 849410);
+	EXPECT_EQ_U64(fs_test_cand(&b, 0)->base, 488250);
 }

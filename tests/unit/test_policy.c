@@ -5,7 +5,7 @@
 
 FS_TEST(policy_registry_twins_point_back)
 {
-	EXPECT_EQ(fs_policy_count(), 16);
+	EXPECT_EQ(fs_policy_count(), 18);
 	EXPECT_TRUE(fs_policy_count() <= FS_MAX_POLICIES);
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i), *t = fs_policy_find(d->twin);
@@ -22,7 +22,7 @@ FS_TEST(policy_for_release_nearest_earlier)
 	char why[512];
 	EXPECT_STR(fs_policy_for_release("6.1.0-13-arm64", why, sizeof(why))->name, "v6.1");
 	EXPECT_STR(fs_policy_for_release("5.10.198-android12-9-g0123", why, sizeof(why))->name, "v5.10");
-	EXPECT_CONTAINS(why, "5.10 -> v5.10");
+	EXPECT_CONTAINS(why, "5.10.198 -> v5.10");
 	EXPECT_CONTAINS(why, "late 5.10.y");
 	/* 5.5 - 5.9, 5.11 - 5.14 and 5.16 - 5.19 take the nearest earlier policy. */
 	EXPECT_STR(fs_policy_for_release("5.9.1", why, sizeof(why))->name, "v5.4");
@@ -36,7 +36,7 @@ FS_TEST(policy_for_release_nearest_earlier)
 	EXPECT_STR(fs_policy_for_release("5.3.1", why, sizeof(why))->name, "v5.0");
 	EXPECT_STR(fs_policy_for_release("4.19.0", why, sizeof(why))->name, "v5.0");
 	EXPECT_CONTAINS(why, "no EAS");
-	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v6.12");
+	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v6.12.97");
 	EXPECT_CONTAINS(why, "fell back");
 }
 
@@ -48,18 +48,25 @@ FS_TEST(policy_for_release_6x_stable_map)
 		{ "6.1.192", "v6.1" },           { "6.2.16", "v6.1" },
 		{ "6.5.13", "v6.1" },            { "6.6.30-android15-8-g1", "v6.6" },
 		{ "6.11.11", "v6.6" },           { "6.12.0", "v6.12" },
+		{ "6.12.96", "v6.12" },          { "6.12.97", "v6.12.97" },
+		{ "6.12.118+deb12-amd64", "v6.12.97" }, { "6.13.2", "v6.12" },
+		{ "7.1.3", "v6.12" },            { "7.2.0", "v6.12.97" },
 	};
 	char why[512];
 
 	for (int i = 0; i < (int)(sizeof(map) / sizeof(map[0])); i++)
 		EXPECT_STR(fs_policy_for_release(map[i][0], why, sizeof(why))->name, map[i][1]);
 	fs_policy_for_release("6.1.0-57-arm64", why, sizeof(why));
-	EXPECT_CONTAINS(why, "6.1 -> v6.1");
+	EXPECT_CONTAINS(why, "6.1.0 -> v6.1");
 	/* The twins exist and are never what a release maps to. */
 	EXPECT_STR(fs_policy_find("v6.1")->twin, "v6.1+margin");
 	EXPECT_STR(fs_policy_find("v6.6")->twin, "v6.6+margin");
 	EXPECT_TRUE(fs_policy_find("v6.6+margin")->has_margin);
 	EXPECT_TRUE(!fs_policy_find("v6.1")->has_margin);
+	EXPECT_STR(fs_policy_find("v6.12.97")->twin, "v6.12.97+margin");
+	/* A stable tree after 6.13 may carry the backport: the note says how to tell. */
+	fs_policy_for_release("6.18.44", why, sizeof(why));
+	EXPECT_CONTAINS(why, "--policies v6.12,v6.12.97");
 }
 
 FS_TEST(policy_explain_margin_line)

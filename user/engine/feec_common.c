@@ -16,6 +16,8 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 	c->t = t;
 	/* sync_entity_load_avg(&p->se) runs before any utilization is read. */
 	c->task_util = fs_sync_entity_util_avg(&w->task);
+	if (r->boost_task_runnable)
+		c->task_runnable = fs_sync_entity_runnable_avg(&w->task);
 	ue = w->task.util_est_ewma > w->task.util_est_enqueued ? w->task.util_est_ewma
 							       : w->task.util_est_enqueued;
 	/* v4.17 - v5.12 OR UTIL_AVG_UNCHANGED (bit 0) into _task_util_est(). */

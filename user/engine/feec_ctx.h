@@ -21,6 +21,7 @@ struct fs_feec_ctx {
 	const struct fs_feec_rules *r;
 	const struct fs_era_tables *t;
 	__u64 task_util;     /* task_util(p): p->se.avg.util_avg after the sync */
+	__u64 task_runnable; /* p->se.avg.runnable_avg after the sync (boost_task_runnable rules only) */
 	__u64 task_ue;       /* _task_util_est(p) with the era's flag rule */
 	__u64 task_util_est; /* task_util_est(p) = max(task_util, _task_util_est) */
 	bool uclamp_used;    /* uclamp_is_used() (pre-v5.9: CONFIG_UCLAMP_TASK, see util.c) */

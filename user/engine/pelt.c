@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sync_entity_load_avg() for a sleeping task: decay its util_sum to the
- * cfs_rq clock and recompute util_avg. Follows kernel/sched/pelt.c
+ * sync_entity_load_avg() for a sleeping task: decay its util_sum and
+ * runnable_sum to the cfs_rq clock and recompute util_avg and runnable_avg. Follows kernel/sched/pelt.c
  * (___update_load_sum, accumulate_sum, decay_load, ___update_load_avg), which
  * is arithmetically identical from v5.0 to v7.1 for a blocked entity.
  */
+#include <stdbool.h>
 #include "pelt.h"
 
 /* 2^32 * y^n, y = 0.5^(1/32), truncated: kernel/sched/sched-pelt.h (v5.0 - v7.1). */
@@ -35,32 +36,51 @@ __u64 fs_decay_load(__u64 val, __u64 n)
 	return (__u64)(((unsigned __int128)val * yn_inv[n]) >> 32);
 }
 
-__u32 fs_sync_entity_util_avg(const struct fs_task *t)
+/*
+ * ___update_load_sum() of a blocked entity up to the cfs_rq clock: true and
+ * the decay when at least one 1024 us period ended; false when the kernel
+ * leaves the *_avg fields as they are (clock behind, or no period crossed).
+ */
+static bool sync_periods(const struct fs_task *t, __u64 *periods, __u32 *contrib)
 {
-	__u64 now = t->cfs_rq_last_update_time;
-	__u64 delta = now - t->last_update_time;
-	__u64 periods, util_sum;
-	__u32 contrib;
+	__u64 delta = t->cfs_rq_last_update_time - t->last_update_time;
 
 	/* Clock went backwards (migration, cfs_rq reset): last_update_time is
 	 * re-based and nothing decays. */
 	if ((__s64)delta < 0)
-		return t->util_avg;
+		return false;
 	delta >>= 10; /* ns -> ~us: PELT counts 1024 ns units */
 	if (!delta)
-		return t->util_avg;
-
+		return false;
 	delta += t->period_contrib;
-	periods = delta / 1024;
+	*periods = delta / 1024;
 	/* periods == 0: accumulate_sum() returns 0 and ___update_load_avg() is
-	 * not called, so util_avg stays as it was. */
-	if (!periods)
-		return t->util_avg;
+	 * not called, so the averages stay as they were. */
+	*contrib = (__u32)(delta % 1024);
+	return *periods != 0;
+}
 
-	/* A blocked entity (load = running = 0) only decays: no new contribution. */
-	util_sum = fs_decay_load((__u64)t->util_sum, periods);
-	contrib = (__u32)(delta % 1024);
-	/* get_pelt_divider(): LOAD_AVG_MAX - 1024 + period_contrib. util_sum is
+__u32 fs_sync_entity_util_avg(const struct fs_task *t)
+{
+	__u64 periods;
+	__u32 contrib;
+
+	if (!sync_periods(t, &periods, &contrib))
+		return t->util_avg;
+	/* A blocked entity (load = running = 0) only decays: no new contribution.
+	 * get_pelt_divider(): LOAD_AVG_MAX - 1024 + period_contrib. util_sum is
 	 * a u32 in the kernel (the decayed value never grows). */
+	__u64 util_sum = fs_decay_load((__u64)t->util_sum, periods);
 	return (__u32)((__u32)util_sum / (FS_LOAD_AVG_MAX - 1024 + contrib));
+}
+
+__u32 fs_sync_entity_runnable_avg(const struct fs_task *t)
+{
+	__u64 periods;
+	__u32 contrib;
+
+	if (!sync_periods(t, &periods, &contrib))
+		return t->runnable_avg;
+	/* runnable_avg = div_u64(runnable_sum, divider); runnable_sum is a u64. */
+	return (__u32)(fs_decay_load(t->runnable_sum, periods) / (FS_LOAD_AVG_MAX - 1024 + contrib));
 }

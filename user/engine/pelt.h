@@ -17,8 +17,10 @@ __u32 fs_pelt_yn_inv(unsigned int n);
 
 /*
  * p->se.avg.util_avg after __update_load_avg_blocked_se(now, &p->se) with
- * now = cfs_rq_last_update_time. The other PELT fields are not needed by feec.
+ * now = cfs_rq_last_update_time.
  */
 __u32 fs_sync_entity_util_avg(const struct fs_task *t);
+/* p->se.avg.runnable_avg after the same sync (29922fdfc2a4's cpu_util() reads it). */
+__u32 fs_sync_entity_runnable_avg(const struct fs_task *t);
 
 #endif

@@ -97,16 +97,23 @@ static const struct fs_feec_rules rules_v6_1_margin = RULES_V6_1(FS_MARGIN_PREV_
 	}
 static const struct fs_feec_rules rules_v6_6 = RULES_V6_6(FS_MARGIN_NONE);
 static const struct fs_feec_rules rules_v6_6_margin = RULES_V6_6(FS_MARGIN_PREV_DELTA_BASE);
-/* 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq pressure. */
-#define RULES_V6_12(m)                                                                        \
+/*
+ * 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq
+ * pressure. 6.12.97+ (read in Debian's 6.12.118) adds 29922fdfc2a4: the boosted
+ * cpu_util() moves p's runnable_avg like its util_avg (trb).
+ */
+#define RULES_V6_12(m, trb)                                                                   \
 	{                                                                                      \
 		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
 		.ue_remove_queued = true, .eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF,          \
 		.energy = FS_EM_CPU_ENERGY_6_9, .mark_inefficient = true, .unit_uw = true,     \
 		.boost_max_util = true, .fits_levels = true, .hw_cpufreq_pressure = true,      \
+		.boost_task_runnable = (trb),                                                  \
 	}
-static const struct fs_feec_rules rules_v6_12 = RULES_V6_12(FS_MARGIN_NONE);
-static const struct fs_feec_rules rules_v6_12_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE);
+static const struct fs_feec_rules rules_v6_12 = RULES_V6_12(FS_MARGIN_NONE, false);
+static const struct fs_feec_rules rules_v6_12_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE, false);
+static const struct fs_feec_rules rules_v6_12_97 = RULES_V6_12(FS_MARGIN_NONE, true);
+static const struct fs_feec_rules rules_v6_12_97_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE, true);
 
 static int era_init(void **state, const struct fs_policy_desc *d, const struct fs_em *em, char *err,
 		    size_t errlen)
@@ -181,6 +188,10 @@ static const struct fs_policy_desc policies[] = {
 	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
 	{ "v6.12+margin", "6.12.0 - 6.12.96 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
 	  "v6.12", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_margin },
+	{ "v6.12.97", "6.12.97+ (mainline v7.2+)", "v6.12 + p's runnable_avg moved in the boosted cpu_util() (29922fdfc2a4)",
+	  "v6.12.97+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_97 },
+	{ "v6.12.97+margin", "6.12.97+ (what-if)", "v6.12.97 with the v5.x 6.25 % margin in the energy clause",
+	  "v6.12.97", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_97_margin },
 };
 #define NR_POLICIES ((int)(sizeof(policies) / sizeof(policies[0])))
 
@@ -211,30 +222,35 @@ const struct fs_policy_desc *fs_policy_find(const char *name)
 
 /* Mainline releases at which a policy starts (twins are never chosen). */
 static const struct {
-	int major, minor;
+	int major, minor, patch; /* from this release on (patch 0: the whole minor) */
 	const char *policy;
 	const char *note;
 } release_map[] = {
-	{ 5, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
-	{ 5, 4, "v5.4", "v5.4 follows it exactly; v5.6+ fit on the clamped util with a wrapping "
-			"spare, v5.10 saturating spare not modelled by v5.4" },
-	{ 5, 10, "v5.10", "follows late 5.10.y (with the 6.2 uclamp backports); 5.10.0 - 5.10.64 lack "
-			  "x1000 cost, util_fits_cpu; v5.12 util_running, v5.14 candidate-PD base not modelled" },
-	{ 5, 15, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
-			  "clamped util; v5.16 inefficient states, v5.19 queued util_est not modelled" },
-	{ 6, 0, "v6.0", "v6.0 follows it exactly, as does 6.1.0" },
-	{ 6, 1, "v6.1", "6.1.y with the uclamp backports follows it (6.1.0: v6.0); 6.2 capacity "
-			"inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
-	{ 6, 6, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
-			"6.8 headroom, 6.9 EM, 6.10 pressure differ" },
-	{ 6, 12, "v6.12", "6.12.0 - 6.12.96 follow it, as does mainline feec up to 7.1 but for the "
-			  "29922fdfc2a4 runnable_avg fix in the boosted cpu_util() (6.12.97+, 7.x), not modelled" },
+	{ 5, 0, 0, "v5.0", "v5.0 - v5.2 follow it exactly; v5.3 adds uclamp to the frequency util" },
+	{ 5, 4, 0, "v5.4", "v5.4 follows it exactly; v5.6+ fit on the clamped util with a wrapping "
+			   "spare, v5.10 saturating spare not modelled by v5.4" },
+	{ 5, 10, 0, "v5.10", "follows late 5.10.y (with the 6.2 uclamp backports); 5.10.0 - 5.10.64 lack "
+			     "x1000 cost, util_fits_cpu; v5.12 util_running, v5.14 candidate-PD base not modelled" },
+	{ 5, 15, 0, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
+			     "clamped util; v5.16 inefficient states, v5.19 queued util_est not modelled" },
+	{ 6, 0, 0, "v6.0", "v6.0 follows it exactly, as does 6.1.0" },
+	{ 6, 1, 0, "v6.1", "6.1.y with the uclamp backports follows it (6.1.0: v6.0); 6.2 capacity "
+			   "inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
+	{ 6, 6, 0, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
+			   "6.8 headroom, 6.9 EM, 6.10 pressure differ; 6.6.y from mid-2026 may carry "
+			   "29922fdfc2a4 (p's runnable_avg in the boosted cpu_util()), not modelled for 6.6" },
+	{ 6, 12, 0, "v6.12", "6.12.0 - 6.12.96 follow it; a Debian ABI name (6.12.0-N) hides the patch "
+			     "level: 6.12.97+ is v6.12.97" },
+	{ 6, 12, 97, "v6.12.97", "6.12.97+ follow it (29922fdfc2a4, read in Debian 6.12.118)" },
+	{ 6, 13, 0, "v6.12", "mainline 6.13 - 7.1 feec follows it; their stable trees may carry the "
+			     "29922fdfc2a4 backport: compare with --policies v6.12,v6.12.97" },
+	{ 7, 2, 0, "v6.12.97", "mainline v7.2 merged 29922fdfc2a4 (by the merge logs; 7.2's fair.c not read)" },
 };
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)
 {
-	int major = 0, minor = 0, n = 0;
+	int major = 0, minor = 0, patch = 0, n = 0;
 	const char *r = release ? release : "";
 
 	if (*r == 'v')
@@ -245,18 +261,25 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 			 release ? release : "", d->name);
 		return d;
 	}
+	char ver[40];
+	snprintf(ver, sizeof(ver), "%d.%d", major, minor);
+	if (r[n] == '.' && r[n + 1] >= '0' && r[n + 1] <= '9') {
+		patch = atoi(r + n + 1);
+		snprintf(ver, sizeof(ver), "%d.%d.%d", major, minor, patch);
+	}
 	int pick = -1;
-	for (int i = 0; i < NR_RELEASES; i++)
-		if (major > release_map[i].major ||
-		    (major == release_map[i].major && minor >= release_map[i].minor))
+	for (int i = 0; i < NR_RELEASES; i++) {
+		const int m = release_map[i].major, k = release_map[i].minor, q = release_map[i].patch;
+		if (major > m || (major == m && (minor > k || (minor == k && patch >= q))))
 			pick = i;
+	}
 	if (pick < 0) {
 		snprintf(why, whylen, "%d.%d has no EAS (feec arrived in v5.0): fell back to v5.0 (alias v4.20)",
 			 major, minor);
 		return fs_policy_find("v5.0");
 	}
-	snprintf(why, whylen, "%d.%d -> %s: nearest earlier policy (%s); stable and Android trees "
-		 "carry backports, check them", major, minor, release_map[pick].policy, release_map[pick].note);
+	snprintf(why, whylen, "%s -> %s: nearest earlier policy (%s); stable and Android trees "
+		 "carry backports, check them", ver, release_map[pick].policy, release_map[pick].note);
 	return fs_policy_find(release_map[pick].policy);
 }
 

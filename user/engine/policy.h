@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include "em.h"
 
-#define FS_MAX_POLICIES 16
+#define FS_MAX_POLICIES 24
 #define FS_MAX_CAND (2 * FS_MAX_PDS)
 
 /* Why feec returned what it did. */

@@ -73,6 +73,7 @@ struct fs_feec_rules {
 	bool boost_max_util;        /* v6.5+: cpu_util(..., boost=1) in eenv_pd_max_util (not 6.1.y) */
 	bool fits_levels;           /* v6.4+ and 6.1.y: util_fits_cpu() -1/0/1 levels, fits-aware final rule */
 	bool hw_cpufreq_pressure;   /* v6.10+: get_actual_cpu_capacity(); before, thermal_pressure */
+	bool boost_task_runnable;   /* 29922fdfc2a4 (6.12.97+, v7.2): boosted cpu_util() moves p's runnable_avg too */
 	/* v5.4-family body (feec_v5_4.c); all-zero is v5.4.0. */
 	enum fs_pd_scan scan;
 	enum fs_fit fit;

@@ -58,18 +58,29 @@ static inline __u64 fs_cpu_util_next(const struct fs_feec_ctx *c, int cpu, int d
 {
 	const struct fs_cpu *rq = &c->w->cpu[cpu];
 	__u64 util = rq->util_avg;
-	int task_cpu = c->w->task_cpu;
+	const int task_cpu = c->w->task_cpu;
+	const bool sub = task_cpu == cpu && dst != cpu, add = task_cpu != cpu && dst == cpu;
 
-	/* v6.5+: runnable boosting, only asked for by eenv_pd_max_util. */
-	if (boost && rq->runnable_avg > util)
-		util = rq->runnable_avg;
+	if (boost && c->r->boost_task_runnable) {
+		/* 6.12.97+ (29922fdfc2a4): util and runnable each move p's own share,
+		 * then the larger wins. */
+		__u64 runnable = rq->runnable_avg;
 
-	/* p's blocked contribution leaves task_cpu(p) and lands on dst. v5.0 -
-	 * v5.13 use sub_positive, later lsub_positive: same result. */
-	if (task_cpu == cpu && dst != cpu)
-		util = fs_lsub(util, c->task_util);
-	else if (task_cpu != cpu && dst == cpu)
-		util += c->task_util;
+		util = sub ? fs_lsub(util, c->task_util) : add ? util + c->task_util : util;
+		runnable = sub ? fs_lsub(runnable, c->task_runnable) : add ? runnable + c->task_runnable : runnable;
+		if (runnable > util)
+			util = runnable;
+	} else {
+		/* v6.5 - 6.12.96: runnable boosting (eenv_pd_max_util only) on the rq's sums. */
+		if (boost && rq->runnable_avg > util)
+			util = rq->runnable_avg;
+		/* p's blocked contribution leaves task_cpu(p) and lands on dst. v5.0 -
+		 * v5.13 use sub_positive, later lsub_positive: same result. */
+		if (sub)
+			util = fs_lsub(util, c->task_util);
+		else if (add)
+			util += c->task_util;
+	}
 
 	if (c->util_est_on) {
 		__u64 ue = rq->util_est;

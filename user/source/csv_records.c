@@ -47,6 +47,8 @@ static const struct col cols[] = {
 	{ "task_util_est_ewma", K_U32, { NA, W(task.util_est_ewma), NA, NA, NA } },
 	{ "task_uclamp_min", K_U16, { NA, W(task.uclamp_min), NA, NA, NA } },
 	{ "task_uclamp_max", K_U16, { NA, W(task.uclamp_max), NA, NA, NA } },
+	{ "task_runnable_avg", K_U32, { NA, W(task.runnable_avg), NA, NA, NA } },
+	{ "task_runnable_sum", K_U64, { NA, W(task.runnable_sum), NA, NA, NA } },
 	{ "orig_cpu", K_S32, { NA, NA, M(orig_cpu), NA, NA } },
 	{ "dest_cpu", K_S32, { NA, NA, M(dest_cpu), NA, NA } },
 	{ "reason", K_REASON, { NA, NA, M(reason), NA, NA } },
