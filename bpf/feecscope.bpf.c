@@ -75,11 +75,27 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
+/*
+ * Kernel objects are copied in a few contiguous windows instead of one probe
+ * read per field: each bpf_probe_read_kernel() is a helper call with its own
+ * fault-guarded copy, and the fields read per CPU sit in a handful of runs of
+ * nearby cache lines. A copy keeps the kernel's layout (every field lands at
+ * its own offset), so the fields are then picked out with plain CO-RE
+ * accesses on the copy. The *_COPY_MAX sizes bound every offset for the
+ * verifier; a run wider than COPY_SPAN_MAX on some kernel is read field by
+ * field instead, so no window ever drags in kilobytes nobody reads.
+ */
+#define RQ_COPY_MAX   8192 /* struct rq is ~3.5 KiB on v5.x - v6.18 */
+#define AVG_COPY_MAX  256  /* struct sched_avg: one cache line */
+#define COPY_SPAN_MAX 512
+
 /* The snapshot being built on this CPU; waits for select_task_rq_fair when fentry is used. */
 struct pending {
 	__s32 pid;
 	__u32 valid;
 	struct fs_wakeup w;
+	__u8 rq[RQ_COPY_MAX];   /* one CPU's struct rq windows, at the kernel's offsets */
+	__u8 avg[AVG_COPY_MAX]; /* one struct sched_avg's fields, at the kernel's offsets */
 };
 
 struct {
@@ -149,81 +165,184 @@ static __always_inline bool skip_task(struct task_struct *p)
 	return false;
 }
 
-/* util_est word(s), flag bit masked: enqueued and ewma (both = util_est on v6.8+). */
+/* Widen [lo, hi) over field f of T, where this kernel has it. */
+#define COPY_SPAN(T, f)								\
+	if (bpf_core_field_exists(T, f)) {					\
+		__u32 o_ = bpf_core_field_offset(T, f);				\
+		__u32 e_ = o_ + bpf_core_field_size(T, f);			\
+		if (o_ < lo_)							\
+			lo_ = o_;						\
+		if (e_ > hi_)							\
+			hi_ = e_;						\
+	}
+#define COPY_ONE(T, f)								\
+	if (bpf_core_field_exists(T, f))					\
+		bpf_probe_read_kernel(dst_ + bpf_core_field_offset(T, f),	\
+				      bpf_core_field_size(T, f),		\
+				      src_ + bpf_core_field_offset(T, f));
+
+/*
+ * Copy the FIELDS (an X-list of (type, field)) of the kernel object at src to
+ * the same offsets in dst (max bytes): one read of their span, or one read
+ * per field where the span is wider than COPY_SPAN_MAX. lo_ and hi_ are CO-RE
+ * constants, so the verifier sees fixed sizes and prunes the unused branch.
+ * False, and nothing read, where a field ends beyond max.
+ */
+#define COPY_FIELDS(dst, max, src, FIELDS) ({					\
+	void *dst_ = (void *)(dst), *src_ = (void *)(src);			\
+	__u32 lo_ = (max), hi_ = 0;						\
+	FIELDS(COPY_SPAN)							\
+	if (hi_ <= (max) && hi_ - lo_ <= COPY_SPAN_MAX)				\
+		bpf_probe_read_kernel(dst_ + lo_, hi_ - lo_, src_ + lo_);	\
+	else if (hi_ <= (max)) {						\
+		FIELDS(COPY_ONE)						\
+	}									\
+	hi_ <= (max);								\
+})
+
+/* What read_cpu() and read_task() pick out of a struct sched_avg. */
+#define AVG_FIELDS(X)								\
+	X(struct sched_avg, last_update_time)					\
+	X(struct sched_avg, util_sum)						\
+	X(struct sched_avg, period_contrib)					\
+	X(struct sched_avg, util_avg)						\
+	X(struct sched_avg___runnable, runnable_avg)				\
+	X(struct sched_avg___old, util_est)					\
+	X(struct sched_avg___new, util_est)
+
+/* What read_cpu() picks out of a struct rq, in runs of nearby fields. */
+#define RQ_HEAD(X)								\
+	X(struct rq, nr_running)						\
+	X(struct rq___uclamp, uclamp[0].value)					\
+	X(struct rq___uclamp, uclamp[1].value)					\
+	X(struct rq___uclamp, uclamp_flags)
+#define RQ_RT_DL(X)								\
+	X(struct rq, rt.rt_nr_running)						\
+	X(struct rq, rt.rt_queued)						\
+	X(struct rq, dl.running_bw)
+#define RQ_CURR(X)								\
+	X(struct rq, curr)
+/* rd and sd only matter for the waker's rq, but share cpu_capacity's cache line. */
+#define RQ_TAIL(X)								\
+	X(struct rq, rd)							\
+	X(struct rq, sd)							\
+	X(struct rq, cpu_capacity)						\
+	X(struct rq___capacity_orig, cpu_capacity_orig)				\
+	X(struct rq, online)							\
+	X(struct rq, avg_rt.util_avg)						\
+	X(struct rq, avg_dl.util_avg)						\
+	X(struct rq___irq, avg_irq.util_avg)					\
+	X(struct rq___hw, avg_hw.load_avg)					\
+	X(struct rq___thermal, avg_thermal.load_avg)
+
+/* Copy a struct sched_avg's AVG_FIELDS into s->avg; false if it does not fit. */
+static __always_inline bool copy_avg(struct pending *s, struct sched_avg *sa)
+{
+	return COPY_FIELDS(s->avg, AVG_COPY_MAX, sa, AVG_FIELDS);
+}
+
+/* util_est word(s) of a copied sched_avg, flag bit masked: enqueued and ewma (both = util_est on v6.8+). */
 static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u32 *ewma)
 {
 	struct sched_avg___old *old = (void *)sa;
 	struct sched_avg___new *new = (void *)sa;
 
 	if (bpf_core_field_exists(old->util_est.enqueued)) { /* v5.13 - v6.7 */
-		*enq = BPF_CORE_READ(old, util_est.enqueued) & ~UTIL_AVG_UNCHANGED_MSB;
-		*ewma = BPF_CORE_READ(old, util_est.ewma) & ~UTIL_AVG_UNCHANGED_MSB;
+		*enq = old->util_est.enqueued & ~UTIL_AVG_UNCHANGED_MSB;
+		*ewma = old->util_est.ewma & ~UTIL_AVG_UNCHANGED_MSB;
 	} else { /* v6.8+ */
-		*enq = BPF_CORE_READ(new, util_est) & ~UTIL_AVG_UNCHANGED_MSB;
+		*enq = new->util_est & ~UTIL_AVG_UNCHANGED_MSB;
 		*ewma = *enq;
 	}
 }
 
-/* One CPU's landscape from its struct rq. */
-static __always_inline void read_cpu(struct fs_cpu *c, struct rq *rq, struct task_struct *p)
+/* Copy the RQ_* windows of one CPU's struct rq into s->rq; false if they do not fit. */
+static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 {
-	struct rq___capacity_orig *rqo = (void *)rq;
-	struct rq___thermal *rqt = (void *)rq;
-	struct rq___hw *rqh = (void *)rq;
-	struct rq___uclamp *rqu = (void *)rq;
-	struct rq___irq *rqi = (void *)rq;
-	struct sched_avg___runnable *sar = (void *)&rq->cfs.avg;
+	return COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_HEAD) &&
+	       COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_RT_DL) &&
+	       COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_CURR) &&
+	       COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_TAIL) &&
+	       copy_avg(s, &rq->cfs.avg);
+}
+
+/*
+ * One CPU's landscape from its struct rq; false (nothing read) if its fields
+ * do not fit the copy. Not inlined: in snapshot()'s loop clang hoists the
+ * copy's (loop-invariant) field addresses above their bpf_core_field_exists()
+ * guards, and a missing field's relocation then fails to load.
+ */
+static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq,
+				     struct task_struct *p)
+{
+	struct rq *m = (void *)s->rq; /* the copy: only the RQ_* fields are valid */
+	struct rq___capacity_orig *mo = (void *)m;
+	struct rq___thermal *mt = (void *)m;
+	struct rq___hw *mh = (void *)m;
+	struct rq___uclamp *mu = (void *)m;
+	struct rq___irq *mi = (void *)m;
+	struct sched_avg *a = (void *)s->avg;
+	struct sched_avg___runnable *ar = (void *)a;
 	__u32 ewma;
 
-	c->cfs_last_update_time = BPF_CORE_READ(rq, cfs.avg.last_update_time);
-	c->util_avg = BPF_CORE_READ(rq, cfs.avg.util_avg);
-	read_util_est(&rq->cfs.avg, &c->util_est, &ewma);
-	if (bpf_core_field_exists(sar->runnable_avg)) /* v5.7+ */
-		c->runnable_avg = BPF_CORE_READ(sar, runnable_avg);
-	c->rt_util = BPF_CORE_READ(rq, avg_rt.util_avg);
-	c->dl_util = BPF_CORE_READ(rq, avg_dl.util_avg);
-	c->dl_running_bw = BPF_CORE_READ(rq, dl.running_bw);
-	if (bpf_core_field_exists(rqi->avg_irq)) /* CONFIG_HAVE_SCHED_AVG_IRQ */
-		c->irq_util = BPF_CORE_READ(rqi, avg_irq.util_avg);
-	c->capacity = BPF_CORE_READ(rq, cpu_capacity);
+	if (!copy_rq(s, rq))
+		return false;
+	c->cfs_last_update_time = a->last_update_time;
+	c->util_avg = a->util_avg;
+	read_util_est(a, &c->util_est, &ewma);
+	if (bpf_core_field_exists(ar->runnable_avg)) /* v5.7+ */
+		c->runnable_avg = ar->runnable_avg;
+	c->rt_util = m->avg_rt.util_avg;
+	c->dl_util = m->avg_dl.util_avg;
+	c->dl_running_bw = m->dl.running_bw;
+	if (bpf_core_field_exists(mi->avg_irq)) /* CONFIG_HAVE_SCHED_AVG_IRQ */
+		c->irq_util = mi->avg_irq.util_avg;
+	c->capacity = m->cpu_capacity;
 	/* <= v6.7; later kernels: userspace fills arch_scale_cpu_capacity from sysfs */
-	if (bpf_core_field_exists(rqo->cpu_capacity_orig))
-		c->capacity_orig = BPF_CORE_READ(rqo, cpu_capacity_orig);
-	if (bpf_core_field_exists(rqh->avg_hw)) /* v6.10+ */
-		c->hw_load_avg = BPF_CORE_READ(rqh, avg_hw.load_avg);
-	else if (bpf_core_field_exists(rqt->avg_thermal)) /* v5.7 - v6.9 */
-		c->hw_load_avg = BPF_CORE_READ(rqt, avg_thermal.load_avg);
-	c->nr_running = BPF_CORE_READ(rq, nr_running);
+	if (bpf_core_field_exists(mo->cpu_capacity_orig))
+		c->capacity_orig = mo->cpu_capacity_orig;
+	if (bpf_core_field_exists(mh->avg_hw)) /* v6.10+ */
+		c->hw_load_avg = mh->avg_hw.load_avg;
+	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
+		c->hw_load_avg = mt->avg_thermal.load_avg;
+	c->nr_running = m->nr_running;
 	c->uclamp_min = 0;
 	c->uclamp_max = SCHED_CAPACITY_SCALE;
 	c->flags = 0;
-	if (bpf_core_field_exists(rqu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
-		c->uclamp_min = BPF_CORE_READ(rqu, uclamp[0].value);
-		c->uclamp_max = BPF_CORE_READ(rqu, uclamp[1].value);
+	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
+		c->uclamp_min = mu->uclamp[0].value;
+		c->uclamp_max = mu->uclamp[1].value;
 		note_clamps(c->uclamp_min, c->uclamp_max);
-		if (BPF_CORE_READ(rqu, uclamp_flags) & UCLAMP_FLAG_IDLE)
+		if (mu->uclamp_flags & UCLAMP_FLAG_IDLE)
 			c->flags |= FS_CPU_UCLAMP_IDLE;
 	}
 	/* rq->online: the rq is attached to its root domain (cpu active) */
-	if (BPF_CORE_READ(rq, online))
+	if (m->online)
 		c->flags |= FS_CPU_ONLINE;
-	if (BPF_CORE_READ(rq, rt.rt_queued) && BPF_CORE_READ(rq, rt.rt_nr_running))
+	if (m->rt.rt_queued && m->rt.rt_nr_running)
 		c->flags |= FS_CPU_RT_RUNNABLE;
-	if ((void *)BPF_CORE_READ(rq, curr) == (void *)p)
+	if ((void *)m->curr == (void *)p)
 		c->flags |= FS_CPU_CURR_IS_P;
+	return true;
 }
 
-static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p)
+static __always_inline void read_task(struct pending *s, struct task_struct *p)
 {
 	struct task_struct___uclamp *pu = (void *)p;
+	struct fs_wakeup *w = &s->w;
 	struct fs_task *t = &w->task;
+	struct sched_avg *a = (void *)s->avg;
 	struct rq *rq;
 
-	t->last_update_time = BPF_CORE_READ(p, se.avg.last_update_time);
-	t->util_sum = BPF_CORE_READ(p, se.avg.util_sum);
-	t->period_contrib = BPF_CORE_READ(p, se.avg.period_contrib);
-	t->util_avg = BPF_CORE_READ(p, se.avg.util_avg);
-	read_util_est(&p->se.avg, &t->util_est_enqueued, &t->util_est_ewma);
+	if (copy_avg(s, &p->se.avg)) {
+		t->last_update_time = a->last_update_time;
+		t->util_sum = a->util_sum;
+		t->period_contrib = a->period_contrib;
+		t->util_avg = a->util_avg;
+		read_util_est(a, &t->util_est_enqueued, &t->util_est_ewma);
+	} else {
+		__builtin_memset(t, 0, sizeof(*t));
+	}
 	/* sync_entity_load_avg() decays p to cfs_rq_of(&p->se)'s last update */
 	if (bpf_core_field_exists(p->se.cfs_rq)) { /* CONFIG_FAIR_GROUP_SCHED */
 		t->cfs_rq_last_update_time = BPF_CORE_READ(p, se.cfs_rq, avg.last_update_time);
@@ -243,9 +362,8 @@ static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p
 }
 
 /* Lowest domain with asymmetric capacities above the waker, then up until it spans prev. */
-static __always_inline void read_asym_sd(struct fs_wakeup *w, struct rq *waker_rq)
+static __always_inline void read_asym_sd(struct fs_wakeup *w, struct sched_domain *sd)
 {
-	struct sched_domain *sd = BPF_CORE_READ(waker_rq, sd);
 	__u32 flag = sd_asym_flag;
 	__u64 span = 0;
 	bool found = false;
@@ -275,9 +393,8 @@ static __always_inline void read_asym_sd(struct fs_wakeup *w, struct rq *waker_r
 			w->cpu[i].flags |= FS_CPU_IN_SD;
 }
 
-static __always_inline void read_root_domain(struct fs_wakeup *w, struct rq *waker_rq)
+static __always_inline void read_root_domain(struct fs_wakeup *w, struct root_domain *rd)
 {
-	struct root_domain *rd = BPF_CORE_READ(waker_rq, rd);
 	__u32 ou = 0;
 
 	if (!rd) {
@@ -316,7 +433,9 @@ static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now
 	struct pending *s;
 	struct fs_wakeup *w;
 	struct rq *rq;
-	bool incomplete = false;
+	struct root_domain *rd = NULL;
+	struct sched_domain *sd = NULL;
+	bool incomplete = false, waker_known = false;
 	__u32 i;
 
 	s = bpf_map_lookup_elem(&scratch, &zero);
@@ -345,29 +464,34 @@ static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now
 		w->cpus_allowed = BPF_CORE_READ(pa, cpus_allowed.bits[0]);
 	}
 	w->nr_cpus_allowed = BPF_CORE_READ(p, nr_cpus_allowed);
-	read_task(w, p);
+	read_task(s, p);
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
 		if (i >= nr_cpus)
 			break;
 		rq = rq_of(i);
-		if (!rq) {
+		if (!rq || !read_cpu(&w->cpu[i], s, rq, p)) {
 			__builtin_memset(&w->cpu[i], 0, sizeof(w->cpu[i]));
 			incomplete = true;
 			continue;
 		}
-		read_cpu(&w->cpu[i], rq, p);
+		if (i == waker) { /* feec's rd and sd are the waker's: in the copy read_cpu left */
+			struct rq *m = (void *)s->rq;
+
+			rd = m->rd;
+			sd = m->sd;
+			waker_known = true;
+		}
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
 	if (uclamp_in_use(p))
 		w->flags |= FS_WAKE_UCLAMP_USED;
 
-	rq = rq_of(waker & (FS_MAX_CPUS - 1));
-	if (rq) {
-		read_root_domain(w, rq);
-		read_asym_sd(w, rq);
+	if (waker_known) {
+		read_root_domain(w, rd);
+		read_asym_sd(w, sd);
 	} else {
 		w->flags |= FS_WAKE_EAS_UNKNOWN | FS_WAKE_NO_ASYM;
 	}
