@@ -134,31 +134,39 @@ static __always_inline struct rq *rq_of(__u32 cpu)
 	return v ? (struct rq *)*v : NULL;
 }
 
-static __always_inline int task_cpu_of(struct task_struct *p)
+/*
+ * A task_struct field. tp_btf programs get p as a BTF pointer the verifier
+ * lets them load from directly (one fault-safe instruction); raw_tp ones get
+ * a plain number and must probe-read. btf is a literal in every program, so
+ * each one is built with one form only.
+ */
+#define TASK_READ(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+
+static __always_inline int task_cpu_of(bool btf, struct task_struct *p)
 {
 	struct task_struct___cpu *pc = (void *)p;
 
 	if (bpf_core_field_exists(pc->cpu)) /* v5.16+ */
-		return BPF_CORE_READ(pc, cpu);
-	return BPF_CORE_READ(p, thread_info.cpu);
+		return TASK_READ(btf, pc, cpu);
+	return TASK_READ(btf, p, thread_info.cpu);
 }
 
-static __always_inline __u64 task_state(struct task_struct *p)
+static __always_inline __u64 task_state(bool btf, struct task_struct *p)
 {
 	struct task_struct___state *ps = (void *)p;
 
 	if (bpf_core_field_exists(p->__state)) /* v5.14+ */
-		return BPF_CORE_READ(p, __state);
-	return BPF_CORE_READ(ps, state);
+		return TASK_READ(btf, p, __state);
+	return TASK_READ(btf, ps, state);
 }
 
-static __always_inline bool skip_task(struct task_struct *p)
+static __always_inline bool skip_task(bool btf, struct task_struct *p)
 {
-	if (BPF_CORE_READ(p, tgid) == self_tgid) {
+	if (TASK_READ(btf, p, tgid) == self_tgid) {
 		count(FS_CNT_SELF);
 		return true;
 	}
-	if (BPF_CORE_READ(p, prio) < MAX_RT_PRIO) {
+	if (TASK_READ(btf, p, prio) < MAX_RT_PRIO) {
 		count(FS_CNT_NOT_FAIR);
 		return true;
 	}
@@ -326,7 +334,7 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 	return true;
 }
 
-static __always_inline void read_task(struct pending *s, struct task_struct *p)
+static __always_inline void read_task(bool btf, struct pending *s, struct task_struct *p)
 {
 	struct task_struct___uclamp *pu = (void *)p;
 	struct fs_wakeup *w = &s->w;
@@ -345,7 +353,8 @@ static __always_inline void read_task(struct pending *s, struct task_struct *p)
 	}
 	/* sync_entity_load_avg() decays p to cfs_rq_of(&p->se)'s last update */
 	if (bpf_core_field_exists(p->se.cfs_rq)) { /* CONFIG_FAIR_GROUP_SCHED */
-		t->cfs_rq_last_update_time = BPF_CORE_READ(p, se.cfs_rq, avg.last_update_time);
+		t->cfs_rq_last_update_time = btf ? p->se.cfs_rq->avg.last_update_time :
+						       BPF_CORE_READ(p, se.cfs_rq, avg.last_update_time);
 	} else {
 		rq = rq_of(w->task_cpu & (FS_MAX_CPUS - 1));
 		if (rq)
@@ -426,7 +435,7 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 }
 
 /* Fill the per-CPU scratch snapshot for p; NULL if it cannot be built. */
-static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now)
+static __always_inline struct pending *snapshot(bool btf, struct task_struct *p, __u64 now)
 {
 	__u32 zero = 0, waker = bpf_get_smp_processor_id();
 	const struct cpumask *mask;
@@ -446,25 +455,28 @@ static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now
 	w->hdr.nr_cpus = nr_cpus;
 	w->hdr.size = __builtin_offsetof(struct fs_wakeup, cpu) + nr_cpus * sizeof(struct fs_cpu);
 	w->hdr.ts_ns = now;
-	w->pid = BPF_CORE_READ(p, pid);
-	w->tgid = BPF_CORE_READ(p, tgid);
+	w->pid = TASK_READ(btf, p, pid);
+	w->tgid = TASK_READ(btf, p, tgid);
 	bpf_probe_read_kernel_str(w->comm, sizeof(w->comm), &p->comm);
-	w->prev_cpu = BPF_CORE_READ(p, wake_cpu);
-	w->task_cpu = task_cpu_of(p);
+	w->prev_cpu = TASK_READ(btf, p, wake_cpu);
+	w->task_cpu = task_cpu_of(btf, p);
 	w->waker_cpu = waker;
 	w->chosen_cpu = -1;
 	w->decided_ns = 0;
 	w->flags = util_est_off ? FS_WAKE_UTIL_EST_OFF : 0;
 	if (bpf_core_field_exists(p->cpus_ptr)) { /* v5.3+ */
-		mask = BPF_CORE_READ(p, cpus_ptr);
-		bpf_probe_read_kernel(&w->cpus_allowed, sizeof(w->cpus_allowed), &mask->bits[0]);
+		mask = TASK_READ(btf, p, cpus_ptr);
+		if (btf)
+			w->cpus_allowed = mask->bits[0];
+		else
+			bpf_probe_read_kernel(&w->cpus_allowed, sizeof(w->cpus_allowed), &mask->bits[0]);
 	} else {
 		struct task_struct___cpus_allowed *pa = (void *)p;
 
-		w->cpus_allowed = BPF_CORE_READ(pa, cpus_allowed.bits[0]);
+		w->cpus_allowed = TASK_READ(btf, pa, cpus_allowed.bits[0]);
 	}
-	w->nr_cpus_allowed = BPF_CORE_READ(p, nr_cpus_allowed);
-	read_task(s, p);
+	w->nr_cpus_allowed = TASK_READ(btf, p, nr_cpus_allowed);
+	read_task(btf, s, p);
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
@@ -509,32 +521,32 @@ static __always_inline void emit_snapshot(struct pending *s)
 }
 
 /* select_task_rq() calls the class only for tasks that may move (v5.11+ also migration_disabled). */
-static __always_inline bool reaches_select(struct task_struct *p)
+static __always_inline bool reaches_select(bool btf, struct task_struct *p)
 {
 	struct task_struct___migdis *pm = (void *)p;
 
-	if (BPF_CORE_READ(p, nr_cpus_allowed) <= 1)
+	if (TASK_READ(btf, p, nr_cpus_allowed) <= 1)
 		return false;
-	if (bpf_core_field_exists(pm->migration_disabled) && BPF_CORE_READ(pm, migration_disabled))
+	if (bpf_core_field_exists(pm->migration_disabled) && TASK_READ(btf, pm, migration_disabled))
 		return false;
 	return true;
 }
 
-static __always_inline int on_waking(struct task_struct *p)
+static __always_inline int on_waking(bool btf, struct task_struct *p)
 {
 	struct pending *s;
 	__u32 zero = 0;
 
 	count(FS_CNT_WAKING);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
 	/* still queued (or delayed-dequeued, v6.12+): ttwu_runnable(), no placement decision */
-	if (BPF_CORE_READ(p, on_rq)) {
+	if (TASK_READ(btf, p, on_rq)) {
 		struct fs_lplace e = {
 			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
-			.cpu = task_cpu_of(p),
-			.orig_cpu = task_cpu_of(p),
+			.pid = TASK_READ(btf, p, pid),
+			.cpu = task_cpu_of(btf, p),
+			.orig_cpu = task_cpu_of(btf, p),
 			.kind = FS_PLACE_RUNNABLE,
 		};
 
@@ -545,10 +557,10 @@ static __always_inline int on_waking(struct task_struct *p)
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (s && s->valid) /* the previous snapshot never reached select (ttwu wakelist) */
 		count(FS_CNT_NO_SELECT);
-	s = snapshot(p, bpf_ktime_get_boot_ns());
+	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
 	if (!s)
 		return 0;
-	if (select_nargs && reaches_select(p)) {
+	if (select_nargs && reaches_select(btf, p)) {
 		s->pid = s->w.pid;
 		s->valid = 1;
 		return 0;
@@ -574,25 +586,25 @@ static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
 	return 0;
 }
 
-static __always_inline int on_migrate(struct task_struct *p, int dest_cpu)
+static __always_inline int on_migrate(bool btf, struct task_struct *p, int dest_cpu)
 {
 	count(FS_CNT_MIGRATE);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	if (task_state(p) & TASK_WAKING_BIT) {
+	if (task_state(btf, p) & TASK_WAKING_BIT) {
 		struct fs_lplace e = {
 			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
+			.pid = TASK_READ(btf, p, pid),
 			.cpu = dest_cpu,
-			.orig_cpu = task_cpu_of(p),
+			.orig_cpu = task_cpu_of(btf, p),
 			.kind = FS_PLACE_MIGRATE,
 		};
 		output(&e, sizeof(e));
 	} else {
 		struct fs_migrate m = {
 			.hdr = { .type = FS_REC_MIGRATE, .size = sizeof(m), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
-			.orig_cpu = task_cpu_of(p),
+			.pid = TASK_READ(btf, p, pid),
+			.orig_cpu = task_cpu_of(btf, p),
 			.dest_cpu = dest_cpu,
 			.reason = FS_MIG_BALANCE,
 		};
@@ -601,17 +613,17 @@ static __always_inline int on_migrate(struct task_struct *p, int dest_cpu)
 	return 0;
 }
 
-static __always_inline int on_wakeup(struct task_struct *p)
+static __always_inline int on_wakeup(bool btf, struct task_struct *p)
 {
 	int cpu;
 
 	count(FS_CNT_WAKEUP);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	cpu = task_cpu_of(p);
+	cpu = task_cpu_of(btf, p);
 	struct fs_lplace e = {
 		.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-		.pid = BPF_CORE_READ(p, pid),
+		.pid = TASK_READ(btf, p, pid),
 		.cpu = cpu,
 		.orig_cpu = cpu,
 		.kind = FS_PLACE_WAKEUP,
@@ -621,15 +633,15 @@ static __always_inline int on_wakeup(struct task_struct *p)
 }
 
 /* wake_up_new_task(): select_task_rq(WF_FORK) never runs feec; one complete record. */
-static __always_inline int on_wakeup_new(struct task_struct *p)
+static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 {
 	struct pending *s;
 	__u64 now = bpf_ktime_get_boot_ns();
 
 	count(FS_CNT_WAKEUP);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	s = snapshot(p, now);
+	s = snapshot(btf, p, now);
 	if (!s)
 		return 0;
 	s->valid = 0;
@@ -666,32 +678,32 @@ static __always_inline void harvest(struct rq *rq)
 
 /* Typed and BTF-enabled attach points (kernel BTF present). */
 SEC("tp_btf/sched_waking")
-int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(p); }
+int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(true, p); }
 
 SEC("tp_btf/sched_wakeup")
-int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p) { return on_wakeup(p); }
+int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p) { return on_wakeup(true, p); }
 
 SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(p); }
+int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(true, p); }
 
 SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(tp_btf_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); }
+int BPF_PROG(tp_btf_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(true, p, dest_cpu); }
 
 SEC("tp_btf/sched_overutilized_tp")
 int BPF_PROG(tp_btf_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
 
 /* Raw tracepoints: kernels without BTF (CO-RE from --btf FILE). */
 SEC("raw_tp/sched_waking")
-int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(p); }
+int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(false, p); }
 
 SEC("raw_tp/sched_wakeup")
-int BPF_PROG(raw_sched_wakeup, struct task_struct *p) { return on_wakeup(p); }
+int BPF_PROG(raw_sched_wakeup, struct task_struct *p) { return on_wakeup(false, p); }
 
 SEC("raw_tp/sched_wakeup_new")
-int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(p); }
+int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(false, p); }
 
 SEC("raw_tp/sched_migrate_task")
-int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); }
+int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(false, p, dest_cpu); }
 
 SEC("raw_tp/sched_overutilized_tp")
 int BPF_PROG(raw_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
