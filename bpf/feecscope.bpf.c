@@ -118,14 +118,30 @@ static __always_inline void count(__u32 idx)
  * record would make feecscope's own thread the busiest waker on the system.
  * The reader also drains on a short timer.
  */
+static __always_inline __u64 wake_flag(void)
+{
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void output(void *data, __u64 size)
 {
-	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-
-	if (bpf_ringbuf_output(&rb, data, size, flags))
+	if (bpf_ringbuf_output(&rb, data, size, wake_flag()))
 		count(FS_CNT_LOST);
 }
+
+/* A small fixed-size record of type T, written in place in the ring buffer. */
+#define EMIT(T, ...) do {						\
+	__u64 flags_ = wake_flag();					\
+	T *r_ = bpf_ringbuf_reserve(&rb, sizeof(T), 0);			\
+									\
+	if (!r_) {							\
+		count(FS_CNT_LOST);					\
+		break;							\
+	}								\
+	*r_ = (T){ __VA_ARGS__ };					\
+	bpf_ringbuf_submit(r_, flags_);					\
+} while (0)
 
 static __always_inline struct rq *rq_of(__u32 cpu)
 {
@@ -542,16 +558,15 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
 		return 0;
 	/* still queued (or delayed-dequeued, v6.12+): ttwu_runnable(), no placement decision */
 	if (TASK_READ(btf, p, on_rq)) {
-		struct fs_lplace e = {
-			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = TASK_READ(btf, p, pid),
-			.cpu = task_cpu_of(btf, p),
-			.orig_cpu = task_cpu_of(btf, p),
-			.kind = FS_PLACE_RUNNABLE,
-		};
-
 		count(FS_CNT_RUNNABLE);
-		output(&e, sizeof(e)); /* not a decision, but lets a test account for its sched_wakeup */
+		/* not a decision, but lets a test account for its sched_wakeup */
+		EMIT(struct fs_lplace,
+		     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .cpu = task_cpu_of(btf, p),
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .kind = FS_PLACE_RUNNABLE);
 		return 0;
 	}
 	s = bpf_map_lookup_elem(&scratch, &zero);
@@ -592,23 +607,21 @@ static __always_inline int on_migrate(bool btf, struct task_struct *p, int dest_
 	if (skip_task(btf, p))
 		return 0;
 	if (task_state(btf, p) & TASK_WAKING_BIT) {
-		struct fs_lplace e = {
-			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = TASK_READ(btf, p, pid),
-			.cpu = dest_cpu,
-			.orig_cpu = task_cpu_of(btf, p),
-			.kind = FS_PLACE_MIGRATE,
-		};
-		output(&e, sizeof(e));
+		EMIT(struct fs_lplace,
+		     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .cpu = dest_cpu,
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .kind = FS_PLACE_MIGRATE);
 	} else {
-		struct fs_migrate m = {
-			.hdr = { .type = FS_REC_MIGRATE, .size = sizeof(m), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = TASK_READ(btf, p, pid),
-			.orig_cpu = task_cpu_of(btf, p),
-			.dest_cpu = dest_cpu,
-			.reason = FS_MIG_BALANCE,
-		};
-		output(&m, sizeof(m));
+		EMIT(struct fs_migrate,
+		     .hdr = { .type = FS_REC_MIGRATE, .size = sizeof(struct fs_migrate),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .dest_cpu = dest_cpu,
+		     .reason = FS_MIG_BALANCE);
 	}
 	return 0;
 }
@@ -621,14 +634,13 @@ static __always_inline int on_wakeup(bool btf, struct task_struct *p)
 	if (skip_task(btf, p))
 		return 0;
 	cpu = task_cpu_of(btf, p);
-	struct fs_lplace e = {
-		.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-		.pid = TASK_READ(btf, p, pid),
-		.cpu = cpu,
-		.orig_cpu = cpu,
-		.kind = FS_PLACE_WAKEUP,
-	};
-	output(&e, sizeof(e));
+	EMIT(struct fs_lplace,
+	     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+		      .ts_ns = bpf_ktime_get_boot_ns() },
+	     .pid = TASK_READ(btf, p, pid),
+	     .cpu = cpu,
+	     .orig_cpu = cpu,
+	     .kind = FS_PLACE_WAKEUP);
 	return 0;
 }
 
@@ -654,12 +666,10 @@ static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 
 static __always_inline int on_overutilized(bool overutilized)
 {
-	struct fs_overutil o = {
-		.hdr = { .type = FS_REC_OVERUTIL, .size = sizeof(o), .ts_ns = bpf_ktime_get_boot_ns() },
-		.overutilized = overutilized,
-	};
-
-	output(&o, sizeof(o));
+	EMIT(struct fs_overutil,
+	     .hdr = { .type = FS_REC_OVERUTIL, .size = sizeof(struct fs_overutil),
+		      .ts_ns = bpf_ktime_get_boot_ns() },
+	     .overutilized = overutilized);
 	return 0;
 }
 
