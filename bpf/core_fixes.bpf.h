@@ -78,8 +78,9 @@ struct task_struct___migdis {
 	unsigned short migration_disabled;
 } __attribute__((preserve_access_index));
 
-/* v5.7+: cfs runnable_avg (the v6.5 boost input); before it was runnable_load_avg. */
+/* v5.7+: runnable_avg (the v6.5 boost input) and runnable_sum; before, runnable_load_*. */
 struct sched_avg___runnable {
+	unsigned long long runnable_sum;
 	unsigned long runnable_avg;
 } __attribute__((preserve_access_index));
 

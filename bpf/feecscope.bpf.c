@@ -231,7 +231,9 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
 	X(struct sched_avg, period_contrib)					\
 	X(struct sched_avg, util_avg)						\
 	X(struct sched_avg___old, util_est)					\
-	X(struct sched_avg___new, util_est)
+	X(struct sched_avg___new, util_est)					\
+	X(struct sched_avg___runnable, runnable_sum)				\
+	X(struct sched_avg___runnable, runnable_avg)
 
 /*
  * What read_cpu() picks out of a struct rq, in three runs of nearby fields
@@ -358,6 +360,13 @@ static __always_inline void read_task(bool btf, struct pending *s, struct task_s
 		t->period_contrib = a->period_contrib;
 		t->util_avg = a->util_avg;
 		read_util_est(a, &t->util_est_enqueued, &t->util_est_ewma);
+		/* v5.7+: what 29922fdfc2a4's boosted cpu_util() moves (decayed in userspace) */
+		t->runnable_sum = 0;
+		t->runnable_avg = 0;
+		if (bpf_core_field_exists(((struct sched_avg___runnable *)a)->runnable_avg)) {
+			t->runnable_sum = ((struct sched_avg___runnable *)a)->runnable_sum;
+			t->runnable_avg = ((struct sched_avg___runnable *)a)->runnable_avg;
+		}
 	} else {
 		__builtin_memset(t, 0, sizeof(*t));
 	}
