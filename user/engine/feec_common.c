@@ -29,7 +29,7 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 	c->util_est_on = !(w->flags & FS_WAKE_UTIL_EST_OFF);
 	c->p_min = c->uclamp_used ? w->task.uclamp_min : 0;
 	c->p_max = c->uclamp_used ? w->task.uclamp_max : FS_SCHED_CAPACITY_SCALE;
-	/* fs_cpu_online() and fs_cpu_in_sd() && fs_cpu_allowed() as masks, for the bodies' per-PD loops. */
+	/* The CPU predicates as masks (struct fs_feec_ctx), for the bodies' per-PD loops. */
 	int n = w->hdr.nr_cpus < em->nr_cpus ? w->hdr.nr_cpus : em->nr_cpus;
 	__u64 in_sd = 0;
 	if (n > FS_MAX_CPUS)

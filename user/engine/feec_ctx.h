@@ -27,38 +27,13 @@ struct fs_feec_ctx {
 	bool uclamp_used;    /* uclamp_is_used() (pre-v5.9: CONFIG_UCLAMP_TASK, see util.c) */
 	bool util_est_on;    /* sched_feat(UTIL_EST) */
 	__u64 p_min, p_max;  /* uclamp_eff_value(p, MIN/MAX) when uclamp is used, else 0/1024 */
-	__u64 online;        /* CPUs fs_cpu_online() */
-	__u64 cand_mask;     /* CPUs fs_cpu_in_sd() and fs_cpu_allowed(): feec's candidates */
+	__u64 online;        /* recorded CPUs (of the EM and the record) flagged online */
+	__u64 cand_mask;     /* online, in the sd span (FS_CPU_IN_SD; without rd/sd from the
+			      * collector every CPU with a PD) and in p's cpus_allowed */
 };
 
 void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
 		      const struct fs_feec_rules *r, const struct fs_era_tables *t);
-
-/* CPU predicates over the record; inline, the bodies test them per CPU per scan. */
-static inline bool fs_cpu_recorded(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < FS_MAX_CPUS && cpu < c->w->hdr.nr_cpus && cpu < c->em->nr_cpus;
-}
-
-static inline bool fs_cpu_online(const struct fs_feec_ctx *c, int cpu)
-{
-	return fs_cpu_recorded(c, cpu) && (c->w->cpu[cpu].flags & FS_CPU_ONLINE);
-}
-
-static inline bool fs_cpu_in_sd(const struct fs_feec_ctx *c, int cpu)
-{
-	if (!fs_cpu_online(c, cpu))
-		return false;
-	/* Without rd/sd from the collector, take every online CPU with a PD. */
-	if (c->w->flags & FS_WAKE_EAS_UNKNOWN)
-		return c->em->cpu_pd[cpu] >= 0;
-	return c->w->cpu[cpu].flags & FS_CPU_IN_SD;
-}
-
-static inline bool fs_cpu_allowed(const struct fs_feec_ctx *c, int cpu)
-{
-	return cpu >= 0 && cpu < 64 && (c->w->cpus_allowed & (1ull << cpu));
-}
 
 /* for_each_cpu() over a mask, lowest CPU first as the kernel's loops. */
 #define fs_for_each_cpu(cpu, mask, left)                                                       \

@@ -18,10 +18,9 @@ static __u64 compute_energy(const struct fs_feec_ctx *c, int dst)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		const struct fs_em_pd *pd = &c->em->pd[i];
 		__u64 max_util = 0, sum_util = 0;
+		int cpu;
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_online(c, cpu))
-				continue;
+		fs_for_each_cpu(cpu, pd->cpus & c->online, left) {
 			__u64 u = fs_cpu_util_next(c, cpu, dst, false);
 			u = fs_effective_cpu_util_old(c, cpu, u, fs_arch_cap(c, cpu), FS_ENERGY_UTIL, false);
 			if (u > max_util)
@@ -53,11 +52,9 @@ void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		const struct fs_em_pd *pd = &c->em->pd[i];
 		__u64 max_spare = 0;
-		int ms = -1;
+		int ms = -1, cpu;
 
-		for (int cpu = 0; cpu < c->em->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1ull << cpu)) || !fs_cpu_in_sd(c, cpu) || !fs_cpu_allowed(c, cpu))
-				continue;
+		fs_for_each_cpu(cpu, pd->cpus & c->cand_mask, left) {
 			__u64 util = fs_cpu_util_next(c, cpu, cpu, false);
 			__u64 cap = fs_capacity_of(c, cpu);
 			/* v5.0 - v5.3: skip only when cap * 1024 < util * 1280. */

@@ -27,7 +27,7 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		__u64 max_spare = 0;
-		int ms = -1, first;
+		int ms = -1, first, cpu;
 		bool prev_in = false;
 		__u64 cpus = fs_pd_online_cpus(c, i, &first);
 
@@ -38,7 +38,6 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		eenv.cpu_cap = tcap;
 		eenv.pd_cap = 0;
 
-		int cpu;
 		fs_for_each_cpu(cpu, cpus, left) {
 			eenv.pd_cap += tcap; /* every online CPU, in the sd span or not */
 			if (!(c->cand_mask & (1ull << cpu)))

@@ -40,7 +40,7 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		__u64 util_min = c->p_min, util_max = c->p_max; /* carried across the PD's CPUs */
 		long long prev_spare = -1, max_spare = -1;
-		int ms = -1, max_fits = -1, first;
+		int ms = -1, max_fits = -1, first, cpu;
 		__u64 cpus = fs_pd_online_cpus(c, i, &first);
 
 		if (!cpus)
@@ -49,7 +49,6 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		eenv.cpu_cap = actual_cap;
 		eenv.pd_cap = 0;
 
-		int cpu;
 		fs_for_each_cpu(cpu, cpus, left) {
 			eenv.pd_cap += actual_cap;
 			if (!(c->cand_mask & (1ull << cpu)))
