@@ -68,18 +68,10 @@ void fs_eenv_pd_prepare(const struct fs_feec_ctx *c, struct energy_env *e, __u64
 	int cpu;
 
 	e->cpus = cpus;
-	e->freq_max[0] = e->freq_max[1] = 0;
-	e->freq_max_cpu = -1;
+	fs_top2_init(&e->freq);
 	fs_for_each_cpu(cpu, cpus, left) {
 		busy += energy_util(c, cpu, fs_cpu_util_next(c, cpu, -1, false));
-		__u64 f = freq_request(c, cpu, -1);
-		if (f > e->freq_max[0]) {
-			e->freq_max[1] = e->freq_max[0];
-			e->freq_max[0] = f;
-			e->freq_max_cpu = cpu;
-		} else if (f > e->freq_max[1]) {
-			e->freq_max[1] = f;
-		}
+		fs_top2_add(&e->freq, cpu, freq_request(c, cpu, -1));
 	}
 	e->pd_busy_time = busy < e->pd_cap ? busy : e->pd_cap;
 }
@@ -90,12 +82,12 @@ void fs_eenv_pd_prepare(const struct fs_feec_ctx *c, struct energy_env *e, __u64
  */
 static __u64 eenv_pd_max_util(const struct fs_feec_ctx *c, const struct energy_env *e, int dst)
 {
-	__u64 max_util = e->freq_max[0];
+	__u64 max_util = e->freq.v[0];
 
 	if (dst >= 0 && dst < FS_MAX_CPUS && (e->cpus & (1ull << dst))) {
 		__u64 f = freq_request(c, dst, dst);
 
-		max_util = e->freq_max_cpu == dst ? e->freq_max[1] : e->freq_max[0];
+		max_util = fs_top2_without(&e->freq, dst);
 		if (f > max_util)
 			max_util = f;
 	}

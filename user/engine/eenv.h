@@ -8,6 +8,7 @@
 #define FEECSCOPE_ENGINE_EENV_H
 
 #include "feec_ctx.h"
+#include "top2.h"
 
 struct energy_env {
 	__u64 task_busy_time; /* p's contribution, irq-scaled on prev_cpu */
@@ -17,8 +18,7 @@ struct energy_env {
 	/* feecscope's, not the kernel's: the PD's frequency requests with p on no
 	 * CPU of theirs (a CPU's request depends on dst only through cpu == dst). */
 	__u64 cpus;           /* the PD's online CPUs */
-	__u64 freq_max[2];    /* the two largest requests, p nowhere */
-	int freq_max_cpu;     /* the CPU of freq_max[0] */
+	struct fs_top2 freq;  /* the two largest requests, p nowhere */
 };
 
 /* The PD's online CPUs as a mask; *first gets the lowest (-1 when none). */

@@ -8,6 +8,7 @@
  * only candidate PDs, excludes prev and keeps prev when an energy falls below
  * its base. Late 5.10.y / 5.15.y add the 6.2 uclamp backports.
  */
+#include "top2.h"
 #include "util.h"
 
 /*
@@ -29,8 +30,7 @@ struct pd_energy {
 	__u64 cpus;                /* the PD's online CPUs */
 	__u64 cpu_cap, tcap;       /* arch cap of the first CPU; minus its thermal pressure (v5.14+) */
 	__u64 sum;                 /* sum of ENERGY utils, p nowhere */
-	__u64 max[2];              /* the two largest FREQUENCY utils, p nowhere */
-	int max_cpu;               /* the CPU of max[0] */
+	struct fs_top2 freq;       /* the two largest FREQUENCY utils, p nowhere */
 	__u64 e_off[FS_MAX_CPUS];  /* each CPU's ENERGY util, p elsewhere */
 	__u64 u_off[FS_MAX_CPUS];  /* cpu_util_next(cpu, p, -1) */
 	__u64 u_on[FS_MAX_CPUS];   /* cpu_util_next(cpu, p, cpu) */
@@ -86,8 +86,8 @@ static int pd_scan(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe, b
 	/* Unsigned as in the kernel (pressure never exceeds the capacity). */
 	if (c->r->energy_thermal_cap)
 		pe->tcap -= c->w->cpu[t->first_cpu].thermal_pressure;
-	pe->sum = pe->max[0] = pe->max[1] = 0;
-	pe->max_cpu = -1;
+	pe->sum = 0;
+	fs_top2_init(&pe->freq);
 	fs_for_each_cpu(cpu, pe->cpus, left) {
 		__u64 u_off = fs_cpu_util_next(c, cpu, -1, false), e, f;
 
@@ -97,13 +97,7 @@ static int pd_scan(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe, b
 		f = thermal_clamp(c, pe, f);
 		pe->e_off[cpu] = e;
 		pe->sum += e;
-		if (f > pe->max[0]) {
-			pe->max[1] = pe->max[0];
-			pe->max[0] = f;
-			pe->max_cpu = cpu;
-		} else if (f > pe->max[1]) {
-			pe->max[1] = f;
-		}
+		fs_top2_add(&pe->freq, cpu, f);
 
 		if (!(c->cand_mask & (1ull << cpu)))
 			continue;
@@ -134,7 +128,7 @@ static int pd_scan(const struct fs_feec_ctx *c, int pdi, struct pd_energy *pe, b
 static __u64 compute_energy(const struct fs_feec_ctx *c, const struct pd_energy *pe, int dst)
 {
 	const struct fs_pd_table *t = &c->t->pd[pe->pdi];
-	__u64 sum = pe->sum, max = pe->max[0];
+	__u64 sum = pe->sum, max = pe->freq.v[0];
 
 	if (dst >= 0) {
 		__u64 util_freq = pe->u_on[dst], util_run = util_freq;
@@ -145,7 +139,7 @@ static __u64 compute_energy(const struct fs_feec_ctx *c, const struct pd_energy 
 		__u64 f = fs_effective_cpu_util_old(c, dst, util_freq, pe->cpu_cap, FS_FREQUENCY_UTIL, true);
 
 		sum = sum - pe->e_off[dst] + thermal_clamp(c, pe, e);
-		max = pe->max_cpu == dst ? pe->max[1] : pe->max[0];
+		max = fs_top2_without(&pe->freq, dst);
 		f = thermal_clamp(c, pe, f);
 		if (f > max)
 			max = f;

@@ -134,8 +134,7 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
 		return 0;
 	b->cap = k.cap;
 	b->fmax = k.fmax;
-	b->max[0] = b->max[1] = 0;
-	b->max_cpu = -1;
+	fs_top2_init(&b->top);
 	b->sum_u = 0;
 	for (__u64 left = b->cpus; left; left &= left - 1) {
 		int i = __builtin_ctzll(left);
@@ -143,21 +142,15 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
 
 		x->u[i] = u;
 		b->sum_u += u;
-		if (u > b->max[0]) {
-			b->max[1] = b->max[0];
-			b->max[0] = u;
-			b->max_cpu = i;
-		} else if (u > b->max[1]) {
-			b->max[1] = u;
-		}
+		fs_top2_add(&b->top, i, u);
 	}
-	int s = pd_state_of(x, pdi, b->fmax, b->max[0], b->cap);
+	int s = pd_state_of(x, pdi, b->fmax, b->top.v[0], b->cap);
 	__u64 f = pd->ps[s].frequency;
 	b->state = s;
 	b->busy = 0;
 	if (!f)
 		return 0;
-	b->busy = busy_sum(x, b->cpus, b->max[0], b->sum_u, b->fmax, b->cap * f);
+	b->busy = busy_sum(x, b->cpus, b->top.v[0], b->sum_u, b->fmax, b->cap * f);
 	return pd_watts(em, pd, s, b->busy, b->cap * f);
 }
 
@@ -171,7 +164,7 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 	const struct fs_em_pd *pd = &x->em->pd[pdi];
 	const struct fs_power_pd *b = &x->pd[pdi];
 	__u64 u = cpu_u(x, dst, true, b->cap);
-	__u64 m = b->max_cpu == dst ? b->max[1] : b->max[0];
+	__u64 m = fs_top2_without(&b->top, dst);
 
 	if (u > m)
 		m = u;

@@ -4,13 +4,13 @@
 #define FEECSCOPE_ENGINE_POWER_ESTIMATE_H
 
 #include "em.h"
+#include "top2.h"
 
 /* One PD without the task: what a destination in it changes is one CPU's term. */
 struct fs_power_pd {
 	__u64 cpus;              /* online CPUs of the PD */
 	__u64 cap, fmax;
-	__u64 max[2];            /* the two largest u_i */
-	int max_cpu;             /* the CPU of max[0] */
+	struct fs_top2 top;      /* the two largest u_i */
 	int state;               /* the base's state */
 	bool usable;             /* states, CPUs and a capacity: else the PD draws nothing */
 	__u64 sum_u;             /* sum of u_i */
