@@ -33,11 +33,19 @@ static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64
 				break;
 		return i;
 	}
-	case FS_EM_CPU_ENERGY_5_14: {
-		/* em_pd_get_efficient_state() by frequency (v5.16 - v6.8; v5.14/15 never skip). */
-		__u64 freq = fmax * key / t->scale_cpu;
+	case FS_EM_CPU_ENERGY_5_14:
+	case FS_EM_CPU_ENERGY_6_9:
+	default: {
+		/* em_pd_get_efficient_state(): by frequency in v5.16 - v6.8 (v5.14/15
+		 * never skip), by performance from v6.9. v6.13+ min/max_perf_state
+		 * window is the full table unless a vendor module calls
+		 * em_update_performance_limits() (none in tree to v7.1). */
+		const bool by_freq = fn == FS_EM_CPU_ENERGY_5_14;
+		const __u64 *col = by_freq ? t->freq : t->perf;
+		const __u64 want = by_freq ? fmax * key / t->scale_cpu : key;
+
 		for (i = 0; i < t->nr; i++) {
-			if (t->freq[i] < freq)
+			if (col[i] < want)
 				continue;
 			if (t->skip_inefficient && t->inefficient[i])
 				continue;
@@ -45,19 +53,6 @@ static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64
 		}
 		return t->nr - 1;
 	}
-	case FS_EM_CPU_ENERGY_6_9:
-	default:
-		/* v6.9+: by performance. v6.13+ min/max_perf_state window is the full
-		 * table unless a vendor module calls em_update_performance_limits()
-		 * (none in tree to v7.1). */
-		for (i = 0; i < t->nr; i++) {
-			if (t->perf[i] < key)
-				continue;
-			if (t->skip_inefficient && t->inefficient[i])
-				continue;
-			return i;
-		}
-		return t->nr - 1;
 	}
 }
 
