@@ -75,11 +75,27 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
+/*
+ * Kernel objects are copied in a few contiguous windows instead of one probe
+ * read per field: each bpf_probe_read_kernel() is a helper call with its own
+ * fault-guarded copy, and the fields read per CPU sit in a handful of runs of
+ * nearby cache lines. A copy keeps the kernel's layout (every field lands at
+ * its own offset), so the fields are then picked out with plain CO-RE
+ * accesses on the copy. The *_COPY_MAX sizes bound every offset for the
+ * verifier; a run wider than COPY_SPAN_MAX on some kernel is read field by
+ * field instead, so no window ever drags in kilobytes nobody reads.
+ */
+#define RQ_COPY_MAX   8192 /* struct rq: 3.5 KiB on 6.18 x86, 3.3 KiB on Debian 6.1 arm64 */
+#define AVG_COPY_MAX  256  /* struct sched_avg: one cache line */
+#define COPY_SPAN_MAX 1024 /* RQ_HEAD: ~320 B here, ~700 B with GKI's 20 uclamp buckets (estimate) */
+
 /* The snapshot being built on this CPU; waits for select_task_rq_fair when fentry is used. */
 struct pending {
 	__s32 pid;
 	__u32 valid;
 	struct fs_wakeup w;
+	__u8 rq[RQ_COPY_MAX];   /* one CPU's struct rq windows, at the kernel's offsets */
+	__u8 avg[AVG_COPY_MAX]; /* the waking task's se.avg fields, at the kernel's offsets */
 };
 
 struct {
@@ -102,14 +118,30 @@ static __always_inline void count(__u32 idx)
  * record would make feecscope's own thread the busiest waker on the system.
  * The reader also drains on a short timer.
  */
+static __always_inline __u64 wake_flag(void)
+{
+	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void output(void *data, __u64 size)
 {
-	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
-		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
-
-	if (bpf_ringbuf_output(&rb, data, size, flags))
+	if (bpf_ringbuf_output(&rb, data, size, wake_flag()))
 		count(FS_CNT_LOST);
 }
+
+/* A small fixed-size record of type T, written in place in the ring buffer. */
+#define EMIT(T, ...) do {						\
+	__u64 flags_ = wake_flag();					\
+	T *r_ = bpf_ringbuf_reserve(&rb, sizeof(T), 0);			\
+									\
+	if (!r_) {							\
+		count(FS_CNT_LOST);					\
+		break;							\
+	}								\
+	*r_ = (T){ __VA_ARGS__ };					\
+	bpf_ringbuf_submit(r_, flags_);					\
+} while (0)
 
 static __always_inline struct rq *rq_of(__u32 cpu)
 {
@@ -118,124 +150,230 @@ static __always_inline struct rq *rq_of(__u32 cpu)
 	return v ? (struct rq *)*v : NULL;
 }
 
-static __always_inline int task_cpu_of(struct task_struct *p)
+/*
+ * A task_struct field. tp_btf programs get p as a BTF pointer the verifier
+ * lets them load from directly (one fault-safe instruction); raw_tp ones get
+ * a plain number and must probe-read. btf is a literal in every program, so
+ * each one is built with one form only.
+ */
+#define TASK_READ(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+
+static __always_inline int task_cpu_of(bool btf, struct task_struct *p)
 {
 	struct task_struct___cpu *pc = (void *)p;
 
 	if (bpf_core_field_exists(pc->cpu)) /* v5.16+ */
-		return BPF_CORE_READ(pc, cpu);
-	return BPF_CORE_READ(p, thread_info.cpu);
+		return TASK_READ(btf, pc, cpu);
+	return TASK_READ(btf, p, thread_info.cpu);
 }
 
-static __always_inline __u64 task_state(struct task_struct *p)
+static __always_inline __u64 task_state(bool btf, struct task_struct *p)
 {
 	struct task_struct___state *ps = (void *)p;
 
 	if (bpf_core_field_exists(p->__state)) /* v5.14+ */
-		return BPF_CORE_READ(p, __state);
-	return BPF_CORE_READ(ps, state);
+		return TASK_READ(btf, p, __state);
+	return TASK_READ(btf, ps, state);
 }
 
-static __always_inline bool skip_task(struct task_struct *p)
+static __always_inline bool skip_task(bool btf, struct task_struct *p)
 {
-	if (BPF_CORE_READ(p, tgid) == self_tgid) {
+	if (TASK_READ(btf, p, tgid) == self_tgid) {
 		count(FS_CNT_SELF);
 		return true;
 	}
-	if (BPF_CORE_READ(p, prio) < MAX_RT_PRIO) {
+	if (TASK_READ(btf, p, prio) < MAX_RT_PRIO) {
 		count(FS_CNT_NOT_FAIR);
 		return true;
 	}
 	return false;
 }
 
-/* util_est word(s), flag bit masked: enqueued and ewma (both = util_est on v6.8+). */
+/* Widen [lo, hi) over field f of T, where this kernel has it. */
+#define COPY_SPAN(T, f)								\
+	if (bpf_core_field_exists(T, f)) {					\
+		__u32 o_ = bpf_core_field_offset(T, f);				\
+		__u32 e_ = o_ + bpf_core_field_size(T, f);			\
+		if (o_ < lo_)							\
+			lo_ = o_;						\
+		if (e_ > hi_)							\
+			hi_ = e_;						\
+	}
+#define COPY_ONE(T, f)								\
+	if (bpf_core_field_exists(T, f))					\
+		bpf_probe_read_kernel(dst_ + bpf_core_field_offset(T, f),	\
+				      bpf_core_field_size(T, f),		\
+				      src_ + bpf_core_field_offset(T, f));
+
+/*
+ * Copy the FIELDS (an X-list of (type, field)) of the kernel object at src to
+ * the same offsets in dst (max bytes): one read of their span, or one read
+ * per field where the span is wider than COPY_SPAN_MAX. lo_ and hi_ are CO-RE
+ * constants, so the verifier sees fixed sizes and prunes the unused branch.
+ * False, and nothing read, where a field ends beyond max.
+ */
+#define COPY_FIELDS(dst, max, src, FIELDS) ({					\
+	void *dst_ = (void *)(dst), *src_ = (void *)(src);			\
+	__u32 lo_ = (max), hi_ = 0;						\
+	FIELDS(COPY_SPAN)							\
+	if (hi_ <= (max) && hi_ - lo_ <= COPY_SPAN_MAX)				\
+		bpf_probe_read_kernel(dst_ + lo_, hi_ - lo_, src_ + lo_);	\
+	else if (hi_ <= (max)) {						\
+		FIELDS(COPY_ONE)						\
+	}									\
+	hi_ <= (max);								\
+})
+
+/* What read_task() picks out of p->se.avg. */
+#define AVG_FIELDS(X)								\
+	X(struct sched_avg, last_update_time)					\
+	X(struct sched_avg, util_sum)						\
+	X(struct sched_avg, period_contrib)					\
+	X(struct sched_avg, util_avg)						\
+	X(struct sched_avg___old, util_est)					\
+	X(struct sched_avg___new, util_est)					\
+	X(struct sched_avg___runnable, runnable_sum)				\
+	X(struct sched_avg___runnable, runnable_avg)
+
+/*
+ * What read_cpu() picks out of a struct rq, in three runs of nearby fields
+ * (measured: three reads beat five smaller ones, and beat one ~3 KiB read).
+ */
+#define RQ_HEAD(X)								\
+	X(struct rq, nr_running)						\
+	X(struct rq___uclamp, uclamp[0].value)					\
+	X(struct rq___uclamp, uclamp[1].value)					\
+	X(struct rq___uclamp, uclamp_flags)					\
+	X(struct rq, cfs.avg)
+#define RQ_RT_DL(X)								\
+	X(struct rq, rt.rt_nr_running)						\
+	X(struct rq, rt.rt_queued)						\
+	X(struct rq, dl.running_bw)						\
+	X(struct rq, curr)
+/* rd and sd only matter for the waker's rq, but share cpu_capacity's cache line. */
+#define RQ_TAIL(X)								\
+	X(struct rq, rd)							\
+	X(struct rq, sd)							\
+	X(struct rq, cpu_capacity)						\
+	X(struct rq___capacity_orig, cpu_capacity_orig)				\
+	X(struct rq, online)							\
+	X(struct rq, avg_rt.util_avg)						\
+	X(struct rq, avg_dl.util_avg)						\
+	X(struct rq___irq, avg_irq.util_avg)					\
+	X(struct rq___hw, avg_hw.load_avg)					\
+	X(struct rq___thermal, avg_thermal.load_avg)
+
+/* util_est word(s) of a copied sched_avg, flag bit masked: enqueued and ewma (both = util_est on v6.8+). */
 static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u32 *ewma)
 {
 	struct sched_avg___old *old = (void *)sa;
 	struct sched_avg___new *new = (void *)sa;
 
 	if (bpf_core_field_exists(old->util_est.enqueued)) { /* v5.13 - v6.7 */
-		*enq = BPF_CORE_READ(old, util_est.enqueued) & ~UTIL_AVG_UNCHANGED_MSB;
-		*ewma = BPF_CORE_READ(old, util_est.ewma) & ~UTIL_AVG_UNCHANGED_MSB;
+		*enq = old->util_est.enqueued & ~UTIL_AVG_UNCHANGED_MSB;
+		*ewma = old->util_est.ewma & ~UTIL_AVG_UNCHANGED_MSB;
 	} else { /* v6.8+ */
-		*enq = BPF_CORE_READ(new, util_est) & ~UTIL_AVG_UNCHANGED_MSB;
+		*enq = new->util_est & ~UTIL_AVG_UNCHANGED_MSB;
 		*ewma = *enq;
 	}
 }
 
-/* One CPU's landscape from its struct rq. */
-static __always_inline void read_cpu(struct fs_cpu *c, struct rq *rq, struct task_struct *p)
+/* Copy the RQ_* windows of one CPU's struct rq into s->rq; false if they do not fit. */
+static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 {
-	struct rq___capacity_orig *rqo = (void *)rq;
-	struct rq___thermal *rqt = (void *)rq;
-	struct rq___hw *rqh = (void *)rq;
-	struct rq___uclamp *rqu = (void *)rq;
-	struct rq___irq *rqi = (void *)rq;
-	struct sched_avg___runnable *sar = (void *)&rq->cfs.avg;
+	return COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_HEAD) &&
+	       COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_RT_DL) &&
+	       COPY_FIELDS(s->rq, RQ_COPY_MAX, rq, RQ_TAIL);
+}
+
+/*
+ * One CPU's landscape from its struct rq; false if its fields do not fit
+ * the copy. Not inlined: in snapshot()'s loop clang hoists the
+ * copy's (loop-invariant) field addresses above their bpf_core_field_exists()
+ * guards, and a missing field's relocation then fails to load.
+ */
+static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq,
+				struct task_struct *p)
+{
+	struct rq *m = (void *)s->rq; /* the copy: only the RQ_* fields are valid */
+	struct rq___capacity_orig *mo = (void *)m;
+	struct rq___thermal *mt = (void *)m;
+	struct rq___hw *mh = (void *)m;
+	struct rq___uclamp *mu = (void *)m;
+	struct rq___irq *mi = (void *)m;
+	struct sched_avg *a = &m->cfs.avg;
+	struct sched_avg___runnable *ar = (void *)a;
 	__u32 ewma;
 
-	c->cfs_last_update_time = BPF_CORE_READ(rq, cfs.avg.last_update_time);
-	c->util_avg = BPF_CORE_READ(rq, cfs.avg.util_avg);
-	read_util_est(&rq->cfs.avg, &c->util_est, &ewma);
-	if (bpf_core_field_exists(sar->runnable_avg)) /* v5.7+ */
-		c->runnable_avg = BPF_CORE_READ(sar, runnable_avg);
-	c->rt_util = BPF_CORE_READ(rq, avg_rt.util_avg);
-	c->dl_util = BPF_CORE_READ(rq, avg_dl.util_avg);
-	c->dl_running_bw = BPF_CORE_READ(rq, dl.running_bw);
-	if (bpf_core_field_exists(rqi->avg_irq)) /* CONFIG_HAVE_SCHED_AVG_IRQ */
-		c->irq_util = BPF_CORE_READ(rqi, avg_irq.util_avg);
-	c->capacity = BPF_CORE_READ(rq, cpu_capacity);
+	if (!copy_rq(s, rq))
+		return false;
+	c->cfs_last_update_time = a->last_update_time;
+	c->util_avg = a->util_avg;
+	read_util_est(a, &c->util_est, &ewma);
+	if (bpf_core_field_exists(ar->runnable_avg)) /* v5.7+ */
+		c->runnable_avg = ar->runnable_avg;
+	c->rt_util = m->avg_rt.util_avg;
+	c->dl_util = m->avg_dl.util_avg;
+	c->dl_running_bw = m->dl.running_bw;
+	if (bpf_core_field_exists(mi->avg_irq)) /* CONFIG_HAVE_SCHED_AVG_IRQ */
+		c->irq_util = mi->avg_irq.util_avg;
+	c->capacity = m->cpu_capacity;
 	/* <= v6.7; later kernels: userspace fills arch_scale_cpu_capacity from sysfs */
-	if (bpf_core_field_exists(rqo->cpu_capacity_orig))
-		c->capacity_orig = BPF_CORE_READ(rqo, cpu_capacity_orig);
-	if (bpf_core_field_exists(rqh->avg_hw)) /* v6.10+ */
-		c->hw_load_avg = BPF_CORE_READ(rqh, avg_hw.load_avg);
-	else if (bpf_core_field_exists(rqt->avg_thermal)) /* v5.7 - v6.9 */
-		c->hw_load_avg = BPF_CORE_READ(rqt, avg_thermal.load_avg);
-	c->nr_running = BPF_CORE_READ(rq, nr_running);
+	if (bpf_core_field_exists(mo->cpu_capacity_orig))
+		c->capacity_orig = mo->cpu_capacity_orig;
+	if (bpf_core_field_exists(mh->avg_hw)) /* v6.10+ */
+		c->hw_load_avg = mh->avg_hw.load_avg;
+	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
+		c->hw_load_avg = mt->avg_thermal.load_avg;
+	c->nr_running = m->nr_running;
 	c->uclamp_min = 0;
 	c->uclamp_max = SCHED_CAPACITY_SCALE;
 	c->flags = 0;
-	if (bpf_core_field_exists(rqu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
-		c->uclamp_min = BPF_CORE_READ(rqu, uclamp[0].value);
-		c->uclamp_max = BPF_CORE_READ(rqu, uclamp[1].value);
+	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
+		c->uclamp_min = mu->uclamp[0].value;
+		c->uclamp_max = mu->uclamp[1].value;
 		note_clamps(c->uclamp_min, c->uclamp_max);
-		if (BPF_CORE_READ(rqu, uclamp_flags) & UCLAMP_FLAG_IDLE)
+		if (mu->uclamp_flags & UCLAMP_FLAG_IDLE)
 			c->flags |= FS_CPU_UCLAMP_IDLE;
 	}
 	/* rq->online: the rq is attached to its root domain (cpu active) */
-	if (BPF_CORE_READ(rq, online))
+	if (m->online)
 		c->flags |= FS_CPU_ONLINE;
-	if (BPF_CORE_READ(rq, rt.rt_queued) && BPF_CORE_READ(rq, rt.rt_nr_running))
+	if (m->rt.rt_queued && m->rt.rt_nr_running)
 		c->flags |= FS_CPU_RT_RUNNABLE;
-	if ((void *)BPF_CORE_READ(rq, curr) == (void *)p)
+	if ((void *)m->curr == (void *)p)
 		c->flags |= FS_CPU_CURR_IS_P;
+	return true;
 }
 
-static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p)
+static __always_inline void read_task(bool btf, struct pending *s, struct task_struct *p)
 {
 	struct task_struct___uclamp *pu = (void *)p;
+	struct fs_wakeup *w = &s->w;
 	struct fs_task *t = &w->task;
+	struct sched_avg *a = (void *)s->avg;
 	struct rq *rq;
 
-	t->last_update_time = BPF_CORE_READ(p, se.avg.last_update_time);
-	t->util_sum = BPF_CORE_READ(p, se.avg.util_sum);
-	t->period_contrib = BPF_CORE_READ(p, se.avg.period_contrib);
-	t->util_avg = BPF_CORE_READ(p, se.avg.util_avg);
-	read_util_est(&p->se.avg, &t->util_est_enqueued, &t->util_est_ewma);
-	/* v5.7+: what 29922fdfc2a4's boosted cpu_util() moves (decayed in userspace) */
-	t->runnable_sum = 0;
-	t->runnable_avg = 0;
-	if (bpf_core_field_exists(((struct sched_avg___runnable *)&p->se.avg)->runnable_avg)) {
-		struct sched_avg___runnable *ar = (void *)&p->se.avg;
-
-		t->runnable_sum = BPF_CORE_READ(ar, runnable_sum);
-		t->runnable_avg = BPF_CORE_READ(ar, runnable_avg);
+	if (COPY_FIELDS(s->avg, AVG_COPY_MAX, &p->se.avg, AVG_FIELDS)) {
+		t->last_update_time = a->last_update_time;
+		t->util_sum = a->util_sum;
+		t->period_contrib = a->period_contrib;
+		t->util_avg = a->util_avg;
+		read_util_est(a, &t->util_est_enqueued, &t->util_est_ewma);
+		/* v5.7+: what 29922fdfc2a4's boosted cpu_util() moves (decayed in userspace) */
+		t->runnable_sum = 0;
+		t->runnable_avg = 0;
+		if (bpf_core_field_exists(((struct sched_avg___runnable *)a)->runnable_avg)) {
+			t->runnable_sum = ((struct sched_avg___runnable *)a)->runnable_sum;
+			t->runnable_avg = ((struct sched_avg___runnable *)a)->runnable_avg;
+		}
+	} else {
+		__builtin_memset(t, 0, sizeof(*t));
 	}
 	/* sync_entity_load_avg() decays p to cfs_rq_of(&p->se)'s last update */
 	if (bpf_core_field_exists(p->se.cfs_rq)) { /* CONFIG_FAIR_GROUP_SCHED */
-		t->cfs_rq_last_update_time = BPF_CORE_READ(p, se.cfs_rq, avg.last_update_time);
+		t->cfs_rq_last_update_time = btf ? p->se.cfs_rq->avg.last_update_time :
+						       BPF_CORE_READ(p, se.cfs_rq, avg.last_update_time);
 	} else {
 		rq = rq_of(w->task_cpu & (FS_MAX_CPUS - 1));
 		if (rq)
@@ -252,9 +390,8 @@ static __always_inline void read_task(struct fs_wakeup *w, struct task_struct *p
 }
 
 /* Lowest domain with asymmetric capacities above the waker, then up until it spans prev. */
-static __always_inline void read_asym_sd(struct fs_wakeup *w, struct rq *waker_rq)
+static __always_inline void read_asym_sd(struct fs_wakeup *w, struct sched_domain *sd)
 {
-	struct sched_domain *sd = BPF_CORE_READ(waker_rq, sd);
 	__u32 flag = sd_asym_flag;
 	__u64 span = 0;
 	bool found = false;
@@ -284,9 +421,8 @@ static __always_inline void read_asym_sd(struct fs_wakeup *w, struct rq *waker_r
 			w->cpu[i].flags |= FS_CPU_IN_SD;
 }
 
-static __always_inline void read_root_domain(struct fs_wakeup *w, struct rq *waker_rq)
+static __always_inline void read_root_domain(struct fs_wakeup *w, struct root_domain *rd)
 {
-	struct root_domain *rd = BPF_CORE_READ(waker_rq, rd);
 	__u32 ou = 0;
 
 	if (!rd) {
@@ -318,14 +454,16 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 }
 
 /* Fill the per-CPU scratch snapshot for p; NULL if it cannot be built. */
-static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now)
+static __always_inline struct pending *snapshot(bool btf, struct task_struct *p, __u64 now)
 {
 	__u32 zero = 0, waker = bpf_get_smp_processor_id();
 	const struct cpumask *mask;
 	struct pending *s;
 	struct fs_wakeup *w;
 	struct rq *rq;
-	bool incomplete = false;
+	struct root_domain *rd = NULL;
+	struct sched_domain *sd = NULL;
+	bool incomplete = false, waker_known = false;
 	__u32 i;
 
 	s = bpf_map_lookup_elem(&scratch, &zero);
@@ -336,47 +474,55 @@ static __always_inline struct pending *snapshot(struct task_struct *p, __u64 now
 	w->hdr.nr_cpus = nr_cpus;
 	w->hdr.size = __builtin_offsetof(struct fs_wakeup, cpu) + nr_cpus * sizeof(struct fs_cpu);
 	w->hdr.ts_ns = now;
-	w->pid = BPF_CORE_READ(p, pid);
-	w->tgid = BPF_CORE_READ(p, tgid);
+	w->pid = TASK_READ(btf, p, pid);
+	w->tgid = TASK_READ(btf, p, tgid);
 	bpf_probe_read_kernel_str(w->comm, sizeof(w->comm), &p->comm);
-	w->prev_cpu = BPF_CORE_READ(p, wake_cpu);
-	w->task_cpu = task_cpu_of(p);
+	w->prev_cpu = TASK_READ(btf, p, wake_cpu);
+	w->task_cpu = task_cpu_of(btf, p);
 	w->waker_cpu = waker;
 	w->chosen_cpu = -1;
 	w->decided_ns = 0;
 	w->flags = util_est_off ? FS_WAKE_UTIL_EST_OFF : 0;
 	if (bpf_core_field_exists(p->cpus_ptr)) { /* v5.3+ */
-		mask = BPF_CORE_READ(p, cpus_ptr);
-		bpf_probe_read_kernel(&w->cpus_allowed, sizeof(w->cpus_allowed), &mask->bits[0]);
+		mask = TASK_READ(btf, p, cpus_ptr);
+		if (btf)
+			w->cpus_allowed = mask->bits[0];
+		else
+			bpf_probe_read_kernel(&w->cpus_allowed, sizeof(w->cpus_allowed), &mask->bits[0]);
 	} else {
 		struct task_struct___cpus_allowed *pa = (void *)p;
 
-		w->cpus_allowed = BPF_CORE_READ(pa, cpus_allowed.bits[0]);
+		w->cpus_allowed = TASK_READ(btf, pa, cpus_allowed.bits[0]);
 	}
-	w->nr_cpus_allowed = BPF_CORE_READ(p, nr_cpus_allowed);
-	read_task(w, p);
+	w->nr_cpus_allowed = TASK_READ(btf, p, nr_cpus_allowed);
+	read_task(btf, s, p);
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
 		if (i >= nr_cpus)
 			break;
 		rq = rq_of(i);
-		if (!rq) {
+		if (!rq || !read_cpu(&w->cpu[i], s, rq, p)) {
 			__builtin_memset(&w->cpu[i], 0, sizeof(w->cpu[i]));
 			incomplete = true;
 			continue;
 		}
-		read_cpu(&w->cpu[i], rq, p);
+		if (i == waker) { /* feec's rd and sd are the waker's: in the copy read_cpu left */
+			struct rq *m = (void *)s->rq;
+
+			rd = m->rd;
+			sd = m->sd;
+			waker_known = true;
+		}
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
 	if (uclamp_in_use(p))
 		w->flags |= FS_WAKE_UCLAMP_USED;
 
-	rq = rq_of(waker & (FS_MAX_CPUS - 1));
-	if (rq) {
-		read_root_domain(w, rq);
-		read_asym_sd(w, rq);
+	if (waker_known) {
+		read_root_domain(w, rd);
+		read_asym_sd(w, sd);
 	} else {
 		w->flags |= FS_WAKE_EAS_UNKNOWN | FS_WAKE_NO_ASYM;
 	}
@@ -394,46 +540,45 @@ static __always_inline void emit_snapshot(struct pending *s)
 }
 
 /* select_task_rq() calls the class only for tasks that may move (v5.11+ also migration_disabled). */
-static __always_inline bool reaches_select(struct task_struct *p)
+static __always_inline bool reaches_select(bool btf, struct task_struct *p)
 {
 	struct task_struct___migdis *pm = (void *)p;
 
-	if (BPF_CORE_READ(p, nr_cpus_allowed) <= 1)
+	if (TASK_READ(btf, p, nr_cpus_allowed) <= 1)
 		return false;
-	if (bpf_core_field_exists(pm->migration_disabled) && BPF_CORE_READ(pm, migration_disabled))
+	if (bpf_core_field_exists(pm->migration_disabled) && TASK_READ(btf, pm, migration_disabled))
 		return false;
 	return true;
 }
 
-static __always_inline int on_waking(struct task_struct *p)
+static __always_inline int on_waking(bool btf, struct task_struct *p)
 {
 	struct pending *s;
 	__u32 zero = 0;
 
 	count(FS_CNT_WAKING);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
 	/* still queued (or delayed-dequeued, v6.12+): ttwu_runnable(), no placement decision */
-	if (BPF_CORE_READ(p, on_rq)) {
-		struct fs_lplace e = {
-			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
-			.cpu = task_cpu_of(p),
-			.orig_cpu = task_cpu_of(p),
-			.kind = FS_PLACE_RUNNABLE,
-		};
-
+	if (TASK_READ(btf, p, on_rq)) {
 		count(FS_CNT_RUNNABLE);
-		output(&e, sizeof(e)); /* not a decision, but lets a test account for its sched_wakeup */
+		/* not a decision, but lets a test account for its sched_wakeup */
+		EMIT(struct fs_lplace,
+		     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .cpu = task_cpu_of(btf, p),
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .kind = FS_PLACE_RUNNABLE);
 		return 0;
 	}
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (s && s->valid) /* the previous snapshot never reached select (ttwu wakelist) */
 		count(FS_CNT_NO_SELECT);
-	s = snapshot(p, bpf_ktime_get_boot_ns());
+	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
 	if (!s)
 		return 0;
-	if (select_nargs && reaches_select(p)) {
+	if (select_nargs && reaches_select(btf, p)) {
 		s->pid = s->w.pid;
 		s->valid = 1;
 		return 0;
@@ -459,62 +604,59 @@ static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
 	return 0;
 }
 
-static __always_inline int on_migrate(struct task_struct *p, int dest_cpu)
+static __always_inline int on_migrate(bool btf, struct task_struct *p, int dest_cpu)
 {
 	count(FS_CNT_MIGRATE);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	if (task_state(p) & TASK_WAKING_BIT) {
-		struct fs_lplace e = {
-			.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
-			.cpu = dest_cpu,
-			.orig_cpu = task_cpu_of(p),
-			.kind = FS_PLACE_MIGRATE,
-		};
-		output(&e, sizeof(e));
+	if (task_state(btf, p) & TASK_WAKING_BIT) {
+		EMIT(struct fs_lplace,
+		     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .cpu = dest_cpu,
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .kind = FS_PLACE_MIGRATE);
 	} else {
-		struct fs_migrate m = {
-			.hdr = { .type = FS_REC_MIGRATE, .size = sizeof(m), .ts_ns = bpf_ktime_get_boot_ns() },
-			.pid = BPF_CORE_READ(p, pid),
-			.orig_cpu = task_cpu_of(p),
-			.dest_cpu = dest_cpu,
-			.reason = FS_MIG_BALANCE,
-		};
-		output(&m, sizeof(m));
+		EMIT(struct fs_migrate,
+		     .hdr = { .type = FS_REC_MIGRATE, .size = sizeof(struct fs_migrate),
+			      .ts_ns = bpf_ktime_get_boot_ns() },
+		     .pid = TASK_READ(btf, p, pid),
+		     .orig_cpu = task_cpu_of(btf, p),
+		     .dest_cpu = dest_cpu,
+		     .reason = FS_MIG_BALANCE);
 	}
 	return 0;
 }
 
-static __always_inline int on_wakeup(struct task_struct *p)
+static __always_inline int on_wakeup(bool btf, struct task_struct *p)
 {
 	int cpu;
 
 	count(FS_CNT_WAKEUP);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	cpu = task_cpu_of(p);
-	struct fs_lplace e = {
-		.hdr = { .type = FS_LREC_PLACE, .size = sizeof(e), .ts_ns = bpf_ktime_get_boot_ns() },
-		.pid = BPF_CORE_READ(p, pid),
-		.cpu = cpu,
-		.orig_cpu = cpu,
-		.kind = FS_PLACE_WAKEUP,
-	};
-	output(&e, sizeof(e));
+	cpu = task_cpu_of(btf, p);
+	EMIT(struct fs_lplace,
+	     .hdr = { .type = FS_LREC_PLACE, .size = sizeof(struct fs_lplace),
+		      .ts_ns = bpf_ktime_get_boot_ns() },
+	     .pid = TASK_READ(btf, p, pid),
+	     .cpu = cpu,
+	     .orig_cpu = cpu,
+	     .kind = FS_PLACE_WAKEUP);
 	return 0;
 }
 
 /* wake_up_new_task(): select_task_rq(WF_FORK) never runs feec; one complete record. */
-static __always_inline int on_wakeup_new(struct task_struct *p)
+static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 {
 	struct pending *s;
 	__u64 now = bpf_ktime_get_boot_ns();
 
 	count(FS_CNT_WAKEUP);
-	if (skip_task(p))
+	if (skip_task(btf, p))
 		return 0;
-	s = snapshot(p, now);
+	s = snapshot(btf, p, now);
 	if (!s)
 		return 0;
 	s->valid = 0;
@@ -527,12 +669,10 @@ static __always_inline int on_wakeup_new(struct task_struct *p)
 
 static __always_inline int on_overutilized(bool overutilized)
 {
-	struct fs_overutil o = {
-		.hdr = { .type = FS_REC_OVERUTIL, .size = sizeof(o), .ts_ns = bpf_ktime_get_boot_ns() },
-		.overutilized = overutilized,
-	};
-
-	output(&o, sizeof(o));
+	EMIT(struct fs_overutil,
+	     .hdr = { .type = FS_REC_OVERUTIL, .size = sizeof(struct fs_overutil),
+		      .ts_ns = bpf_ktime_get_boot_ns() },
+	     .overutilized = overutilized);
 	return 0;
 }
 
@@ -551,32 +691,32 @@ static __always_inline void harvest(struct rq *rq)
 
 /* Typed and BTF-enabled attach points (kernel BTF present). */
 SEC("tp_btf/sched_waking")
-int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(p); }
+int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(true, p); }
 
 SEC("tp_btf/sched_wakeup")
-int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p) { return on_wakeup(p); }
+int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p) { return on_wakeup(true, p); }
 
 SEC("tp_btf/sched_wakeup_new")
-int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(p); }
+int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(true, p); }
 
 SEC("tp_btf/sched_migrate_task")
-int BPF_PROG(tp_btf_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); }
+int BPF_PROG(tp_btf_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(true, p, dest_cpu); }
 
 SEC("tp_btf/sched_overutilized_tp")
 int BPF_PROG(tp_btf_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
 
 /* Raw tracepoints: kernels without BTF (CO-RE from --btf FILE). */
 SEC("raw_tp/sched_waking")
-int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(p); }
+int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(false, p); }
 
 SEC("raw_tp/sched_wakeup")
-int BPF_PROG(raw_sched_wakeup, struct task_struct *p) { return on_wakeup(p); }
+int BPF_PROG(raw_sched_wakeup, struct task_struct *p) { return on_wakeup(false, p); }
 
 SEC("raw_tp/sched_wakeup_new")
-int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(p); }
+int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new(false, p); }
 
 SEC("raw_tp/sched_migrate_task")
-int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(p, dest_cpu); }
+int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(false, p, dest_cpu); }
 
 SEC("raw_tp/sched_overutilized_tp")
 int BPF_PROG(raw_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
