@@ -79,6 +79,16 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 		continue
 	fi
 
+	# Pairing: nearly every sched_waking snapshot met its placement (observed >= 99.7 %).
+	snaps=$(sed -nE 's/^collector:.* snapshots ([0-9]+).*/\1/p' "$o/live.err" | tail -n 1)
+	paired=$(sed -nE 's/^pairing: paired ([0-9]+).*/\1/p' "$o/live.err" | tail -n 1)
+	if [ -n "$snaps" ] && [ -n "$paired" ] && [ "$snaps" -gt 0 ] && [ $((paired * 100)) -ge $((snaps * 98)) ]; then
+		pass "$topo: $paired of $snaps snapshots paired with their placement (>= 98 %)"
+	else
+		fail "$topo: snapshots paired with their placement (>= 98 %)" \
+			"$(grep -E '^(collector|pairing):' "$o/live.err" 2>/dev/null || echo 'no collector/pairing lines in live.err')"
+	fi
+
 	# Fidelity: the kernel's own choices against the policy for its version, and v5.4's margin.
 	kp=$(kernel_policy "$o/live.out")
 	[ -n "$kp" ] || kp=v6.1
