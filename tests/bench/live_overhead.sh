@@ -11,15 +11,13 @@ FS=${FEECSCOPE:-$OUT/feecscope}
 command -v perf >/dev/null || { echo "live_overhead: needs perf (linux-perf)"; exit 1; }
 T=$(mktemp -d); trap 'kill $LIVE 2>/dev/null; rm -rf "$T"' EXIT
 LIVE=
-LOOPS=${LOOPS:-100000}
+LOOPS=${LOOPS:-50000}
 
-pipe_ops() { # median ops/sec of 3 runs
-	for _ in 1 2 3; do perf bench sched pipe -l "$LOOPS" 2>/dev/null | awk '/ops\/sec/ { print $1 }'; done |
-		sort -n | sed -n 2p
+pipe_ops() { # ops/sec of one run
+	perf bench sched pipe -l "$LOOPS" 2>/dev/null | awk '/ops\/sec/ { print $1 }'
 }
-msg_time() { # median seconds of 3 `perf bench sched messaging` runs (a fixed amount of work)
-	for _ in 1 2 3; do perf bench sched messaging -g 4 -l "$MSG_LOOPS" 2>/dev/null |
-		awk '/Total time/ { print $3 }'; done | sort -n | sed -n 2p
+msg_time() { # seconds of one `perf bench sched messaging` run (a fixed amount of work)
+	perf bench sched messaging -g 4 -l "$MSG_LOOPS" 2>/dev/null | awk '/Total time/ { print $3 }'
 }
 start_live() { # extra args...
 	"$FS" live -i 1 "$@" >"$T/live.out" 2>"$T/live.err" &
@@ -30,16 +28,33 @@ start_live() { # extra args...
 stop_live() { kill -INT "$LIVE"; wait "$LIVE"; LIVE=; }
 MSG_LOOPS=${MSG_LOOPS:-1000}
 
-# Throughput, bpf_stats off (its clock reads would add to the loss): without,
-# with, without again, so drift shows as the spread of the two baselines.
+# Throughput, bpf_stats off (its clock reads would add to the loss). The host's
+# speed drifts by 2-3x within a minute, so each of ROUNDS rounds runs without, with,
+# and without feecscope again; a round's ratio is "with" against the mean of its two
+# runs without, and the median over rounds is the figure. The two runs without, against
+# each other, show how far this host moves on its own (the noise floor of the ratio).
+ROUNDS=${ROUNDS:-5}
 old_stats=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=0
-pipe0=$(pipe_ops); msg0=$(msg_time)
-start_live
-sleep 1
-pipe_w=$(pipe_ops); msg_w=$(msg_time)
-stop_live
-pipe1=$(pipe_ops); msg1=$(msg_time)
+busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; } # all CPUs, ticks
+self_cpu() { awk '{ print $14 + $15 }' /proc/"$LIVE"/stat; }         # the daemon's ticks
+without() { echo "$(pipe_ops) $(msg_time)" >"$T/${1:-without}"; }
+with() { # messaging also accounts what the CPUs spent: all busy ticks, the daemon's, sched_waking runs
+	start_live; sleep 0.5; pipe_ops >"$T/with.pipe"; stop_live
+	start_live; sleep 0.5
+	local b0 d0; b0=$(busy); d0=$(self_cpu)
+	msg_time >"$T/with.msg"
+	echo "$(($(busy) - b0)) $(($(self_cpu) - d0))" >"$T/with.cpu"
+	stop_live
+	sed -nE 's/^collector: sched_waking ([0-9]+).*/\1/p' "$T/live.err" | tail -n 1 >>"$T/with.cpu"
+}
+: >"$T/rounds"
+for r in $(seq "$ROUNDS"); do
+	without; with; without without2
+	# pipe0 msg0 pipe_w msg_w busy_ticks daemon_ticks sched_waking pipe1 msg1
+	# (busy, daemon, sched_waking: while messaging ran with feecscope)
+	echo "$(cat "$T/without") $(cat "$T/with.pipe" "$T/with.msg" "$T/with.cpu" "$T/without2" | paste -sd' ')" >>"$T/rounds"
+done
 
 # BPF run time per program, bpf_stats on.
 sysctl -qw kernel.bpf_stats_enabled=1
@@ -59,13 +74,20 @@ bpftool prog show -j >"$T/progs.json"
 owned=$(grep -h '^prog_id:' /proc/"$LIVE"/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -u | paste -sd,)
 stop_live
 sysctl -qw kernel.bpf_stats_enabled="$old_stats"
-python3 - "$T/progs.json" "${owned:-none}" "$pipe0" "$pipe_w" "$pipe1" "$msg0" "$msg_w" "$msg1" "$MSG_LOOPS" "${floor:-}" <<'EOF'
+python3 - "$T/progs.json" "${owned:-none}" "$T/rounds" "$MSG_LOOPS" "${floor:-}" "$(getconf CLK_TCK)" <<'EOF'
 import json, sys
 progs = json.load(open(sys.argv[1]))
 owned = {int(x) for x in sys.argv[2].split(',') if x.isdigit()}
-pipe0, pipe_w, pipe1, msg0, msg_w, msg1 = (float(x) for x in sys.argv[3:9])
-msg_loops = sys.argv[9]
-floor = float(sys.argv[10]) if len(sys.argv) > 10 and sys.argv[10] else None
+rounds_file, msg_loops = sys.argv[3], sys.argv[4]
+floor = float(sys.argv[5]) if sys.argv[5] else None
+hz = float(sys.argv[6])
+rounds = [[float(x) for x in l.split()] for l in open(rounds_file) if len(l.split()) == 9]
+if not rounds:
+    sys.exit("live_overhead: no complete round of perf bench runs")
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+pipe_w = median([r[2] for r in rounds])
 others = 0
 ours = []
 for p in progs:
@@ -94,16 +116,34 @@ if waking:
     op_us = 1e6 / pipe_w
     print(f"  BPF share of a pipe op: 2 x {tot_ns / waking / 1000:.2f} us of {op_us:.1f} us; the rest of the loss "
           f"is feecscope's userspace (pairing + feec replay) competing for the CPUs")
-def ratio(name, b0, w, b1, fmt, note, rate=lambda x: x):
-    """b0/b1: the runs before and after, w: with feecscope; rate() turns a figure into throughput"""
-    base = (rate(b0) + rate(b1)) / 2
-    r = rate(w) / base
-    print(f"{name}: without {fmt(b0)} before, {fmt(b1)} after; with feecscope {fmt(w)}: "
-          f"throughput ratio {r:.3f} ({(1 - r) * 100:+.1f}% loss{note})")
-ratio("perf bench sched pipe", pipe0, pipe_w, pipe1, lambda x: f"{x:.0f} ops/s",
-      "; nothing but wake-ups, the worst case")
-ratio(f"perf bench sched messaging -g 4 -l {msg_loops}", msg0, msg_w, msg1, lambda x: f"{x:.3f} s",
-      ", goal < 3%", rate=lambda t: 1 / t)
+def report(name, col0, colw, col1, fmt, note, rate):
+    """per round: throughput with / mean of the two without; rate() turns a figure into throughput"""
+    rs = [rate(r[colw]) / ((rate(r[col0]) + rate(r[col1])) / 2) for r in rounds]
+    aa = [rate(r[col1]) / rate(r[col0]) for r in rounds]
+    m = median(rs)
+    print(f"{name}: without {fmt(median([r[col0] for r in rounds] + [r[col1] for r in rounds]))}, with feecscope "
+          f"{fmt(median([r[colw] for r in rounds]))} (medians of {len(rounds)} rounds); "
+          f"throughput ratio {m:.3f} ({(1 - m) * 100:+.1f}% loss{note}; rounds {min(rs):.3f} - {max(rs):.3f}; "
+          f"without against without: {median(aa):.3f}, {min(aa):.3f} - {max(aa):.3f})")
+# The same cost accounted in CPU time, which the host's swings hardly move: the
+# collector's BPF time (run time per wake-up x sched_waking runs) plus the daemon's
+# CPU time, as a share of all CPU time spent while messaging ran with it. It leaves
+# out indirect costs (cache lines the collector's reads take from other CPUs).
+if waking:
+    bpf_us = tot_ns / waking / 1000
+    rs = [r for r in rounds if r[4] > 0 and r[6] > 0]
+    if rs:
+        shares = [(bpf_us * r[6] / 1e6 + r[5] / hz) / (r[4] / hz) for r in rs]
+        bpf_part = median([bpf_us * r[6] / 1e6 / (r[4] / hz) for r in rs])
+        per_rec = median([r[5] / hz * 1e6 / r[6] for r in rs])
+        print(f"CPU time feecscope took during messaging: {median(shares) * 100:.1f}% of all busy CPU time "
+              f"(median of {len(rs)} rounds, {min(shares) * 100:.1f} - {max(shares) * 100:.1f}%): "
+              f"BPF {bpf_part * 100:.1f}% ({bpf_us:.2f} us x sched_waking runs), the daemon the rest "
+              f"({per_rec:.2f} us per sched_waking); what a CPU-bound workload gives up")
+report("perf bench sched pipe", 0, 2, 7, lambda x: f"{x:.0f} ops/s",
+       "; nothing but wake-ups, the worst case", rate=lambda x: x)
+report(f"perf bench sched messaging -g 4 -l {msg_loops}", 1, 3, 8, lambda x: f"{x:.3f} s",
+       ", goal < 3%", rate=lambda t: 1 / t)
 EOF
 
 # Highest rate held without drops: ever heavier `perf bench sched messaging`.
