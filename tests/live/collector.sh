@@ -131,6 +131,8 @@ def near(lst, ts, lo, hi):
     while i < len(lst) and lst[i][0] <= ts + hi:
         out.append(lst[i]); i += 1
     return out
+every = [x[0] for v in fs.values() for x in v]
+first_ts, last_ts = (min(every), max(every)) if every else (0, -1)
 bad = 0
 ok_w = ok_r = 0
 for ts, pid, cpu in wk:
@@ -148,7 +150,8 @@ for ts, pid, cpu in wk:
         ok_r += 1
     else:
         bad += 1
-        why = ('no feecscope wake-up near it: the collector skipped it (task still runnable at sched_waking, '
+        why = (f'at the edge of the window: feecscope recorded {first_ts} .. {last_ts}' if not (first_ts <= ts <= last_ts) else
+               'no feecscope wake-up near it: the collector skipped it (task still runnable at sched_waking, '
                'i.e. ttwu_runnable, or RT) or its snapshot was dropped') if not c else \
               f'feecscope says CPU {[x[1] for x in c]}'
         print(f'mismatch wakeup pid {tids[pid]}/{pid} at {ts} target_cpu {cpu}: {why}')
