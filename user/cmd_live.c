@@ -46,6 +46,7 @@ struct live_opts {
 	const char *kernel_policy;
 	size_t ringbuf_size;
 	const char *btf;
+	bool raw_tp;
 	int verbose;
 };
 
@@ -90,7 +91,10 @@ static void usage(FILE *out)
 "                           reference [0] (see `feecscope policies`)\n"
 "        --ringbuf-size N   BPF ring buffer bytes, power of two, K/M suffix (default 8M)\n"
 "        --btf FILE         vmlinux BTF for CO-RE when the kernel has no\n"
-"                           /sys/kernel/btf/vmlinux (events then use raw tracepoints)\n"
+"                           /sys/kernel/btf/vmlinux (events then use raw tracepoints:\n"
+"                           tp_btf needs the kernel's own BTF)\n"
+"        --raw-tp           attach raw tracepoints and probe-read task fields even\n"
+"                           where tp_btf works, as on a kernel without BTF; no fentry\n"
 "    -v, --verbose          -v probes and collector counters, -vv one line per record,\n"
 "                           -vvv also libbpf's own log (verifier output)\n"
 "    -h, --help             this text\n"
@@ -134,7 +138,7 @@ static int parse_size(const char *s, size_t *out)
 
 static int parse_args(int argc, char **argv, struct live_opts *o)
 {
-	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF };
+	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF, O_RAW_TP };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -148,6 +152,7 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		{ "policies", required_argument, NULL, O_POLS },
 		{ "ringbuf-size", required_argument, NULL, O_RB },
 		{ "btf", required_argument, NULL, O_BTF },
+		{ "raw-tp", no_argument, NULL, O_RAW_TP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -209,6 +214,7 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 			}
 			break;
 		case O_BTF: o->btf = optarg; break;
+		case O_RAW_TP: o->raw_tp = true; break;
 		case 'v': o->verbose++; break;
 		case 'h': usage(stdout); return 1;
 		default: usage(stderr); return -1;
@@ -527,6 +533,7 @@ int fs_cmd_live(int argc, char **argv)
 	po.comm_filter = L.o.comm;
 
 	bo.btf_path = L.o.btf;
+	bo.raw_tp = L.o.raw_tp;
 	bo.ringbuf_size = L.o.ringbuf_size;
 	bo.verbose = L.o.verbose;
 	bo.on_record = on_ring_record;

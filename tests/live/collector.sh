@@ -32,13 +32,17 @@ echo 16384 >"$INST/buffer_size_kb"
 
 # --- run: feecscope first, then the workload, then trace the workload's tids ---
 cd "$TMP" || exit 1
-"$FEECSCOPE" live -d 14 -i 1 -vv >live.out 2>live.err &
+"$FEECSCOPE" live -d 14 -i 1 -vv ${FS_LIVE_ARGS:-} >live.out 2>live.err &
 FS=$!
 for _ in $(seq 100); do grep -q "^feecscope live: kernel" live.out 2>/dev/null && break; sleep 0.1; done
 if ! grep -q "^feecscope live: kernel" live.out; then
 	fail "live loads and attaches" "no banner; stderr: $(head -c 600 live.err)"; kill $FS 2>/dev/null; finish; exit
 fi
 pass "live loads and attaches on $(uname -r)"
+if [ -n "${FS_EXPECT_EVENTS:-}" ]; then # set by collector_raw_tp.sh
+	grep -q "events as $FS_EXPECT_EVENTS;" live.err && pass "events attached as $FS_EXPECT_EVENTS" ||
+		fail "events attached as $FS_EXPECT_EVENTS" "$(grep -m1 'events as' live.err)"
+fi
 
 rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
 RT=$!

@@ -357,8 +357,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	b->feat.nr_cpus = rc;
 
 	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
-	b->feat.tp_btf = b->feat.kernel_btf && btf_has(btf, "btf_trace_sched_waking", BTF_KIND_TYPEDEF);
-	nargs = b->feat.kernel_btf ? select_nargs(btf) : 0;
+	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf &&
+			 btf_has(btf, "btf_trace_sched_waking", BTF_KIND_TYPEDEF);
+	nargs = b->feat.kernel_btf && !o->raw_tp ? select_nargs(btf) : 0;
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
 	b->feat.ksym_runqueues = b->feat.kernel_btf && kallsyms_has("runqueues");

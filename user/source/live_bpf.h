@@ -17,6 +17,7 @@ typedef int (*fs_live_record_fn)(void *ctx, const void *data, size_t size);
 
 struct fs_live_bpf_opts {
 	const char *btf_path;  /* --btf: external vmlinux BTF for CO-RE, NULL = the kernel's */
+	bool raw_tp;           /* --raw-tp: the no-BTF kernel's attach path (raw_tp, no fentry) */
 	size_t ringbuf_size;   /* bytes, power of two, >= page size */
 	int verbose;           /* 0..3: -v probes, -vvv libbpf's own log */
 	fs_live_record_fn on_record;
