@@ -55,10 +55,25 @@ static __always_inline void note_clamps(__u32 min, __u32 max)
 		uclamp_seen = true;
 }
 
-struct {
+/*
+ * One ring buffer per CPU, created by userspace (sized from --ringbuf-size)
+ * and put in this array: producers on different CPUs then share no cache
+ * line (a shared ring's lock and producer position cost ~350 ns a record
+ * here when the next record came from the other CPU). Userspace merges the
+ * rings by timestamp (user/source/ring_merge.c). Ring buffers in map-in-map:
+ * v5.8+, as the ring buffer itself.
+ */
+struct fs_ring {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20); /* resized by --ringbuf-size */
-} rb SEC(".maps");
+	__uint(max_entries, 64 << 10); /* the template; each CPU's ring has its own size */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, FS_MAX_CPUS);
+	__type(key, __u32);
+	__array(values, struct fs_ring);
+} rings SEC(".maps");
 
 /* struct rq * of each CPU, learnt at run time (no `runqueues` ksym needed). */
 struct {
@@ -118,23 +133,40 @@ static __always_inline void count(__u32 idx)
  * record would make feecscope's own thread the busiest waker on the system.
  * The reader also drains on a short timer.
  */
-static __always_inline __u64 wake_flag(void)
+static __always_inline __u64 wake_flag(void *ring)
 {
-	return bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	return bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
 	       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/* This CPU's ring (NULL only if userspace did not install it: counted as lost). */
+static __always_inline void *my_ring(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&rings, &cpu);
 }
 
 static __always_inline void output(void *data, __u64 size)
 {
-	if (bpf_ringbuf_output(&rb, data, size, wake_flag()))
+	void *ring = my_ring();
+
+	if (!ring || bpf_ringbuf_output(ring, data, size, wake_flag(ring)))
 		count(FS_CNT_LOST);
 }
 
 /* A small fixed-size record of type T, written in place in the ring buffer. */
 #define EMIT(T, ...) do {						\
-	__u64 flags_ = wake_flag();					\
-	T *r_ = bpf_ringbuf_reserve(&rb, sizeof(T), 0);			\
+	void *ring_ = my_ring();					\
+	__u64 flags_;							\
+	T *r_;								\
 									\
+	if (!ring_) {							\
+		count(FS_CNT_LOST);					\
+		break;							\
+	}								\
+	flags_ = wake_flag(ring_);					\
+	r_ = bpf_ringbuf_reserve(ring_, sizeof(T), 0);			\
 	if (!r_) {							\
 		count(FS_CNT_LOST);					\
 		break;							\
@@ -653,7 +685,7 @@ static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 	struct pending *s;
 	__u64 now = bpf_ktime_get_boot_ns();
 
-	count(FS_CNT_WAKEUP);
+	count(FS_CNT_WAKEUP_NEW);
 	if (skip_task(btf, p))
 		return 0;
 	s = snapshot(btf, p, now);

@@ -435,7 +435,9 @@ static void collector_report(FILE *out, const struct live *L, const __u64 *cnt)
 		"still runnable %llu, never reached select %llu, own threads %llu, rq unknown %llu\n"
 		"pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu), "
 		"placements without snapshot %llu, migrate/wakeup CPU mismatch %llu, malformed %llu, "
-		"load-balance migrations %llu\n",
+		"load-balance migrations %llu\n"
+		"events: sched_wakeup %llu, sched_wakeup_new %llu, sched_migrate_task %llu; "
+		"per-CPU ring merge: late %llu\n",
 		(unsigned long long)cnt[FS_CNT_WAKING], (unsigned long long)cnt[FS_CNT_SNAPSHOT],
 		(unsigned long long)cnt[FS_CNT_LOST], (unsigned long long)cnt[FS_CNT_NESTED],
 		(unsigned long long)cnt[FS_CNT_NOT_FAIR],
@@ -444,7 +446,10 @@ static void collector_report(FILE *out, const struct live *L, const __u64 *cnt)
 		(unsigned long long)ps->paired, (unsigned long long)ps->via_migrate,
 		(unsigned long long)ps->expired, (unsigned long long)ps->superseded,
 		(unsigned long long)ps->place_unpaired, (unsigned long long)ps->place_mismatch,
-		(unsigned long long)ps->malformed, (unsigned long long)ps->migrations);
+		(unsigned long long)ps->malformed, (unsigned long long)ps->migrations,
+		(unsigned long long)cnt[FS_CNT_WAKEUP], (unsigned long long)cnt[FS_CNT_WAKEUP_NEW],
+		(unsigned long long)cnt[FS_CNT_MIGRATE],
+		(unsigned long long)fs_live_bpf_late_records(L->bpf));
 }
 
 static void describe_collector(char *buf, size_t len, const struct fs_live_features *f, const char *btf)

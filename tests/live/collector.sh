@@ -91,10 +91,12 @@ done <bands.txt
 grep -q '^ok .*util_est' bands.txt || fail "util_est checked" "no util_est line: $(head -c 300 bands.txt)"
 # The workload itself: rt-app's fsaNN must have got about NN % of a CPU, else
 # the bands above test some other load. rt-app's "runtime" is wall-clock time,
-# so a task sharing its CPU with another loses run time to it, never gains:
-# accept 3/4 of the asked share up to 3 points above it.
+# so a task sharing its CPU with another loses run time to it. It gains when
+# the host preempts this VM's vCPU mid-run (the guest still counts that time as
+# run): 34.4 % was seen for 30 once in ~15 runs. Accept 3/4 of the asked share
+# up to 1.2 times it plus a point.
 while read -r c _ d; do
-	awk -v n="${c#fsa}" -v d="$d" 'BEGIN { exit !(d >= n * 0.75 && d <= n + 3) }' &&
+	awk -v n="${c#fsa}" -v d="$d" 'BEGIN { exit !(d >= n * 0.75 && d <= n * 1.2 + 1) }' &&
 		pass "$c ran $d % of the time (rt-app asked $((${c#fsa})) %)" || fail "$c duty" "$d % measured, ${c#fsa} % asked"
 done < <(grep -o 'fsa[0-9]* (duty [0-9.]*' bands.txt | tr -d '(')
 

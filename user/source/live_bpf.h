@@ -18,7 +18,7 @@ typedef int (*fs_live_record_fn)(void *ctx, const void *data, size_t size);
 struct fs_live_bpf_opts {
 	const char *btf_path;  /* --btf: external vmlinux BTF for CO-RE, NULL = the kernel's */
 	bool raw_tp;           /* --raw-tp: the no-BTF kernel's attach path (raw_tp, no fentry) */
-	size_t ringbuf_size;   /* bytes, power of two, >= page size */
+	size_t ringbuf_size;   /* bytes in all, power of two: split into one ring per CPU */
 	int verbose;           /* 0..3: -v probes, -vvv libbpf's own log */
 	fs_live_record_fn on_record;
 	void *ctx;
@@ -54,6 +54,8 @@ int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms);
 void fs_live_bpf_stop(struct fs_live_bpf *b);
 /* Deliver everything already in the ring buffer without waiting. */
 int fs_live_bpf_drain(struct fs_live_bpf *b);
+/* Records the per-CPU ring merge had to send out of time order (see ring_merge.h). */
+__u64 fs_live_bpf_late_records(const struct fs_live_bpf *b);
 /* Sum of the per-CPU counters (enum fs_live_counter). */
 int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR]);
 const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b);

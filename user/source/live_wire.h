@@ -39,7 +39,8 @@ enum fs_live_counter {
 	FS_CNT_SELF,              /* feecscope's own threads, skipped */
 	FS_CNT_SNAPSHOT,          /* fs_wakeup snapshots emitted */
 	FS_CNT_MIGRATE,           /* sched_migrate_task events */
-	FS_CNT_WAKEUP,            /* sched_wakeup / sched_wakeup_new events */
+	FS_CNT_WAKEUP,            /* sched_wakeup events */
+	FS_CNT_WAKEUP_NEW,        /* sched_wakeup_new events */
 	/*
 	 * Not counted by BPF: events the kernel did not run our programs for
 	 * because one of them was already active on that CPU (an interrupt's
