@@ -4,6 +4,7 @@
  * where a sched_waking snapshot waits until its placement arrives (or it
  * expires), so every record leaves in the order it came in.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "live_pair.h"
@@ -32,7 +33,13 @@ struct fs_pair {
 	__u32 cpufreq_pressure[FS_MAX_CPUS];
 	fs_pair_emit_fn emit;
 	void *ctx;
-	struct slot *fifo;
+	/*
+	 * FIFO_SLOTS slots of stride bytes: a slot holds the largest record of
+	 * this CPU count, not a struct slot's 32-CPU union (2.4 KiB), so the FIFO
+	 * the head and tail walk through stays small and warm in the cache.
+	 */
+	unsigned char *fifo;
+	size_t stride;
 	unsigned int head, len;
 	unsigned int pend[FIFO_SLOTS]; /* slot indices of pending snapshots */
 	unsigned int npend;
@@ -49,7 +56,16 @@ struct fs_pair *fs_pair_new(unsigned int nr_cpus, __u64 expire_ns, const __u32 *
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->fifo = calloc(FIFO_SLOTS, sizeof(*p->fifo));
+	size_t rec = fs_wakeup_size(nr_cpus);
+
+	if (rec < sizeof(struct fs_migrate))
+		rec = sizeof(struct fs_migrate);
+	if (rec < sizeof(struct fs_lost))
+		rec = sizeof(struct fs_lost);
+	if (rec < sizeof(struct fs_overutil))
+		rec = sizeof(struct fs_overutil);
+	p->stride = (offsetof(struct slot, u) + rec + 7) & ~(size_t)7;
+	p->fifo = calloc(FIFO_SLOTS, p->stride);
 	if (!p->fifo) {
 		free(p);
 		return NULL;
@@ -76,9 +92,19 @@ const struct fs_pair_stats *fs_pair_stats(const struct fs_pair *p)
 	return &p->st;
 }
 
+static struct slot *slot_idx(struct fs_pair *p, unsigned int idx)
+{
+	return (struct slot *)(p->fifo + (size_t)idx * p->stride);
+}
+
+static unsigned int idx_of(const struct fs_pair *p, const struct slot *s)
+{
+	return (unsigned int)(((const unsigned char *)s - p->fifo) / p->stride);
+}
+
 static struct slot *slot_at(struct fs_pair *p, unsigned int i)
 {
-	return &p->fifo[(p->head + i) % FIFO_SLOTS];
+	return slot_idx(p, (p->head + i) % FIFO_SLOTS);
 }
 
 static void unpend(struct fs_pair *p, unsigned int k)
@@ -89,7 +115,7 @@ static void unpend(struct fs_pair *p, unsigned int k)
 /* The snapshot was never placed: it still goes out, with the placement unknown. */
 static void expire(struct fs_pair *p, struct slot *s)
 {
-	unsigned int idx = s - p->fifo;
+	unsigned int idx = idx_of(p, s);
 
 	for (unsigned int k = 0; k < p->npend; k++)
 		if (p->pend[k] == idx) {
@@ -133,8 +159,7 @@ static struct slot *push(struct fs_pair *p, const void *data, size_t size, enum 
 	if (p->len >= FIFO_SLOTS) /* release() expires the head first, so this is a safety net */
 		return NULL;
 	s = slot_at(p, p->len++);
-	memset(&s->u, 0, sizeof(s->u));
-	memcpy(&s->u, data, size);
+	memcpy(&s->u, data, size); /* sizes are checked exact: nothing beyond is read */
 	s->u.hdr.size = size;
 	s->migrated = 0;
 	s->state = st;
@@ -144,7 +169,7 @@ static struct slot *push(struct fs_pair *p, const void *data, size_t size, enum 
 static int find_pending(struct fs_pair *p, __s32 pid)
 {
 	for (unsigned int k = 0; k < p->npend; k++)
-		if (p->fifo[p->pend[k]].u.w.pid == pid)
+		if (slot_idx(p, p->pend[k])->u.w.pid == pid)
 			return k;
 	return -1;
 }
@@ -182,13 +207,13 @@ static void on_snapshot(struct fs_pair *p, const struct fs_wakeup *in, size_t si
 	k = find_pending(p, in->pid);
 	if (k >= 0) {
 		p->st.superseded++;
-		expire(p, &p->fifo[p->pend[k]]);
+		expire(p, slot_idx(p, p->pend[k]));
 	}
 	s = push(p, in, size, SLOT_PENDING);
 	if (!s)
 		return;
 	fix_capacity(p, &s->u.w);
-	p->pend[p->npend++] = s - p->fifo;
+	p->pend[p->npend++] = idx_of(p, s);
 }
 
 static void on_place(struct fs_pair *p, const struct fs_lplace *e)
@@ -206,7 +231,7 @@ static void on_place(struct fs_pair *p, const struct fs_lplace *e)
 			p->st.place_unpaired++;
 		return;
 	}
-	s = &p->fifo[p->pend[k]];
+	s = slot_idx(p, p->pend[k]);
 	if (e->kind == FS_PLACE_MIGRATE) {
 		s->u.w.chosen_cpu = e->cpu;
 		s->u.w.decided_ns = e->hdr.ts_ns;

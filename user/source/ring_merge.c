@@ -61,27 +61,38 @@ const struct fs_ring_merge_stats *fs_ring_merge_stats(const struct fs_ring_merge
 	return &m->st;
 }
 
+/*
+ * Room for need more bytes at the tail. The live part slides to the front only
+ * when the dead part before it is at least as large (each byte moves O(1)
+ * times); otherwise the buffer doubles.
+ */
 static int reserve(struct queue *q, size_t need)
 {
+	size_t live = q->tail - q->head;
+
 	if (q->tail + need <= q->cap)
 		return 0;
-	if (q->head) { /* slide the live part to the front before growing */
-		memmove(q->buf, q->buf + q->head, q->tail - q->head);
-		q->tail -= q->head;
+	if (q->head >= live + need) {
+		memmove(q->buf, q->buf + q->head, live);
 		q->head = 0;
-		if (q->tail + need <= q->cap)
-			return 0;
+		q->tail = live;
+		return 0;
 	}
 	size_t cap = q->cap ? q->cap : 64 * 1024;
 
-	while (cap < q->tail + need)
+	while (cap < 2 * (live + need))
 		cap *= 2;
-	unsigned char *nb = realloc(q->buf, cap);
+	unsigned char *nb = malloc(cap);
 
 	if (!nb)
 		return -ENOMEM;
+	if (live)
+		memcpy(nb, q->buf + q->head, live);
+	free(q->buf);
 	q->buf = nb;
 	q->cap = cap;
+	q->head = 0;
+	q->tail = live;
 	return 0;
 }
 
