@@ -16,18 +16,28 @@
 #             switch-out and its waking, and only decays in between, so it
 #             lies in [sim(waking), sim(switch-out)] up to the period lag and
 #             clock differences (steal time): SLACK.
-#   util_est  util_est_update() feeds the dequeue-time util_avg into the ewma
-#             (fast up, 1/4 steps down): its median lies within the range of
-#             the simulated switch-out values, widened by SLACK.
+#   util_est  util_est_update() feeds the task's util_avg into the ewma at
+#             dequeue (fast up, 1/4 steps down): its median lies within the
+#             range of the simulated values it can have been fed, widened by
+#             SLACK. Up to v6.11 that is the switch-out value (dequeue_entity()
+#             updates PELT first). From v6.12 dequeue_task_fair() calls
+#             util_est_update() before dequeue_entities(), so it reads util_avg
+#             as of the task's last PELT update: a tick during the run, or the
+#             switch-in (set_next_entity()); the range then starts at the
+#             switch-in value.
 # Usage: util_from_sched_switch.py TMPDIR TID:COMM...   (reads TMPDIR/tracefs.txt,
 # TMPDIR/live.err as written by collector.sh); prints "ok ..."/"bad ..." lines.
 import bisect
+import os
 import re
 import statistics
 import sys
 
 Y_PER_US = 0.5 ** (1.0 / (32 * 1024))
 WARM_NS = 1_000_000_000
+# v6.12+: util_est_update() before dequeue_entities() (see util_est above)
+_rel = re.match(r'(\d+)\.(\d+)', os.uname().release)
+FED_BEFORE_DEQUEUE = bool(_rel) and (int(_rel.group(1)), int(_rel.group(2))) >= (6, 12)
 SLACK_REL, SLACK_ABS = 0.10, 12
 
 
@@ -86,15 +96,16 @@ def main():
             print(f'bad {comm}: only {len(r)} runs in sched_switch')
             continue
         # Simulate from the first switch-in; record u at each sleep (switch-out).
-        u, t, outs = 0.0, r[0][0], []   # outs: (t_out, u_out)
+        u, t, outs = 0.0, r[0][0], []   # outs: (t_out, u_out, u_in of that last segment)
         busy = 0
         for t_in, t_out, slept in r:
             u *= Y_PER_US ** ((t_in - t) / 1000)
+            u_in = u
             u = 1024 - (1024 - u) * Y_PER_US ** ((t_out - t_in) / 1000)
             busy += t_out - t_in
             t = t_out
             if slept:
-                outs.append((t_out, u))
+                outs.append((t_out, u, u_in))
         span = r[-1][1] - r[0][0]
         times = [o[0] for o in outs]
 
@@ -106,6 +117,7 @@ def main():
         inside = bad = 0
         worst = ''
         ue_vals, out_vals = [], [o[1] for o in outs if o[0] >= r[0][0] + WARM_NS]
+        in_vals = [o[2] for o in outs if o[0] >= r[0][0] + WARM_NS]
         for ts, ua, ue in wk[pid]:
             if ts < r[0][0] + WARM_NS or ts > r[-1][1]:
                 continue
@@ -129,12 +141,13 @@ def main():
         print(f"{'ok' if share >= 0.95 else 'bad'} {comm} (duty {duty:.1f} % measured by sched_switch): "
               f'util_avg within the sched_switch PELT bracket on {inside}/{n} wake-ups (>= 95 %){worst}')
         med = statistics.median(ue_vals)
-        lo, hi = min(out_vals), max(out_vals)
+        lo, hi = min(in_vals if FED_BEFORE_DEQUEUE else out_vals), max(out_vals)
         lo_b, hi_b = lo * (1 - SLACK_REL) - SLACK_ABS, hi * (1 + SLACK_REL) + SLACK_ABS
         ok = lo_b <= med <= hi_b
+        fed = 'switch-in..switch-out' if FED_BEFORE_DEQUEUE else 'at dequeue'
         print(f"{'ok' if ok else 'bad'} {comm}: util_est median {med} over {len(ue_vals)} wake-ups in "
-              f'[{lo_b:.0f}, {hi_b:.0f}] (sched_switch PELT at dequeue {lo:.0f}..{hi:.0f}, '
-              f'median {statistics.median(out_vals):.0f})')
+              f'[{lo_b:.0f}, {hi_b:.0f}] (sched_switch PELT {fed} {lo:.0f}..{hi:.0f}, '
+              f'median at dequeue {statistics.median(out_vals):.0f})')
 
 
 main()
