@@ -71,8 +71,11 @@ echo 1 >"$INST/events/sched/sched_migrate_task/enable"
 echo 1 >"$INST/events/sched/sched_waking/enable"   # names the context each wake-up's select ran in
 sleep 1   # let PELT settle before the window opens
 echo 1 >"$INST/tracing_on"
+python3 "$HERE/proc_util_est.py" sample 4.5 proc_util_est.txt "${tids[@]%%:*}" &
+SAMPLER=$!
 sleep 5
 echo 0 >"$INST/tracing_on"
+wait $SAMPLER
 cat "$INST/trace" >tracefs.txt
 wait $RT
 kill -INT $FS; wait $FS; rc=$?
@@ -99,6 +102,16 @@ while read -r c _ d; do
 	awk -v n="${c#fsa}" -v d="$d" 'BEGIN { exit !(d >= n * 0.75 && d <= n * 1.2 + 1) }' &&
 		pass "$c ran $d % of the time (rt-app asked $((${c#fsa})) %)" || fail "$c duty" "$d % measured, ${c#fsa} % asked"
 done < <(grep -o 'fsa[0-9]* (duty [0-9.]*' bands.txt | tr -d '(')
+
+# --- util_est against the kernel's own /proc/TID/sched --------------------------
+# proc_util_est.py says how: a value sampled while the task sleeps must be the
+# one its next recorded wake-up carries.
+python3 "$HERE/proc_util_est.py" check "$TMP" proc_util_est.txt "${tids[@]}" >proc.txt 2>&1 ||
+	echo "bad analysis: $(tail -1 proc.txt)" >>proc.txt
+while read -r st rest; do
+	case $st in ok) pass "$rest" ;; *) fail "util_est vs /proc/TID/sched" "$rest" ;; esac
+done <proc.txt
+grep -q '^ok' proc.txt || grep -q '^bad' proc.txt || fail "util_est vs /proc/TID/sched" "no result: $(head -c 300 proc.txt)"
 
 # --- cross-check against tracefs ----------------------------------------------
 # crosscheck_tracefs.py says how: every sched_wakeup and sched_migrate_task of
