@@ -391,14 +391,6 @@ static int on_ring_record(void *ctx, const void *data, size_t size)
 	return fs_pair_feed(L->pair, data, size);
 }
 
-static __u64 boot_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -419,7 +411,7 @@ static void report_lost(struct live *L, const __u64 *cnt)
 	if (lost <= L->lost_reported)
 		return;
 	struct fs_lost l = {
-		.hdr = { .type = FS_REC_LOST, .size = sizeof(l), .ts_ns = boot_ns() },
+		.hdr = { .type = FS_REC_LOST, .size = sizeof(l), .ts_ns = fs_live_boot_ns() },
 		.count = lost - L->lost_reported,
 	};
 

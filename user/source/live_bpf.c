@@ -189,6 +189,20 @@ static void *prime_cpu(void *arg)
 	return NULL;
 }
 
+/* prime_cpu() on every CPU of mask, all at once; returns when they are done. */
+static void prime_cpus(int nr_cpus, __u64 mask)
+{
+	pthread_t th[FS_MAX_CPUS];
+	bool started[FS_MAX_CPUS] = { 0 };
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if ((mask >> cpu) & 1)
+			started[cpu] = !pthread_create(&th[cpu], NULL, prime_cpu, (void *)(long)cpu);
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (started[cpu])
+			pthread_join(th[cpu], NULL);
+}
+
 static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
 {
 	int fd = bpf_map__fd(b->skel->maps.rqs), known = 0;
@@ -209,18 +223,10 @@ static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
 static void harvest_rqs(struct fs_live_bpf *b)
 {
 	for (int round = 0; round < 5; round++) {
-		pthread_t th[FS_MAX_CPUS];
-		bool started[FS_MAX_CPUS] = { 0 };
-
 		b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
 		if (b->feat.rq_known == b->feat.nr_cpus)
 			break;
-		for (int cpu = 0; cpu < b->feat.nr_cpus; cpu++)
-			if ((b->feat.rq_unknown_mask >> cpu) & 1)
-				started[cpu] = !pthread_create(&th[cpu], NULL, prime_cpu, (void *)(long)cpu);
-		for (int cpu = 0; cpu < b->feat.nr_cpus; cpu++)
-			if (started[cpu])
-				pthread_join(th[cpu], NULL);
+		prime_cpus(b->feat.nr_cpus, b->feat.rq_unknown_mask);
 	}
 	b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
 	vlog(1, "struct rq known for %d of %d CPUs (unknown mask %#llx), from %s\n",
@@ -255,36 +261,13 @@ static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool req
 	return -1;
 }
 
-static __u64 counter_sum(struct fs_live_bpf *b, __u32 k)
-{
-	__u64 vals[FS_MAX_CPUS] = { 0 }, sum = 0;
-
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.counters), &k, vals))
-		return 0;
-	for (int c = 0; c < b->nr_possible; c++)
-		sum += vals[c];
-	return sum;
-}
-
-/* Our own threads sleep and wake on every CPU (moving there first): each event fires. */
-static void stir_cpus(struct fs_live_bpf *b)
-{
-	pthread_t th[FS_MAX_CPUS];
-	bool started[FS_MAX_CPUS] = { 0 };
-
-	for (int cpu = 0; cpu < b->nr_possible; cpu++)
-		started[cpu] = !pthread_create(&th[cpu], NULL, prime_cpu, (void *)(long)cpu);
-	for (int cpu = 0; cpu < b->nr_possible; cpu++)
-		if (started[cpu])
-			pthread_join(th[cpu], NULL);
-}
-
 /*
  * Check that the event programs our own threads must trigger (they are
  * created, sleep and wake on every CPU) run, and attach again any that does
- * not. sched_migrate_task is left out: our threads need not move. Seen on the arm64 6.1 lab guest (8 vCPUs, QEMU TCG), about one boot
- * in four: sched_wakeup and sched_wakeup_new attached without error, yet
- * never ran for the whole run, so no wake-up that stayed on its CPU was placed.
+ * not. sched_migrate_task is left out: our threads need not move. Seen on the
+ * arm64 6.1 lab guest (8 vCPUs, QEMU TCG), in two boots of about eight:
+ * sched_wakeup and sched_wakeup_new attached without error, yet never ran for
+ * the whole run, so no wake-up that stayed on its CPU was placed.
  */
 static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 {
@@ -294,28 +277,40 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 		const char *name;
 		struct bpf_program *prog[2];
 		struct bpf_link **link[2];
+		bool runs;
 	} ev[] = {
 		{ FS_CNT_WAKING, "sched_waking",
 		  { s->progs.tp_btf_sched_waking, s->progs.raw_sched_waking },
-		  { &s->links.tp_btf_sched_waking, &s->links.raw_sched_waking } },
+		  { &s->links.tp_btf_sched_waking, &s->links.raw_sched_waking }, false },
 		{ FS_CNT_WAKEUP, "sched_wakeup",
 		  { s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup },
-		  { &s->links.tp_btf_sched_wakeup, &s->links.raw_sched_wakeup } },
+		  { &s->links.tp_btf_sched_wakeup, &s->links.raw_sched_wakeup }, false },
 		{ FS_CNT_WAKEUP_NEW, "sched_wakeup_new", /* our threads' creation */
 		  { s->progs.tp_btf_sched_wakeup_new, s->progs.raw_sched_wakeup_new },
-		  { &s->links.tp_btf_sched_wakeup_new, &s->links.raw_sched_wakeup_new } },
+		  { &s->links.tp_btf_sched_wakeup_new, &s->links.raw_sched_wakeup_new }, false },
 	};
+	const size_t nr = sizeof(ev) / sizeof(ev[0]);
+	__u64 cnt[FS_CNT__NR], before[FS_CNT__NR];
 
-	for (size_t e = 0; e < sizeof(ev) / sizeof(ev[0]); e++) {
-		for (int attempt = 0;; attempt++) {
-			__u64 before = counter_sum(b, ev[e].counter);
+	for (int attempt = 0;; attempt++) {
+		size_t silent = 0;
 
-			stir_cpus(b);
-			if (counter_sum(b, ev[e].counter) > before) {
-				if (attempt)
-					vlog(1, "%s runs after %d re-attach(es)\n", ev[e].name, attempt);
-				break;
-			}
+		fs_live_bpf_counters(b, before);
+		prime_cpus(b->nr_possible, ~0ull);
+		fs_live_bpf_counters(b, cnt);
+		for (size_t e = 0; e < nr; e++) {
+			if (ev[e].runs)
+				continue;
+			ev[e].runs = cnt[ev[e].counter] > before[ev[e].counter];
+			if (ev[e].runs && attempt)
+				vlog(1, "%s runs after %d re-attach(es)\n", ev[e].name, attempt);
+			silent += !ev[e].runs;
+		}
+		if (!silent)
+			return 0;
+		for (size_t e = 0; e < nr; e++) {
+			if (ev[e].runs)
+				continue;
 			if (attempt == 3) {
 				snprintf(err, errlen, "the %s program attached but never ran, even after 3 "
 					 "re-attaches: the placement of wake-ups would be unknown", ev[e].name);
@@ -333,7 +328,6 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 			}
 		}
 	}
-	return 0;
 }
 
 /* Open, configure and load the object with the programs the probes chose. */
@@ -437,8 +431,14 @@ static int make_rings(struct fs_live_bpf *b, char *err, size_t errlen)
 			return -1;
 		}
 		b->rctx[cpu] = (struct ring_ctx){ .b = b, .cpu = cpu };
-		int rc = cpu == 0 ? ((b->rb = ring_buffer__new(fd, ringbuf_cb, &b->rctx[0], NULL)) ? 0 : -errno)
-				  : ring_buffer__add(b->rb, fd, ringbuf_cb, &b->rctx[cpu]);
+		int rc = 0;
+
+		if (!b->rb) {
+			b->rb = ring_buffer__new(fd, ringbuf_cb, &b->rctx[cpu], NULL);
+			rc = b->rb ? 0 : -errno;
+		} else {
+			rc = ring_buffer__add(b->rb, fd, ringbuf_cb, &b->rctx[cpu]);
+		}
 		if (rc) {
 			snprintf(err, errlen, "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
 			return -1;
@@ -605,7 +605,7 @@ fail:
 	return -1;
 }
 
-static __u64 boot_ns(void)
+__u64 fs_live_boot_ns(void)
 {
 	struct timespec ts;
 
@@ -624,7 +624,7 @@ int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms)
 
 	if (n < 0 && n != -EINTR)
 		return n;
-	__u64 t = boot_ns();
+	__u64 t = fs_live_boot_ns();
 	int m = ring_buffer__consume(b->rb);
 
 	if (b->feed_rc)
@@ -684,10 +684,8 @@ static void prog_sums(struct fs_live_bpf *b, struct prog_sums *sum)
 int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 {
 	int fd = bpf_map__fd(b->skel->maps.counters);
-	__u64 *vals = calloc(b->nr_possible, sizeof(*vals));
+	__u64 vals[FS_MAX_CPUS]; /* nr_possible <= FS_MAX_CPUS, checked at start */
 
-	if (!vals)
-		return -ENOMEM;
 	for (__u32 k = 0; k < FS_CNT__NR; k++) {
 		out[k] = 0;
 		if (bpf_map_lookup_elem(fd, &k, vals))
@@ -695,7 +693,6 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 		for (int c = 0; c < b->nr_possible; c++)
 			out[k] += vals[c];
 	}
-	free(vals);
 	struct prog_sums sum;
 
 	prog_sums(b, &sum);

@@ -54,6 +54,8 @@ int fs_live_bpf_poll(struct fs_live_bpf *b, int timeout_ms);
 void fs_live_bpf_stop(struct fs_live_bpf *b);
 /* Deliver everything already in the ring buffer without waiting. */
 int fs_live_bpf_drain(struct fs_live_bpf *b);
+/* CLOCK_BOOTTIME in ns: the clock of bpf_ktime_get_boot_ns(), every record's ts_ns. */
+__u64 fs_live_boot_ns(void);
 /* Records the per-CPU ring merge had to send out of time order (see ring_merge.h). */
 __u64 fs_live_bpf_late_records(const struct fs_live_bpf *b);
 /* Sum of the per-CPU counters (enum fs_live_counter). */
