@@ -527,6 +527,9 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 		w->cpus_allowed = TASK_READ(btf, pa, cpus_allowed.bits[0]);
 	}
 	w->nr_cpus_allowed = TASK_READ(btf, p, nr_cpus_allowed);
+	/* p sleeps: dequeue's update_curr() made sum_exec_runtime exact */
+	w->sum_exec_ns = TASK_READ(btf, p, se.sum_exec_runtime);
+	w->uid = BPF_CORE_READ(p, cred, uid.val);
 	read_task(btf, s, p);
 
 #pragma clang loop unroll(disable)
@@ -656,7 +659,8 @@ static __always_inline int on_migrate(bool btf, struct task_struct *p, int dest_
 		     .pid = TASK_READ(btf, p, pid),
 		     .orig_cpu = task_cpu_of(btf, p),
 		     .dest_cpu = dest_cpu,
-		     .reason = FS_MIG_BALANCE);
+		     .reason = FS_MIG_BALANCE,
+		     .sum_exec_ns = TASK_READ(btf, p, se.sum_exec_runtime));
 	}
 	return 0;
 }
@@ -699,6 +703,39 @@ static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 	return 0;
 }
 
+/*
+ * do_exit(): p is current and still runs, so its sum_exec_runtime is as of
+ * the last update_curr() (at most a tick old). The accounting ends the
+ * task's last placement here: an exited task costs nothing afterwards.
+ */
+static __always_inline int on_exit(bool btf, struct task_struct *p)
+{
+	if (TASK_READ(btf, p, tgid) == self_tgid || TASK_READ(btf, p, prio) < MAX_RT_PRIO)
+		return 0;
+	void *ring = my_ring();
+	struct fs_task_time *r;
+
+	if (!ring) {
+		count(FS_CNT_LOST);
+		return 0;
+	}
+	r = bpf_ringbuf_reserve(ring, sizeof(*r), 0);
+	if (!r) {
+		count(FS_CNT_LOST);
+		return 0;
+	}
+	r->hdr.type = FS_REC_EXIT;
+	r->hdr.nr_cpus = 0;
+	r->hdr.size = sizeof(*r);
+	r->hdr.ts_ns = bpf_ktime_get_boot_ns();
+	r->pid = TASK_READ(btf, p, pid);
+	r->tgid = TASK_READ(btf, p, tgid);
+	r->sum_exec_ns = TASK_READ(btf, p, se.sum_exec_runtime);
+	bpf_probe_read_kernel_str(r->comm, sizeof(r->comm), &p->comm);
+	bpf_ringbuf_submit(r, wake_flag(ring));
+	return 0;
+}
+
 static __always_inline int on_overutilized(bool overutilized)
 {
 	EMIT(struct fs_overutil,
@@ -734,6 +771,9 @@ int BPF_PROG(tp_btf_sched_wakeup_new, struct task_struct *p) { return on_wakeup_
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(tp_btf_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(true, p, dest_cpu); }
 
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(tp_btf_sched_process_exit, struct task_struct *p) { return on_exit(true, p); }
+
 SEC("tp_btf/sched_overutilized_tp")
 int BPF_PROG(tp_btf_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
 
@@ -749,6 +789,9 @@ int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p) { return on_wakeup_new
 
 SEC("raw_tp/sched_migrate_task")
 int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu) { return on_migrate(false, p, dest_cpu); }
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(raw_sched_process_exit, struct task_struct *p) { return on_exit(false, p); }
 
 SEC("raw_tp/sched_overutilized_tp")
 int BPF_PROG(raw_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }

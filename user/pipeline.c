@@ -439,6 +439,13 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 			break;
 		p->st.lost += ((const struct fs_lost *)rec)->count;
 		return 0;
+	case FS_REC_EXIT:
+	case FS_REC_RUNTIME:
+	case FS_REC_CPUSTAT:
+	case FS_REC_FREQSTAT:
+		if (rec->size != fs_rec_wire_size(rec))
+			break;
+		return 0;
 	default:
 		snprintf(err, errlen, "record %llu: unknown record type %u", (unsigned long long)p->st.records, rec->type);
 		return -1;

@@ -25,7 +25,15 @@ enum fs_rec_type {
 	FS_REC_MIGRATE = 2,   /* struct fs_migrate: a task moved outside a wake-up (load balance, affinity) */
 	FS_REC_OVERUTIL = 3,  /* struct fs_overutil: root domain overutilized flag changed */
 	FS_REC_LOST = 4,      /* struct fs_lost: records the kernel could not deliver */
+	FS_REC_EXIT = 5,      /* struct fs_task_time: the task exited (sched_process_exit) */
+	FS_REC_RUNTIME = 6,   /* struct fs_task_time: a live task's CPU time when observation ended */
+	FS_REC_CPUSTAT = 7,   /* struct fs_cpustat: every CPU's cumulative busy time */
+	FS_REC_FREQSTAT = 8,  /* struct fs_freqstat: one cpufreq policy's time at each frequency */
 };
+
+/* sum_exec_ns / uid not known (records made before they were collected) */
+#define FS_NO_RUNTIME (~0ull)
+#define FS_NO_UID     (~0u)
 
 struct fs_rec_hdr {
 	__u16 type;  /* enum fs_rec_type */
@@ -100,6 +108,9 @@ struct fs_wakeup {
 	__u32 nr_cpus_allowed; /* p->nr_cpus_allowed */
 	__u32 flags;           /* FS_WAKE_* */
 	__u64 decided_ns;      /* ts of the event that told chosen_cpu (0 = unknown) */
+	__u64 sum_exec_ns;     /* p->se.sum_exec_runtime at sched_waking (exact: p is not running) */
+	__u32 uid;             /* task_uid(p) (real uid), FS_NO_UID if unknown */
+	__u32 pad;
 	struct fs_task task;
 	struct fs_cpu cpu[FS_MAX_CPUS];
 };
@@ -114,6 +125,7 @@ struct fs_migrate {
 	__s32 orig_cpu;
 	__s32 dest_cpu;
 	__u32 reason;
+	__u64 sum_exec_ns; /* p->se.sum_exec_runtime (p is queued, not running: exact), or FS_NO_RUNTIME */
 };
 
 struct fs_overutil {
@@ -125,6 +137,44 @@ struct fs_overutil {
 struct fs_lost {
 	struct fs_rec_hdr hdr;
 	__u64 count; /* records the kernel dropped (ring buffer full) since the previous fs_lost */
+};
+
+/*
+ * FS_REC_EXIT: at sched_process_exit p is still current, so sum_exec_ns lags
+ * by the time since its last scheduler update (at most one tick).
+ * FS_REC_RUNTIME: read from /proc/<tgid>/task/<pid>/schedstat when live ends.
+ */
+struct fs_task_time {
+	struct fs_rec_hdr hdr;
+	__s32 pid, tgid;
+	__u64 sum_exec_ns;
+	char comm[FS_COMM_LEN];
+};
+
+/* fs_cpustat.source */
+#define FS_CPUSTAT_SCHEDSTAT 1 /* /proc/schedstat rq_cpu_time: ns the CPU ran tasks */
+#define FS_CPUSTAT_PROC_STAT 2 /* /proc/stat: busy ticks (all but idle and iowait) x 1e9 / USER_HZ */
+
+struct fs_cpustat {
+	struct fs_rec_hdr hdr;
+	__u32 nr_cpus;                /* entries of busy_ns used */
+	__u32 source;                 /* FS_CPUSTAT_* */
+	__u64 busy_ns[FS_MAX_CPUS];   /* cumulative since boot */
+};
+
+#define FS_MAX_FREQS 64
+
+struct fs_freq_time {
+	__u32 khz;
+	__u32 pad;
+	__u64 ns;   /* cumulative time at khz (cpufreq stats/time_in_state: 1/USER_HZ s units, in ns) */
+};
+
+struct fs_freqstat {
+	struct fs_rec_hdr hdr;
+	__s32 cpu;    /* the cpufreq policy's first CPU */
+	__u32 nr;     /* entries of st used */
+	struct fs_freq_time st[FS_MAX_FREQS];
 };
 
 #ifndef __bpf__

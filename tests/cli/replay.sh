@@ -37,6 +37,12 @@ for dev in pixel4 hikey960; do
 	check "$dev: summary policy-1 energy = sum of its CSV rows ($p1 mJ)" sh -c "sed -n '12p' '$F/$dev.summary.txt' | grep -q -- ' $p1 '"
 done
 
+# A version-1 recording (made by feecscope before sum_exec_ns and uid were recorded, from pixel4.csv)
+# still replays, to the numbers of the CSV it was made from.
+"$FEECSCOPE" replay "$F/pixel4.v1.fsr" --csv "$TMP/v1.dec.csv" >"$TMP/v1.sum"
+expect_same "version-1 recording replays to pixel4's summary" "$F/pixel4.summary.txt" "$TMP/v1.sum"
+expect_same "version-1 recording replays to pixel4's decision CSV" "$F/pixel4.decisions.csv" "$TMP/v1.dec.csv"
+
 # Filters apply at replay: a recording keeps every task.
 "$FEECSCOPE" replay "$TMP/pixel4.fsr" --pid 202 >"$TMP/pid.sum"
 check "--pid keeps only that task's wake-ups" grep -q '^records: 17; wake-ups: 4 (forks 0); balance migrations: 1; filtered out: 10 (--pid 202)$' "$TMP/pid.sum"
@@ -78,7 +84,7 @@ expect_fail "recording cut at a chunk boundary lacks the end marker" \
 { printf '\x89FSREX\r\n'; tail -c +9 "$TMP/pixel4.fsr"; } >"$TMP/magic.fsr"
 expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording \(nor a text CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
 { head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
-expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads version 1\)$" \
+expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 2\)$" \
 	"$FEECSCOPE" replay "$TMP/ver.fsr"
 expect_fail "EM with another CPU count" "pixel4.fsr: the EM has 6 CPUs but the recording has 8$" \
 	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399

@@ -86,7 +86,7 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
 	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
 	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
-	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost)");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat)");
 	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
 	expect_row_error(hdr, "wakeup,10,42,1,99999999999,3", "2: column 5 (cpu0_util_avg): '99999999999' is not an unsigned 32-bit number");
 	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
@@ -104,13 +104,20 @@ FS_TEST(csv_write_read_is_lossless)
 	w.cpus_allowed = 0x5; w.nr_cpus_allowed = 2; w.flags = FS_WAKE_SYNC | FS_WAKE_FLAGS_KNOWN | (1u << 20);
 	w.decided_ns = 99; w.task.util_avg = 300; w.task.util_sum = 123456; w.task.uclamp_max = 1000;
 	w.task.last_update_time = 1ull << 40;
+	w.sum_exec_ns = 987654321; w.uid = 10123;
 	for (int c = 0; c < 3; c++) {
 		w.cpu[c].util_avg = 100 + c; w.cpu[c].dl_running_bw = 1ull << 33; w.cpu[c].flags = c;
 		w.cpu[c].uclamp_min = 5; w.cpu[c].uclamp_max = 0; w.cpu[c].capacity = 1000 - c;
 	}
-	struct fs_migrate mg = { { FS_REC_MIGRATE, 0, sizeof(mg), 5 }, 7, 2, 0, FS_MIG_WAKEUP };
+	struct fs_migrate mg = { { FS_REC_MIGRATE, 0, sizeof(mg), 5 }, 7, 2, 0, FS_MIG_WAKEUP, 12345 };
 	struct fs_overutil o = { { FS_REC_OVERUTIL, 0, sizeof(o), 6 }, 1, 0 };
 	struct fs_lost l = { { FS_REC_LOST, 0, sizeof(l), 7 }, 1ull << 50 };
+	struct fs_task_time ex = { { FS_REC_EXIT, 0, sizeof(ex), 8 }, 9, 6, 555, "helper, \"x\"" };
+	struct fs_task_time rt = { { FS_REC_RUNTIME, 0, sizeof(rt), 9 }, 7, 6, FS_NO_RUNTIME - 1, "we" };
+	struct fs_cpustat cs = { { FS_REC_CPUSTAT, 0, sizeof(cs), 10 }, 3, FS_CPUSTAT_SCHEDSTAT, { 1, 0, 1ull << 60 } };
+	struct fs_freqstat fq = { .hdr = { FS_REC_FREQSTAT, 0, sizeof(fq), 11 }, .cpu = 2, .nr = 3,
+				  .st = { { 533000, 0, 10 }, { 999000, 0, 0 }, { 1844000, 0, 1ull << 40 } } };
+	struct fs_migrate mg2 = { { FS_REC_MIGRATE, 0, sizeof(mg2), 12 }, 7, 2, 0, FS_MIG_BALANCE, FS_NO_RUNTIME };
 	struct fs_rec_meta m = { .nr_cpus = 3, .em_is_kernel = true, .em_text = (char *)"line one\n# two\n" };
 	snprintf(m.kernel_release, sizeof(m.kernel_release), "6.1.0-13-arm64");
 	char path[128], err[256];
@@ -118,8 +125,9 @@ FS_TEST(csv_write_read_is_lossless)
 	FILE *f = fopen(path, "w");
 	ASSERT_TRUE(f);
 	fs_csv_records_write_header(f, &m);
-	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr };
-	for (int i = 0; i < 4; i++)
+	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr, &ex.hdr, &rt.hdr, &cs.hdr, &fq.hdr, &mg2.hdr };
+	const int nrecs = (int)(sizeof(recs) / sizeof(recs[0]));
+	for (int i = 0; i < nrecs; i++)
 		fs_csv_records_write(f, recs[i], 3);
 	fclose(f);
 	struct fs_rec_meta m2;
@@ -131,7 +139,7 @@ FS_TEST(csv_write_read_is_lossless)
 	EXPECT_STR(m2.em_text, "line one\n# two\n");
 	EXPECT_TRUE(m2.em_is_kernel);
 	EXPECT_EQ(m2.nr_cpus, 3);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < nrecs; i++) {
 		const struct fs_rec_hdr *h;
 		int rc = fs_csv_reader_next(r, &h, err, sizeof(err));
 		if (rc != 1)

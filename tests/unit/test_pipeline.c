@@ -45,7 +45,7 @@ FS_TEST(pipeline_records_before_filters_and_counts)
 	ASSERT_TRUE(p);
 	struct fs_wakeup w;
 	struct fs_lost l = { { FS_REC_LOST, 0, sizeof(l), 3000 }, 5 };
-	struct fs_migrate m = { { FS_REC_MIGRATE, 0, sizeof(m), 4000 }, 101, 4, 0, FS_MIG_BALANCE };
+	struct fs_migrate m = { { FS_REC_MIGRATE, 0, sizeof(m), 4000 }, 101, 4, 0, FS_MIG_BALANCE, FS_NO_RUNTIME };
 	wake(&w, 101, 1000, 4);
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), 0);
 	wake(&w, 202, 2000, 0);

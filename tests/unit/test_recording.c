@@ -226,7 +226,7 @@ FS_TEST(recording_bad_magic_and_version)
 	fclose(f);
 	read_all(p, &rc, err, sizeof(err));
 	EXPECT_EQ(rc, -2);
-	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads version 1)", p);
+	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 2)", p);
 	EXPECT_STR(err, want);
 	f = fopen(p, "r+b");
 	fputc('X', f);

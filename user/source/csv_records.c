@@ -9,51 +9,66 @@
 
 /* ---- column tables ---- */
 
-enum kind { K_TYPE, K_U16, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON };
+enum kind { K_TYPE, K_U16, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
+	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS };
 
-#define NA (-1)
+#define NA 0 /* no record has a field at offset 0 but its header, which no column names */
+#define NR_TYPES (FS_REC_FREQSTAT + 1)
+
 #define W(f) ((int)offsetof(struct fs_wakeup, f))
 #define M(f) ((int)offsetof(struct fs_migrate, f))
 #define O(f) ((int)offsetof(struct fs_overutil, f))
 #define L(f) ((int)offsetof(struct fs_lost, f))
+#define T(f) ((int)offsetof(struct fs_task_time, f))
+#define S(f) ((int)offsetof(struct fs_cpustat, f))
+#define F(f) ((int)offsetof(struct fs_freqstat, f))
 
-/* off[t]: byte offset of the field in record type t (1..4), NA if the column does not apply. */
+/* off[t]: byte offset of the field in record type t, NA if the column does not apply. */
 struct col {
 	const char *name;
 	enum kind kind;
-	int off[5];
+	int off[NR_TYPES];
 };
 
+#define WAKEUP(f) [FS_REC_WAKEUP] = W(f)
 static const struct col cols[] = {
-	{ "type", K_TYPE, { NA, 0, 0, 0, 0 } },
-	{ "ts_ns", K_U64, { NA, W(hdr.ts_ns), M(hdr.ts_ns), O(hdr.ts_ns), L(hdr.ts_ns) } },
-	{ "pid", K_S32, { NA, W(pid), M(pid), NA, NA } },
-	{ "tgid", K_S32, { NA, W(tgid), NA, NA, NA } },
-	{ "comm", K_COMM, { NA, W(comm), NA, NA, NA } },
-	{ "prev_cpu", K_S32, { NA, W(prev_cpu), NA, NA, NA } },
-	{ "task_cpu", K_S32, { NA, W(task_cpu), NA, NA, NA } },
-	{ "waker_cpu", K_S32, { NA, W(waker_cpu), NA, NA, NA } },
-	{ "chosen_cpu", K_S32, { NA, W(chosen_cpu), NA, NA, NA } },
-	{ "cpus_allowed", K_HEX64, { NA, W(cpus_allowed), NA, NA, NA } },
-	{ "nr_cpus_allowed", K_U32, { NA, W(nr_cpus_allowed), NA, NA, NA } },
-	{ "flags", K_WFLAGS, { NA, W(flags), NA, NA, NA } },
-	{ "decided_ns", K_U64, { NA, W(decided_ns), NA, NA, NA } },
-	{ "task_last_update_time", K_U64, { NA, W(task.last_update_time), NA, NA, NA } },
-	{ "task_cfs_rq_last_update_time", K_U64, { NA, W(task.cfs_rq_last_update_time), NA, NA, NA } },
-	{ "task_util_sum", K_U32, { NA, W(task.util_sum), NA, NA, NA } },
-	{ "task_period_contrib", K_U32, { NA, W(task.period_contrib), NA, NA, NA } },
-	{ "task_util_avg", K_U32, { NA, W(task.util_avg), NA, NA, NA } },
-	{ "task_util_est_enqueued", K_U32, { NA, W(task.util_est_enqueued), NA, NA, NA } },
-	{ "task_util_est_ewma", K_U32, { NA, W(task.util_est_ewma), NA, NA, NA } },
-	{ "task_uclamp_min", K_U16, { NA, W(task.uclamp_min), NA, NA, NA } },
-	{ "task_uclamp_max", K_U16, { NA, W(task.uclamp_max), NA, NA, NA } },
-	{ "task_runnable_avg", K_U32, { NA, W(task.runnable_avg), NA, NA, NA } },
-	{ "task_runnable_sum", K_U64, { NA, W(task.runnable_sum), NA, NA, NA } },
-	{ "orig_cpu", K_S32, { NA, NA, M(orig_cpu), NA, NA } },
-	{ "dest_cpu", K_S32, { NA, NA, M(dest_cpu), NA, NA } },
-	{ "reason", K_REASON, { NA, NA, M(reason), NA, NA } },
-	{ "overutilized", K_U32, { NA, NA, NA, O(overutilized), NA } },
-	{ "count", K_U64, { NA, NA, NA, NA, L(count) } },
+	{ "type", K_TYPE, { 0 } },
+	{ "ts_ns", K_U64, { WAKEUP(hdr.ts_ns), [FS_REC_MIGRATE] = M(hdr.ts_ns), [FS_REC_OVERUTIL] = O(hdr.ts_ns),
+			    [FS_REC_LOST] = L(hdr.ts_ns), [FS_REC_EXIT] = T(hdr.ts_ns), [FS_REC_RUNTIME] = T(hdr.ts_ns),
+			    [FS_REC_CPUSTAT] = S(hdr.ts_ns), [FS_REC_FREQSTAT] = F(hdr.ts_ns) } },
+	{ "pid", K_S32, { WAKEUP(pid), [FS_REC_MIGRATE] = M(pid), [FS_REC_EXIT] = T(pid), [FS_REC_RUNTIME] = T(pid) } },
+	{ "tgid", K_S32, { WAKEUP(tgid), [FS_REC_EXIT] = T(tgid), [FS_REC_RUNTIME] = T(tgid) } },
+	{ "uid", K_UID, { WAKEUP(uid) } },
+	{ "comm", K_COMM, { WAKEUP(comm), [FS_REC_EXIT] = T(comm), [FS_REC_RUNTIME] = T(comm) } },
+	{ "sum_exec_ns", K_RUNTIME, { WAKEUP(sum_exec_ns), [FS_REC_MIGRATE] = M(sum_exec_ns),
+				      [FS_REC_EXIT] = T(sum_exec_ns), [FS_REC_RUNTIME] = T(sum_exec_ns) } },
+	{ "prev_cpu", K_S32, { WAKEUP(prev_cpu) } },
+	{ "task_cpu", K_S32, { WAKEUP(task_cpu) } },
+	{ "waker_cpu", K_S32, { WAKEUP(waker_cpu) } },
+	{ "chosen_cpu", K_S32, { WAKEUP(chosen_cpu) } },
+	{ "cpus_allowed", K_HEX64, { WAKEUP(cpus_allowed) } },
+	{ "nr_cpus_allowed", K_U32, { WAKEUP(nr_cpus_allowed) } },
+	{ "flags", K_WFLAGS, { WAKEUP(flags) } },
+	{ "decided_ns", K_U64, { WAKEUP(decided_ns) } },
+	{ "task_last_update_time", K_U64, { WAKEUP(task.last_update_time) } },
+	{ "task_cfs_rq_last_update_time", K_U64, { WAKEUP(task.cfs_rq_last_update_time) } },
+	{ "task_util_sum", K_U32, { WAKEUP(task.util_sum) } },
+	{ "task_period_contrib", K_U32, { WAKEUP(task.period_contrib) } },
+	{ "task_util_avg", K_U32, { WAKEUP(task.util_avg) } },
+	{ "task_util_est_enqueued", K_U32, { WAKEUP(task.util_est_enqueued) } },
+	{ "task_util_est_ewma", K_U32, { WAKEUP(task.util_est_ewma) } },
+	{ "task_uclamp_min", K_U16, { WAKEUP(task.uclamp_min) } },
+	{ "task_uclamp_max", K_U16, { WAKEUP(task.uclamp_max) } },
+	{ "task_runnable_avg", K_U32, { WAKEUP(task.runnable_avg) } },
+	{ "task_runnable_sum", K_U64, { WAKEUP(task.runnable_sum) } },
+	{ "orig_cpu", K_S32, { [FS_REC_MIGRATE] = M(orig_cpu) } },
+	{ "dest_cpu", K_S32, { [FS_REC_MIGRATE] = M(dest_cpu) } },
+	{ "reason", K_REASON, { [FS_REC_MIGRATE] = M(reason) } },
+	{ "overutilized", K_U32, { [FS_REC_OVERUTIL] = O(overutilized) } },
+	{ "count", K_U64, { [FS_REC_LOST] = L(count) } },
+	{ "source", K_SOURCE, { [FS_REC_CPUSTAT] = S(source) } },
+	{ "policy_cpu", K_S32, { [FS_REC_FREQSTAT] = F(cpu) } },
+	{ "residency", K_FREQS, { [FS_REC_FREQSTAT] = F(nr) } },
 };
 #define NR_COLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
@@ -76,10 +91,23 @@ static const struct { const char *name; enum kind kind; int off; } cpu_cols[] = 
 	{ "uclamp_min", K_U16, C(uclamp_min) },
 	{ "uclamp_max", K_U16, C(uclamp_max) },
 	{ "flags", K_CFLAGS, C(flags) },
+	{ "busy_ns", K_U64, -1 }, /* cpustat: busy_ns[cpu] */
 };
+#define BUSY_FIELD (NR_CPU_COLS - 1)
 #define NR_CPU_COLS ((int)(sizeof(cpu_cols) / sizeof(cpu_cols[0])))
 
-static const char *const type_names[5] = { NULL, "wakeup", "migrate", "overutil", "lost" };
+/* Byte offset of CPU column (cpu, field) in a record of type t, NA where it does not apply. */
+static int cpu_col_off(int t, int cpu, int field)
+{
+	if (field == BUSY_FIELD)
+		return t == FS_REC_CPUSTAT ? S(busy_ns) + cpu * (int)sizeof(__u64) : NA;
+	return t == FS_REC_WAKEUP ? W(cpu) + cpu * (int)sizeof(struct fs_cpu) + cpu_cols[field].off : NA;
+}
+
+static const char *const type_names[NR_TYPES] = {
+	NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat",
+};
+static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
 static const char *const wake_flag_names[] = {
 	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
@@ -118,7 +146,7 @@ int fs_csv_format_cpu_flags(char *buf, size_t len, __u32 flags)
 
 int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 {
-	fprintf(out, "# feecscope records v1\n# feecscope_version=%s\n# kernel_release=%s\n# nr_cpus=%d\n# em_is_kernel=%d\n",
+	fprintf(out, "# feecscope records v2\n# feecscope_version=%s\n# kernel_release=%s\n# nr_cpus=%d\n# em_is_kernel=%d\n",
 		m->feecscope_version[0] ? m->feecscope_version : FS_VERSION_STRING, m->kernel_release,
 		m->nr_cpus, m->em_is_kernel ? 1 : 0);
 	for (const char *p = m->em_text; p && *p;) {
@@ -188,6 +216,32 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 			fprintf(out, "%u", v);
 		break;
 	}
+	case K_RUNTIME: { /* empty = FS_NO_RUNTIME */
+		__u64 v; memcpy(&v, base + off, 8);
+		if (v != FS_NO_RUNTIME)
+			fprintf(out, "%llu", (unsigned long long)v);
+		break;
+	}
+	case K_UID: { /* empty = FS_NO_UID */
+		__u32 v; memcpy(&v, base + off, 4);
+		if (v != FS_NO_UID)
+			fprintf(out, "%u", v);
+		break;
+	}
+	case K_SOURCE: {
+		__u32 v; memcpy(&v, base + off, 4);
+		if (v >= 1 && v <= 2)
+			fputs(source_names[v], out);
+		else
+			fprintf(out, "%u", v);
+		break;
+	}
+	case K_FREQS: { /* "khz:ns khz:ns ..." */
+		const struct fs_freqstat *f = (const void *)base;
+		for (__u32 i = 0; i < f->nr && i < FS_MAX_FREQS; i++)
+			fprintf(out, "%s%u:%llu", i ? " " : "", f->st[i].khz, (unsigned long long)f->st[i].ns);
+		break;
+	}
 	}
 }
 
@@ -195,7 +249,7 @@ int fs_csv_records_write(FILE *out, const struct fs_rec_hdr *rec, int nr_cpus)
 {
 	const unsigned char *base = (const unsigned char *)rec;
 	int t = rec->type;
-	if (t < 1 || t > 4)
+	if (t < 1 || t >= NR_TYPES)
 		return -1;
 	for (int i = 0; i < NR_COLS; i++) {
 		if (i)
@@ -205,12 +259,13 @@ int fs_csv_records_write(FILE *out, const struct fs_rec_hdr *rec, int nr_cpus)
 		else if (cols[i].off[t] != NA)
 			write_value(out, cols[i].kind, base, cols[i].off[t]);
 	}
-	const struct fs_wakeup *w = (const struct fs_wakeup *)rec;
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		for (int f = 0; f < NR_CPU_COLS; f++) {
+			int off = cpu_col_off(t, cpu, f);
+
 			fputc(',', out);
-			if (t == FS_REC_WAKEUP)
-				write_value(out, cpu_cols[f].kind, (const unsigned char *)&w->cpu[cpu], cpu_cols[f].off);
+			if (off != NA)
+				write_value(out, cpu_cols[f].kind, base, off);
 		}
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
@@ -242,6 +297,9 @@ struct fs_csv_reader {
 		struct fs_migrate m;
 		struct fs_overutil o;
 		struct fs_lost l;
+		struct fs_task_time tt;
+		struct fs_cpustat cs;
+		struct fs_freqstat fq;
 	} rec;
 };
 
@@ -529,6 +587,44 @@ static int parse_comm(const char *s, char *comm)
 	return 0;
 }
 
+/* "khz:ns khz:ns ...", frequencies strictly increasing, at most FS_MAX_FREQS. */
+static int parse_freqs(const char *s, struct fs_freqstat *fq, char *why, size_t wl)
+{
+	const char *p = s;
+
+	fq->nr = 0;
+	if (strpbrk(s, "-+")) { /* sscanf's %llu would take a sign */
+		snprintf(why, wl, "'%s' is not khz:ns pairs of unsigned numbers", s);
+		return -1;
+	}
+	while (*p) {
+		unsigned long long khz, ns;
+		int used = 0;
+
+		if (fq->nr == FS_MAX_FREQS) {
+			snprintf(why, wl, "more than %d frequencies", FS_MAX_FREQS);
+			return -1;
+		}
+		if (sscanf(p, "%llu:%llu%n", &khz, &ns, &used) != 2 || !khz || khz > UINT32_MAX ||
+		    (p[used] && p[used] != ' ')) {
+			snprintf(why, wl, "entry %u of '%s' is not khz:ns", fq->nr + 1, s);
+			return -1;
+		}
+		if (fq->nr && khz <= fq->st[fq->nr - 1].khz) {
+			snprintf(why, wl, "entry %u: %llu kHz after %u kHz (frequencies must increase)",
+				 fq->nr + 1, khz, fq->st[fq->nr - 1].khz);
+			return -1;
+		}
+		fq->st[fq->nr].khz = (__u32)khz;
+		fq->st[fq->nr].ns = ns;
+		fq->nr++;
+		p += used;
+		while (*p == ' ')
+			p++;
+	}
+	return 0;
+}
+
 /* Parse cell s of kind k into base+off; -1 with a problem description in why. */
 static int store(enum kind k, const char *s, unsigned char *base, int off, char *why, size_t wl)
 {
@@ -573,6 +669,32 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 			return -1;
 		}
 		return 0;
+	case K_RUNTIME:
+		if (parse_u64(s, &u) || u == FS_NO_RUNTIME) {
+			snprintf(why, wl, "'%s' is not a CPU time in ns (empty = unknown)", s);
+			return -1;
+		}
+		memcpy(base + off, &u, 8);
+		return 0;
+	case K_UID:
+		if (parse_u64(s, &u) || u >= FS_NO_UID) {
+			snprintf(why, wl, "'%s' is not a uid (empty = unknown)", s);
+			return -1;
+		}
+		f = (__u32)u;
+		memcpy(base + off, &f, 4);
+		return 0;
+	case K_SOURCE:
+		if (!strcmp(s, "schedstat")) f = FS_CPUSTAT_SCHEDSTAT;
+		else if (!strcmp(s, "proc_stat")) f = FS_CPUSTAT_PROC_STAT;
+		else {
+			snprintf(why, wl, "'%s' is not a busy-time source (schedstat, proc_stat)", s);
+			return -1;
+		}
+		memcpy(base + off, &f, 4);
+		return 0;
+	case K_FREQS:
+		return parse_freqs(s, (struct fs_freqstat *)base, why, wl);
 	case K_REASON:
 		if (!strcmp(s, "balance")) f = FS_MIG_BALANCE;
 		else if (!strcmp(s, "wakeup")) f = FS_MIG_WAKEUP;
@@ -624,17 +746,20 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 
 	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
 	int t;
-	for (t = 1; t <= 4; t++)
+	for (t = 1; t < NR_TYPES; t++)
 		if (!strcmp(ts, type_names[t]) || (ts[0] == '0' + t && !ts[1]))
 			break;
-	if (t > 4)
-		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, lost)", ts);
+	if (t == NR_TYPES)
+		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
+			    "lost, exit, runtime, cpustat, freqstat)", ts);
 
 	unsigned char *base = (unsigned char *)&r->rec;
 	memset(&r->rec, 0, sizeof(r->rec));
 	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
 	if (t == FS_REC_WAKEUP) {
 		r->rec.w.chosen_cpu = -1;
+		r->rec.w.sum_exec_ns = FS_NO_RUNTIME;
+		r->rec.w.uid = FS_NO_UID;
 		r->rec.w.task.uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
 		for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
 			r->rec.w.cpu[cpu].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
@@ -643,6 +768,7 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	} else if (t == FS_REC_MIGRATE) {
 		r->rec.m.orig_cpu = -1;
 		r->rec.m.reason = FS_MIG_BALANCE;
+		r->rec.m.sum_exec_ns = FS_NO_RUNTIME;
 	}
 	for (int i = 0; i < n; i++) {
 		const char *cell = r->cells[i];
@@ -655,8 +781,7 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			off = cols[h->spec].off[t];
 			k = cols[h->spec].kind;
 		} else {
-			off = t == FS_REC_WAKEUP && h->cpu < r->nr_cpus ?
-				(int)offsetof(struct fs_wakeup, cpu) + h->cpu * (int)sizeof(struct fs_cpu) + cpu_cols[h->field].off : NA;
+			off = h->cpu < r->nr_cpus ? cpu_col_off(t, h->cpu, h->field) : NA;
 			k = cpu_cols[h->field].kind;
 		}
 		if (off == NA)
@@ -708,10 +833,27 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		if (r->rec.o.overutilized > 1)
 			return cerr(r, err, errlen, find_col(r, "overutilized"), "%u is not 0 or 1", r->rec.o.overutilized);
 		r->rec.hdr.size = sizeof(struct fs_overutil);
-	} else {
+	} else if (t == FS_REC_LOST) {
 		if (!SEEN("count"))
 			return cerr(r, err, errlen, -1, "a lost record needs count");
 		r->rec.hdr.size = sizeof(struct fs_lost);
+	} else if (t == FS_REC_EXIT || t == FS_REC_RUNTIME) {
+		if (!SEEN("pid") || !SEEN("sum_exec_ns"))
+			return cerr(r, err, errlen, -1, "an %s record needs pid and sum_exec_ns", type_names[t]);
+		if (!SEEN("tgid"))
+			r->rec.tt.tgid = r->rec.tt.pid;
+		r->rec.hdr.size = sizeof(struct fs_task_time);
+	} else if (t == FS_REC_CPUSTAT) {
+		if (!SEEN("source"))
+			return cerr(r, err, errlen, -1, "a cpustat record needs source");
+		r->rec.cs.nr_cpus = (__u32)r->nr_cpus;
+		r->rec.hdr.size = sizeof(struct fs_cpustat);
+	} else {
+		if (!SEEN("policy_cpu") || !SEEN("residency"))
+			return cerr(r, err, errlen, -1, "a freqstat record needs policy_cpu and residency");
+		if (check_cpu(r, "policy_cpu", r->rec.fq.cpu, false, err, errlen))
+			return -1;
+		r->rec.hdr.size = sizeof(struct fs_freqstat);
 	}
 #undef SEEN
 	r->records++;

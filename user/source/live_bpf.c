@@ -355,11 +355,13 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup, t);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup_new, t);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_migrate_task, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_process_exit, t);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_overutilized, t && have_ou_tp);
 	bpf_program__set_autoload(s->progs.raw_sched_waking, !t);
 	bpf_program__set_autoload(s->progs.raw_sched_wakeup, !t);
 	bpf_program__set_autoload(s->progs.raw_sched_wakeup_new, !t);
 	bpf_program__set_autoload(s->progs.raw_sched_migrate_task, !t);
+	bpf_program__set_autoload(s->progs.raw_sched_process_exit, !t);
 	/* without kernel BTF we cannot tell whether the bare tracepoint exists: try it */
 	bpf_program__set_autoload(s->progs.raw_sched_overutilized, !t);
 	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair, b->feat.fentry_select);
@@ -585,7 +587,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	    attach_one(s->progs.tp_btf_sched_wakeup, &s->links.tp_btf_sched_wakeup, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_wakeup, &s->links.raw_sched_wakeup, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_wakeup_new, &s->links.tp_btf_sched_wakeup_new, true, err, errlen) < 0 ||
-	    attach_one(s->progs.raw_sched_wakeup_new, &s->links.raw_sched_wakeup_new, true, err, errlen) < 0)
+	    attach_one(s->progs.raw_sched_wakeup_new, &s->links.raw_sched_wakeup_new, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_process_exit, &s->links.tp_btf_sched_process_exit, true, err, errlen) < 0 ||
+	    attach_one(s->progs.raw_sched_process_exit, &s->links.raw_sched_process_exit, true, err, errlen) < 0)
 		goto fail;
 	rc = attach_one(s->progs.tp_btf_sched_overutilized, &s->links.tp_btf_sched_overutilized, false, err, errlen);
 	if (rc == 0 && bpf_program__autoload(s->progs.tp_btf_sched_overutilized))

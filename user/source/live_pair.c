@@ -23,6 +23,7 @@ struct slot {
 		struct fs_migrate m;
 		struct fs_overutil o;
 		struct fs_lost l;
+		struct fs_task_time t;
 	} u;
 };
 
@@ -64,6 +65,8 @@ struct fs_pair *fs_pair_new(unsigned int nr_cpus, __u64 expire_ns, const __u32 *
 		rec = sizeof(struct fs_lost);
 	if (rec < sizeof(struct fs_overutil))
 		rec = sizeof(struct fs_overutil);
+	if (rec < sizeof(struct fs_task_time))
+		rec = sizeof(struct fs_task_time);
 	p->stride = (offsetof(struct slot, u) + rec + 7) & ~(size_t)7;
 	p->fifo = calloc(FIFO_SLOTS, p->stride);
 	if (!p->fifo) {
@@ -282,9 +285,11 @@ int fs_pair_feed(struct fs_pair *p, const void *data, size_t size)
 		break;
 	case FS_REC_MIGRATE:
 	case FS_REC_OVERUTIL:
-	case FS_REC_LOST: {
+	case FS_REC_LOST:
+	case FS_REC_EXIT: {
 		size_t want = h->type == FS_REC_MIGRATE ? sizeof(struct fs_migrate) :
-			      h->type == FS_REC_OVERUTIL ? sizeof(struct fs_overutil) : sizeof(struct fs_lost);
+			      h->type == FS_REC_OVERUTIL ? sizeof(struct fs_overutil) :
+			      h->type == FS_REC_EXIT ? sizeof(struct fs_task_time) : sizeof(struct fs_lost);
 
 		if (size != want) {
 			p->st.malformed++;

@@ -39,17 +39,65 @@ size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
 	case FS_REC_MIGRATE: return sizeof(struct fs_migrate);
 	case FS_REC_OVERUTIL: return sizeof(struct fs_overutil);
 	case FS_REC_LOST: return sizeof(struct fs_lost);
+	case FS_REC_EXIT:
+	case FS_REC_RUNTIME: return sizeof(struct fs_task_time);
+	case FS_REC_CPUSTAT: return sizeof(struct fs_cpustat);
+	case FS_REC_FREQSTAT: return sizeof(struct fs_freqstat);
 	}
 	return 0;
 }
 
-int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen)
+/*
+ * Version 1 (before sum_exec_ns and uid): a wake-up lacked the 16 bytes
+ * between decided_ns and task, a migrate its trailing sum_exec_ns, and only
+ * types 1-4 existed. Everything else is laid out as today.
+ */
+#define V1_WAKEUP_GAP (offsetof(struct fs_wakeup, task) - offsetof(struct fs_wakeup, sum_exec_ns))
+#define V1_MIGRATE_SIZE offsetof(struct fs_migrate, sum_exec_ns)
+
+static size_t v1_wire_size(const struct fs_rec_hdr *h)
+{
+	switch (h->type) {
+	case FS_REC_WAKEUP: return fs_wakeup_size(h->nr_cpus) - V1_WAKEUP_GAP;
+	case FS_REC_MIGRATE: return V1_MIGRATE_SIZE;
+	case FS_REC_OVERUTIL:
+	case FS_REC_LOST: return fs_rec_wire_size(h);
+	}
+	return 0;
+}
+
+/* A version-1 record in today's layout, its runtime and uid unknown. */
+static void v1_upgrade(const unsigned char *in, const struct fs_rec_hdr *h, void *out)
+{
+	size_t head = offsetof(struct fs_wakeup, sum_exec_ns);
+
+	if (h->type == FS_REC_WAKEUP) {
+		struct fs_wakeup *w = out;
+
+		memcpy(w, in, head);
+		memcpy((unsigned char *)w + head + V1_WAKEUP_GAP, in + head, h->size - head);
+		w->sum_exec_ns = FS_NO_RUNTIME;
+		w->uid = FS_NO_UID;
+		w->hdr.size = (__u32)fs_wakeup_size(h->nr_cpus);
+	} else if (h->type == FS_REC_MIGRATE) {
+		struct fs_migrate *m = out;
+
+		memcpy(m, in, V1_MIGRATE_SIZE);
+		m->sum_exec_ns = FS_NO_RUNTIME;
+		m->hdr.size = sizeof(*m);
+	} else {
+		memcpy(out, in, h->size);
+	}
+}
+
+static int check_record(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, int version,
+			char *err, size_t errlen)
 {
 	if (avail < sizeof(*h)) {
 		snprintf(err, errlen, "record header cut short (%zu of %zu bytes)", avail, sizeof(*h));
 		return -1;
 	}
-	size_t want = fs_rec_wire_size(h);
+	size_t want = version == 1 ? v1_wire_size(h) : fs_rec_wire_size(h);
 	if (!want) {
 		snprintf(err, errlen, "unknown record type %u", h->type);
 		return -1;
@@ -67,6 +115,11 @@ int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *er
 		return -1;
 	}
 	return 0;
+}
+
+int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen)
+{
+	return check_record(h, avail, nr_cpus, FS_REC_VERSION, err, errlen);
 }
 
 /* ---- writer ---- */
@@ -91,18 +144,24 @@ static int werr(struct fs_rec_writer *w, char *err, size_t errlen, const char *w
 	return -1;
 }
 
-/* The layout facts a reader must match before trusting record bytes. */
-static int layout_meta(char *buf, size_t len)
+/* The layout facts a reader must match before trusting record bytes (version 1 had fewer). */
+static int layout_meta(char *buf, size_t len, int version)
 {
-	return snprintf(buf, len,
-			"sizeof_rec_hdr=%zu\nsizeof_fs_cpu=%zu\nsizeof_fs_task=%zu\n"
-			"offsetof_wakeup_task=%zu\noffsetof_wakeup_cpu=%zu\n"
-			"sizeof_fs_migrate=%zu\nsizeof_fs_overutil=%zu\nsizeof_fs_lost=%zu\n"
-			"max_cpus=%d\nbyte_order=little\n",
-			sizeof(struct fs_rec_hdr), sizeof(struct fs_cpu), sizeof(struct fs_task),
-			offsetof(struct fs_wakeup, task), offsetof(struct fs_wakeup, cpu),
-			sizeof(struct fs_migrate), sizeof(struct fs_overutil), sizeof(struct fs_lost),
-			FS_MAX_CPUS);
+	bool v1 = version == 1;
+	int n = snprintf(buf, len,
+			 "sizeof_rec_hdr=%zu\nsizeof_fs_cpu=%zu\nsizeof_fs_task=%zu\n"
+			 "offsetof_wakeup_task=%zu\noffsetof_wakeup_cpu=%zu\n"
+			 "sizeof_fs_migrate=%zu\nsizeof_fs_overutil=%zu\nsizeof_fs_lost=%zu\n"
+			 "max_cpus=%d\nbyte_order=little\n",
+			 sizeof(struct fs_rec_hdr), sizeof(struct fs_cpu), sizeof(struct fs_task),
+			 offsetof(struct fs_wakeup, task) - (v1 ? V1_WAKEUP_GAP : 0),
+			 offsetof(struct fs_wakeup, cpu) - (v1 ? V1_WAKEUP_GAP : 0),
+			 v1 ? V1_MIGRATE_SIZE : sizeof(struct fs_migrate), sizeof(struct fs_overutil),
+			 sizeof(struct fs_lost), FS_MAX_CPUS);
+	if (v1 || n < 0 || (size_t)n >= len)
+		return n;
+	return n + snprintf(buf + n, len - n, "sizeof_fs_task_time=%zu\nsizeof_fs_cpustat=%zu\nsizeof_fs_freqstat=%zu\n",
+			    sizeof(struct fs_task_time), sizeof(struct fs_cpustat), sizeof(struct fs_freqstat));
 }
 
 struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
@@ -133,7 +192,7 @@ struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_m
 		fs_rec_writer_close(w, NULL, 0);
 		return NULL;
 	}
-	layout_meta(layout, sizeof(layout));
+	layout_meta(layout, sizeof(layout), FS_REC_VERSION);
 	int n = snprintf(text, sizeof(text), "feecscope_version=%s\nkernel_release=%s\nnr_cpus=%d\nem_is_kernel=%d\n%s",
 			 meta->feecscope_version[0] ? meta->feecscope_version : FS_VERSION_STRING,
 			 meta->kernel_release, meta->nr_cpus, meta->em_is_kernel ? 1 : 0, layout);
@@ -244,6 +303,7 @@ struct fs_rec_reader {
 	FILE *f;
 	char *path;
 	int nr_cpus;
+	int version;           /* 1: records are upgraded as they are handed out */
 	long pos;              /* file offset of the next chunk header */
 	__u32 chunk;           /* 1-based index of the next chunk */
 	unsigned char *raw, *comp;
@@ -251,7 +311,11 @@ struct fs_rec_reader {
 	size_t raw_len, raw_off;
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
-	struct fs_wakeup rec;  /* aligned copy handed out */
+	union {                /* aligned copy handed out */
+		struct fs_rec_hdr hdr;
+		struct fs_wakeup w;
+		struct fs_freqstat f;
+	} rec;
 	bool done;
 };
 
@@ -286,10 +350,10 @@ static int meta_get(const char *text, const char *key, char *out, size_t outlen)
 	return -1;
 }
 
-static int check_layout(const char *path, const char *text, char *err, size_t errlen)
+static int check_layout(const char *path, const char *text, int version, char *err, size_t errlen)
 {
-	char ours[512], line[128], got[64];
-	layout_meta(ours, sizeof(ours));
+	char ours[768], line[128], got[64];
+	layout_meta(ours, sizeof(ours), version);
 	for (char *p = ours, *e; (e = strchr(p, '\n')); p = e + 1) {
 		size_t n = e - p < (long)sizeof(line) - 1 ? (size_t)(e - p) : sizeof(line) - 1;
 		memcpy(line, p, n);
@@ -352,11 +416,12 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 		goto fail;
 	}
 	__u32 version = get32(hdr + 8), tlen = get32(hdr + 12), elen = get32(hdr + 16);
-	if (version != FS_REC_VERSION) {
-		snprintf(err, errlen, "%s: recording version %u is not supported (this build reads version %d)",
+	if (version < 1 || version > FS_REC_VERSION) {
+		snprintf(err, errlen, "%s: recording version %u is not supported (this build reads versions 1 to %d)",
 			 path, version, FS_REC_VERSION);
 		goto fail;
 	}
+	r->version = (int)version;
 	if (tlen > 65536 || elen > FS_REC_MAX_CHUNK) {
 		snprintf(err, errlen, "%s: header: implausible lengths (meta %u, EM %u bytes)", path, tlen, elen);
 		goto fail;
@@ -381,7 +446,7 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 		snprintf(err, errlen, "%s: header: CRC mismatch", path);
 		goto fail;
 	}
-	if (check_layout(path, text, err, errlen))
+	if (check_layout(path, text, r->version, err, errlen))
 		goto fail;
 	if (meta_get(text, "nr_cpus", val, sizeof(val)) || (meta->nr_cpus = atoi(val)) <= 0 ||
 	    meta->nr_cpus > FS_MAX_CPUS) {
@@ -465,7 +530,7 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 		if (raw_len - off < sizeof(rh))
 			return rerr(r, err, errlen, at, "record %u of %u: cut short at chunk offset %zu", i + 1, nr, off);
 		memcpy(&rh, r->raw + off, sizeof(rh));
-		if (fs_rec_check(&rh, raw_len - off, r->nr_cpus, why, sizeof(why)))
+		if (check_record(&rh, raw_len - off, r->nr_cpus, r->version, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		off += rh.size;
 	}
@@ -490,12 +555,20 @@ int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, c
 	struct fs_rec_hdr h;
 	memcpy(&h, r->raw + r->raw_off, sizeof(h));
 	memset(&r->rec, 0, sizeof(r->rec));
-	memcpy(&r->rec, r->raw + r->raw_off, h.size);
+	if (r->version == 1)
+		v1_upgrade(r->raw + r->raw_off, &h, &r->rec);
+	else
+		memcpy(&r->rec, r->raw + r->raw_off, h.size);
 	r->raw_off += h.size;
 	r->left--;
 	r->records++;
 	*rec = &r->rec.hdr;
 	return 1;
+}
+
+int fs_rec_reader_version(const struct fs_rec_reader *r)
+{
+	return r->version;
 }
 
 __u64 fs_rec_reader_records(const struct fs_rec_reader *r)

@@ -17,7 +17,7 @@
 
 #define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
 #define FS_REC_MAGIC_LEN 8
-#define FS_REC_VERSION 1
+#define FS_REC_VERSION 2                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records */
 #define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
 #define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
 
@@ -65,6 +65,8 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
  */
 int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen);
 __u64 fs_rec_reader_records(const struct fs_rec_reader *r);
+/* The file's format version (1 = before CPU times were recorded). */
+int fs_rec_reader_version(const struct fs_rec_reader *r);
 void fs_rec_reader_close(struct fs_rec_reader *r);
 
 /* True if the file starts with FS_REC_MAGIC; *binary set if it looks binary at all. */
