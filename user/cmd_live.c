@@ -21,7 +21,10 @@
 #include "source/live_bpf.h"
 #include "source/cpufreq_pressure.h"
 #include "source/live_pair.h"
+#include "source/proc_stats.h"
+#include "source/recording.h"
 #include "output/live_view.h"
+#include "output/outputs_open.h"
 
 #define PAIR_EXPIRE_NS (100ull * 1000 * 1000) /* a wake-up is placed within µs; 100 ms is generous */
 
@@ -41,6 +44,8 @@ struct live_opts {
 	const char *csv;
 	const char *record;
 	const char *summary;
+	const char *json;
+	bool threads;
 	const char *em_spec;
 	const char *policies;
 	const char *kernel_policy;
@@ -81,6 +86,9 @@ static void usage(FILE *out)
 "        --csv FILE         per-decision CSV\n"
 "    -w, --record FILE      binary recording (flushed every interval), for `feecscope replay`\n"
 "        --summary FILE     also write the final summary to FILE\n"
+"        --json FILE        the final report as JSON (docs/json.md); '-' = stdout\n"
+"                           (the summary then stays off stdout)\n"
+"        --threads          list each process's threads in the summary\n"
 "        --em SPEC          Energy Model: a built-in profile name, a saved EM file or a\n"
 "                           debugfs-layout directory (default: the kernel's debugfs EM,\n"
 "                           else a built-in profile for this CPU count)\n"
@@ -139,7 +147,7 @@ static int parse_size(const char *s, size_t *out)
 
 static int parse_args(int argc, char **argv, struct live_opts *o)
 {
-	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF, O_RAW_TP };
+	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF, O_RAW_TP, O_JSON, O_THREADS };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -148,6 +156,8 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "record", required_argument, NULL, 'w' },
 		{ "summary", required_argument, NULL, O_SUMMARY },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "threads", no_argument, NULL, O_THREADS },
 		{ "em", required_argument, NULL, O_EM },
 		{ "kernel-policy", required_argument, NULL, O_KPOL },
 		{ "policies", required_argument, NULL, O_POLS },
@@ -204,6 +214,8 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		case O_CSV: o->csv = optarg; break;
 		case 'w': o->record = optarg; break;
 		case O_SUMMARY: o->summary = optarg; break;
+		case O_JSON: o->json = optarg; break;
+		case O_THREADS: o->threads = true; break;
 		case O_EM: o->em_spec = optarg; break;
 		case O_KPOL: o->kernel_policy = optarg; break;
 		case O_POLS: o->policies = optarg; break;
@@ -321,7 +333,7 @@ static int pick_policies(const struct live_opts *o, const char *release, struct 
 	if (t)
 		po->policies[po->nr_policies++] = t;
 	/* the line `feecscope replay` prints above the summary for the same choice */
-	snprintf(head, headlen, "policies: %s (reference: %s)%s%s\n", k->name, why, t ? ", twin " : "",
+	snprintf(head, headlen, "policies: %s (reference: %s)%s%s", k->name, why, t ? ", twin " : "",
 		 t ? t->name : "");
 	return 0;
 }
@@ -453,13 +465,70 @@ static void describe_collector(char *buf, size_t len, const struct fs_live_featu
 		 f->overutilized_tp ? ", sched_overutilized_tp" : "", btf ? ", BTF from --btf" : "");
 }
 
+/* Feed a record live made itself (not from the BPF rings) straight to the pipeline. */
+static void feed_own(struct live *L, const struct fs_rec_hdr *rec)
+{
+	if (!L->feed_rc && fs_pipeline_feed(L->pipe, rec, L->feed_err, sizeof(L->feed_err)))
+		L->feed_rc = -1;
+}
+
+static void feed_cpu_stats(struct live *L, int nr_cpus)
+{
+	struct fs_cpustat cs;
+	static struct fs_freqstat fq[FS_MAX_CPUS];
+	__u64 now = fs_live_boot_ns();
+
+	if (!fs_proc_cpustat(&cs, nr_cpus, now))
+		feed_own(L, &cs.hdr);
+	int n = fs_proc_freqstats(fq, FS_MAX_CPUS, now);
+
+	for (int i = 0; i < n; i++)
+		feed_own(L, &fq[i].hdr);
+}
+
+/* fs_pipeline_open_tasks() callback: a task still placed, its CPU time from /proc. */
+static void feed_task_time(void *ctx, __s32 pid, __s32 tgid)
+{
+	struct live *L = ctx;
+	struct fs_task_time tt;
+
+	if (!fs_proc_task_time(pid, tgid, fs_live_boot_ns(), &tt))
+		feed_own(L, &tt.hdr);
+}
+
+/* The files asked for, and the summary on stdout (unless the JSON goes there). */
+static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, const struct fs_em *em,
+			const char *release, char *err, size_t errlen)
+{
+	struct fs_rec_meta m = { .nr_cpus = em->nr_cpus, .em_is_kernel = !po->emulate_eas };
+	struct fs_output_paths out = {
+		.record = o->record, .record_meta = &m, .csv = o->csv, .summary = o->summary, .json = o->json,
+		.summary_out = o->json && !strcmp(o->json, "-") ? NULL : stdout,
+	};
+
+	snprintf(m.feecscope_version, sizeof(m.feecscope_version), "%s", FS_VERSION_STRING);
+	snprintf(m.kernel_release, sizeof(m.kernel_release), "%.*s", (int)sizeof(m.kernel_release) - 1, release);
+	if (o->record) {
+		FILE *mf = open_memstream(&m.em_text, &m.em_len);
+
+		if (!mf || fs_em_write(mf, em) < 0 || fclose(mf)) {
+			snprintf(err, errlen, "%s: cannot serialise the EM", o->record);
+			free(m.em_text);
+			return -1;
+		}
+	}
+	int rc = fs_outputs_open(po, &out, err, errlen);
+
+	free(m.em_text);
+	return rc;
+}
+
 int fs_cmd_live(int argc, char **argv)
 {
 	struct fs_live_bpf_opts bo = { 0 };
 	struct fs_pipeline_opts po = { 0 };
 	struct fs_live_view_info vi = { 0 };
 	struct fs_live_view *view = NULL;
-	struct fs_task_stats top[FS_TOP_TASKS];
 	struct sigaction sa = { 0 };
 	struct utsname uts;
 	struct fs_em *em = NULL;
@@ -525,10 +594,10 @@ int fs_cmd_live(int argc, char **argv)
 	}
 	po.em = em;
 	po.kernel_release = uts.release;
-	po.csv_path = L.o.csv;
-	po.record_path = L.o.record;
 	po.pid_filter = L.o.pid;
 	po.comm_filter = L.o.comm;
+	po.threads = L.o.threads;
+	po.head = head;
 
 	bo.btf_path = L.o.btf;
 	bo.raw_tp = L.o.raw_tp;
@@ -558,11 +627,17 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: out of memory\n");
 		goto out;
 	}
+	if (open_outputs(&L.o, &po, em, uts.release, err, sizeof(err))) {
+		fprintf(stderr, "feecscope live: %s\n", err);
+		goto out;
+	}
 	L.pipe = fs_pipeline_new(&po, err, sizeof(err));
 	if (!L.pipe) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		goto out;
 	}
+	/* busy time and frequency residency at the start: the CPU energy is their growth */
+	feed_cpu_stats(&L, nr_cpus);
 
 	describe_collector(collector, sizeof(collector), feat, L.o.btf);
 	vi.kernel_release = uts.release;
@@ -624,8 +699,7 @@ int fs_cmd_live(int argc, char **argv)
 		struct fs_live_sample s = {
 			.elapsed_s = now - t0,
 			.st = fs_pipeline_stats(L.pipe),
-			.top = top,
-			.nr_top = fs_pipeline_top_tasks(L.pipe, top, FS_TOP_TASKS),
+			.rep = fs_pipeline_snapshot(L.pipe),
 			.pair = fs_pair_stats(L.pair),
 		};
 		memcpy(s.cnt, cnt, sizeof(cnt));
@@ -644,36 +718,18 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: %s\n", L.feed_err);
 		goto out;
 	}
-	/* The summary is exactly what fs_pipeline_finish() prints, as replay prints it. */
-	char *sum = NULL;
-	size_t sumlen = 0;
-	FILE *mem = open_memstream(&sum, &sumlen);
-
-	if (!mem) {
-		fprintf(stderr, "feecscope live: open_memstream: %s\n", strerror(errno));
+	/* The CPU time of every task still placed, and the CPU statistics, end the observation. */
+	fs_pipeline_open_tasks(L.pipe, feed_task_time, &L);
+	feed_cpu_stats(&L, nr_cpus);
+	if (L.feed_rc) {
+		fprintf(stderr, "feecscope live: %s\n", L.feed_err);
 		goto out;
 	}
-	fputs(head, mem);
-	int frc = fs_pipeline_finish(L.pipe, mem, err, sizeof(err));
-
-	fclose(mem);
-	if (frc) {
+	/* The summary and the files are exactly what replay of the recording gives. */
+	if (fs_pipeline_finish(L.pipe, err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
-		free(sum);
 		goto out;
 	}
-	fwrite(sum, 1, sumlen, stdout);
-	fflush(stdout);
-	if (L.o.summary) {
-		FILE *f = fopen(L.o.summary, "w");
-
-		if (!f || fwrite(sum, 1, sumlen, f) != sumlen || fclose(f)) {
-			fprintf(stderr, "feecscope live: --summary %s: %s\n", L.o.summary, strerror(errno));
-			free(sum);
-			goto out;
-		}
-	}
-	free(sum);
 	collector_report(stderr, &L, cnt);
 	rc = FS_EXIT_OK;
 out:

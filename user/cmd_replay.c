@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
+#include "output/outputs_open.h"
 #include "source/csv_records.h"
 #include "source/recording.h"
 
@@ -28,6 +29,10 @@ static const char usage_text[] =
 "                        Default: the policy for FILE's kernel release and its twin;\n"
 "                        without a release, the newest mainline policy and its twin.\n"
 "  --csv OUT             per-decision CSV (one row per wake-up, docs/csv.md).\n"
+"  --json OUT            the report as JSON (docs/json.md); '-' = stdout (the\n"
+"                        summary then stays off stdout).\n"
+"  --summary OUT         also write the summary to OUT.\n"
+"  --threads             list each process's threads under it in the summary.\n"
 "  --pid N               only wake-ups of pid N.\n"
 "  --comm NAME           only wake-ups of tasks called NAME.\n"
 "  --convert-csv OUT     write FILE's records as a records CSV and exit (lossless).\n"
@@ -152,8 +157,9 @@ static int parse_policies(char *list, struct fs_pipeline_opts *o)
 	return 0;
 }
 
-/* Reference policy and its twin, saying why (first line of the output). */
-static int default_policies(const char *kernel_policy, const char *release, struct fs_pipeline_opts *o)
+/* Reference policy and its twin, saying why (head, printed under the verdict). */
+static int default_policies(const char *kernel_policy, const char *release, struct fs_pipeline_opts *o,
+			    char *head, size_t headlen)
 {
 	char why[512];
 	const struct fs_policy_desc *d;
@@ -176,7 +182,7 @@ static int default_policies(const char *kernel_policy, const char *release, stru
 	const struct fs_policy_desc *t = d->twin ? fs_policy_find(d->twin) : NULL;
 	if (t)
 		o->policies[o->nr_policies++] = t;
-	printf("policies: %s (reference: %s)%s%s\n", d->name, why, t ? ", twin " : "", t ? t->name : "");
+	snprintf(head, headlen, "policies: %s (reference: %s)%s%s", d->name, why, t ? ", twin " : "", t ? t->name : "");
 	return 0;
 }
 
@@ -187,6 +193,9 @@ int fs_cmd_replay(int argc, char **argv)
 		{ "policies", required_argument, NULL, 'p' },
 		{ "kernel-policy", required_argument, NULL, 'k' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "summary", required_argument, NULL, 's' },
+		{ "threads", no_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'P' },
 		{ "comm", required_argument, NULL, 'C' },
 		{ "convert-csv", required_argument, NULL, 'x' },
@@ -197,6 +206,7 @@ int fs_cmd_replay(int argc, char **argv)
 	const char *em_spec = NULL, *kernel_policy = NULL, *conv_csv = NULL, *conv_rec = NULL;
 	char *policies = NULL;
 	struct fs_pipeline_opts o = { 0 };
+	struct fs_output_paths out = { 0 };
 	int opt;
 
 	optind = 1;
@@ -209,7 +219,10 @@ int fs_cmd_replay(int argc, char **argv)
 		case 'e': em_spec = optarg; break;
 		case 'p': policies = optarg; break;
 		case 'k': kernel_policy = optarg; break;
-		case 'c': o.csv_path = optarg; break;
+		case 'c': out.csv = optarg; break;
+		case 'j': out.json = optarg; break;
+		case 's': out.summary = optarg; break;
+		case 't': o.threads = true; break;
 		case 'C': o.comm_filter = optarg; break;
 		case 'x': conv_csv = optarg; break;
 		case 'r': conv_rec = optarg; break;
@@ -278,10 +291,19 @@ int fs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "feecscope replay: %s: no EM in the file: give --em (a profile, a saved EM or a debugfs tree)\n", path);
 		goto out;
 	}
-	if (policies ? parse_policies(policies, &o) : default_policies(kernel_policy, meta.kernel_release, &o))
+	static char head[700];
+	if (policies ? parse_policies(policies, &o) :
+		       default_policies(kernel_policy, meta.kernel_release, &o, head, sizeof(head)))
 		goto out;
 	o.em = &em;
 	o.kernel_release = meta.kernel_release;
+	o.head = head[0] ? head : NULL;
+	/* with the JSON on stdout the summary stays off it (--summary FILE keeps it) */
+	out.summary_out = out.json && !strcmp(out.json, "-") ? NULL : stdout;
+	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
+		fprintf(stderr, "feecscope replay: %s\n", err);
+		goto out;
+	}
 	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
 	if (!p) {
 		fprintf(stderr, "feecscope replay: %s\n", err);
@@ -297,7 +319,7 @@ int fs_cmd_replay(int argc, char **argv)
 			break;
 		}
 	/* A damaged file still gets the summary of what replayed, then the error and exit 1. */
-	if (fs_pipeline_finish(p, stdout, ferr, sizeof(ferr))) {
+	if (fs_pipeline_finish(p, ferr, sizeof(ferr))) {
 		fprintf(stderr, "feecscope replay: %s\n", ferr);
 		rc = -1;
 	} else if (rc < 0) {

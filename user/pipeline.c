@@ -1,136 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The record path shared by live and replay: recording (every record, before
- * filters) -> filters -> landscape -> every policy -> accounting -> outputs.
+ * The record path shared by live and replay: outputs see every record, then
+ * filters -> landscape -> every policy -> accounting (user/engine/) -> the
+ * outputs' placement rows; at the end the report.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline.h"
-#include "em/em_io.h"
 #include "engine/accounting.h"
-#include "engine/power_estimate.h"
+#include "engine/cpu_energy.h"
 #include "engine/landscape.h"
-#include "output/decisions_csv.h"
-#include "output/summary.h"
+#include "engine/power_estimate.h"
+#include "engine/verdict.h"
 #include "source/recording.h"
-
-struct task_slot {
-	bool used;
-	struct fs_task_stats st;
-	struct fs_acct_task acct;
-	fs_fj_t energy_fj[FS_MAX_POLICIES];
-	struct fs_decision_row *row; /* the open interval's CSV row (only with --csv) */
-};
 
 struct fs_pipeline {
 	struct fs_pipeline_opts o;
 	struct fs_policy pol[FS_MAX_POLICIES];
-	int twin[FS_MAX_POLICIES];   /* index of the policy's twin in this run, -1 if not run */
+	int twin[FS_MAX_POLICIES];          /* index of the policy's twin in this run, -1 if not run */
 	int redecide_from[FS_MAX_POLICIES]; /* an earlier twin whose scan this one re-decides, or -1 */
 	struct fs_stats st;
-	fs_fj_t pol_fj[FS_MAX_POLICIES];
-	struct fs_acct_sys sys;
-	struct task_slot *tasks;
-	size_t tasks_cap, tasks_used;
-	bool rd_overutilized;        /* last FS_REC_OVERUTIL state */
+	struct fs_acct *acct;
+	struct fs_acct_sys sys;             /* the wall-time estimate's total */
+	struct fs_cpu_energy cpu_energy;
+	struct fs_verdict verdicts[FS_MAX_VERDICTS];
+	int nr_verdicts;
+	bool rows;                          /* some output takes placement rows */
+	bool rd_overutilized;               /* last FS_REC_OVERUTIL state */
 	bool any_ts, finished;
-	FILE *csv;
-	char *csv_path;
-	struct fs_rec_writer *rec;
+	/* the report handed out by snapshot/finish */
+	struct fs_report rep;
+	struct fs_process *procs;
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
-	struct fs_power_lut power_lut; /* the power estimate's state table for o.em */
-	const struct fs_wakeup *cur; /* the wake-up being evaluated: the record itself or w */
+	struct fs_power_lut power_lut;      /* the power estimate's state table for o.em */
+	const struct fs_wakeup *cur;        /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
 };
 
-/* ---- task table: open addressing on pid ---- */
+/* ---- outputs ---- */
 
-static size_t slot_hash(__s32 pid, size_t cap)
+static void free_outputs(struct fs_output *out, int n)
 {
-	return ((__u32)pid * 2654435761u) & (cap - 1);
+	for (int i = 0; i < n; i++)
+		if (out[i].ops && out[i].ops->free)
+			out[i].ops->free(out[i].self);
 }
 
-static struct task_slot *task_find(struct fs_pipeline *p, __s32 pid)
+static int emit_record(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen)
 {
-	if (!p->tasks_cap)
-		return NULL;
-	for (size_t i = slot_hash(pid, p->tasks_cap);; i = (i + 1) & (p->tasks_cap - 1)) {
-		if (!p->tasks[i].used)
-			return NULL;
-		if (p->tasks[i].st.pid == pid)
-			return &p->tasks[i];
-	}
-}
-
-static int task_grow(struct fs_pipeline *p)
-{
-	size_t cap = p->tasks_cap ? 2 * p->tasks_cap : 256;
-	struct task_slot *n = calloc(cap, sizeof(*n));
-	if (!n)
-		return -1;
-	for (size_t i = 0; i < p->tasks_cap; i++) {
-		if (!p->tasks[i].used)
-			continue;
-		size_t j = slot_hash(p->tasks[i].st.pid, cap);
-		while (n[j].used)
-			j = (j + 1) & (cap - 1);
-		n[j] = p->tasks[i];
-	}
-	free(p->tasks);
-	p->tasks = n;
-	p->tasks_cap = cap;
+	for (int i = 0; i < p->o.nr_outputs; i++)
+		if (p->o.outputs[i].ops->record && p->o.outputs[i].ops->record(p->o.outputs[i].self, rec, err, errlen))
+			return -1;
 	return 0;
 }
 
-static struct task_slot *task_get(struct fs_pipeline *p, __s32 pid)
+/* A placement closed: its row, completed with what it charged, goes to the outputs. */
+static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const struct fs_interval *iv,
+			 char *err, size_t errlen)
 {
-	struct task_slot *t = task_find(p, pid);
-	if (t)
-		return t;
-	if ((p->tasks_used + 1) * 2 > p->tasks_cap && task_grow(p))
-		return NULL;
-	size_t i = slot_hash(pid, p->tasks_cap);
-	while (p->tasks[i].used)
-		i = (i + 1) & (p->tasks_cap - 1);
-	t = &p->tasks[i];
-	t->used = true;
-	t->st.pid = pid;
-	p->tasks_used++;
-	return t;
+	struct fs_decision_row *row = t->pending;
+
+	if (!row)
+		return 0;
+	t->pending = NULL;
+	row->iv = *iv;
+	int rc = 0;
+
+	for (int i = 0; i < p->o.nr_outputs && !rc; i++)
+		if (p->o.outputs[i].ops->interval)
+			rc = p->o.outputs[i].ops->interval(p->o.outputs[i].self, row, err, errlen);
+	free(row);
+	return rc;
 }
 
 /* ---- setup ---- */
-
-static int em_text(const struct fs_em *em, char **text, size_t *len)
-{
-	FILE *m = open_memstream(text, len);
-	if (!m)
-		return -1;
-	int rc = fs_em_write(m, em);
-	if (fclose(m) || rc < 0)
-		return -1;
-	return 0;
-}
 
 struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err, size_t errlen)
 {
 	struct fs_pipeline *p;
 
 	if (!o->em || o->nr_policies < 1 || o->nr_policies > FS_MAX_POLICIES) {
-		snprintf(err, errlen, "pipeline: %s", !o->em ? "no Energy Model" : "need 1 to 16 policies");
+		snprintf(err, errlen, "pipeline: %s", !o->em ? "no Energy Model" : "need 1 to 24 policies");
+		free_outputs((struct fs_output *)o->outputs, o->nr_outputs);
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));
-	if (!p) {
+	if (!p || !(p->acct = fs_acct_new(o->nr_policies))) {
 		snprintf(err, errlen, "pipeline: out of memory");
+		free(p);
+		free_outputs((struct fs_output *)o->outputs, o->nr_outputs);
 		return NULL;
 	}
 	p->o = *o;
 	fs_power_lut_build(&p->power_lut, o->em);
+	fs_cpu_energy_init(&p->cpu_energy, o->em);
 	p->st.nr_policies = o->nr_policies;
+	for (int i = 0; i < o->nr_outputs; i++)
+		p->rows |= o->outputs[i].ops->interval != NULL;
 	for (int i = 0; i < o->nr_policies; i++) {
 		if (fs_policy_init(&p->pol[i], o->policies[i], o->em, err, errlen))
 			goto fail;
@@ -147,29 +116,7 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 		p->redecide_from[i] = !o->no_twin_sharing && j >= 0 && j < i &&
 				      fs_policy_can_redecide(&p->pol[i], &p->pol[j]) ? j : -1;
 	}
-	if (o->csv_path) {
-		p->csv_path = strdup(o->csv_path);
-		p->csv = fopen(o->csv_path, "w");
-		if (!p->csv) {
-			snprintf(err, errlen, "%s: cannot create: %s", o->csv_path, strerror(errno));
-			goto fail;
-		}
-		fs_decisions_csv_header(p->csv, o->nr_policies, o->policies);
-	}
-	if (o->record_path) {
-		struct fs_rec_meta m = { .nr_cpus = o->em->nr_cpus, .em_is_kernel = !o->emulate_eas };
-		snprintf(m.feecscope_version, sizeof(m.feecscope_version), "%s", FS_VERSION_STRING);
-		snprintf(m.kernel_release, sizeof(m.kernel_release), "%s", o->kernel_release ? o->kernel_release : "");
-		if (em_text(o->em, &m.em_text, &m.em_len)) {
-			free(m.em_text);
-			snprintf(err, errlen, "%s: cannot serialise the EM", o->record_path);
-			goto fail;
-		}
-		p->rec = fs_rec_writer_open(o->record_path, &m, err, errlen);
-		free(m.em_text);
-		if (!p->rec)
-			goto fail;
-	}
+	p->nr_verdicts = fs_verdict_pairs(o->policies, o->nr_policies, p->verdicts);
 	return p;
 fail:
 	fs_pipeline_free(p);
@@ -177,39 +124,6 @@ fail:
 }
 
 /* ---- per record ---- */
-
-static int emit_row(struct fs_pipeline *p, struct task_slot *t, __u64 dt, enum fs_interval_end end,
-		    char *err, size_t errlen)
-{
-	if (!p->csv || !t->row)
-		return 0;
-	t->row->dt_ns = dt;
-	t->row->end = end;
-	if (fs_decisions_csv_row(p->csv, t->row, p->o.nr_policies)) {
-		snprintf(err, errlen, "%s: write: %s", p->csv_path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	free(t->row);
-	t->row = NULL;
-	return 0;
-}
-
-/* End t's placement interval at now: its ΔP·dt goes to the task and the policy totals. */
-static int close_interval(struct fs_pipeline *p, struct task_slot *t, __u64 now, enum fs_interval_end end,
-			  char *err, size_t errlen)
-{
-	if (!t->acct.open)
-		return 0;
-	int n = p->o.nr_policies;
-	fs_fj_t e[FS_MAX_POLICIES] = { 0 };
-	__u64 dt = fs_acct_task_close(&t->acct, now, n, e);
-	for (int i = 0; i < n; i++) {
-		t->energy_fj[i] += e[i];
-		p->pol_fj[i] += e[i];
-		p->st.pol[i].energy_mj = fs_fj_to_mj(p->pol_fj[i]);
-	}
-	return emit_row(p, t, dt, end, err, errlen);
-}
 
 static bool filtered(const struct fs_pipeline *p, __s32 pid, const char *comm)
 {
@@ -242,16 +156,21 @@ struct power_memo {
 	struct fs_power_ctx x;
 	__u64 have;
 	__u64 cache[FS_MAX_CPUS];
+	int state[FS_MAX_CPUS];
 };
 
-static __u64 power_at(struct power_memo *m, int cpu)
+static __u64 power_at(struct power_memo *m, int cpu, int *state)
 {
+	int s;
+
 	if (cpu < 0 || cpu >= FS_MAX_CPUS)
-		return fs_power_ctx_at(&m->x, -1);
+		return fs_power_ctx_at_state(&m->x, -1, state ? state : &s);
 	if (!(m->have & (1ull << cpu))) {
-		m->cache[cpu] = fs_power_ctx_at(&m->x, cpu);
+		m->cache[cpu] = fs_power_ctx_at_state(&m->x, cpu, &m->state[cpu]);
 		m->have |= 1ull << cpu;
 	}
+	if (state)
+		*state = m->state[cpu];
 	return m->cache[cpu];
 }
 
@@ -293,8 +212,63 @@ static void count_blocked(struct fs_pipeline *p, int i, struct power_memo *m)
 		return;
 	ps->blocked++;
 	ps->blocked_hist[fs_acct_pct_bucket(r->prev_delta - r->best_delta, r->has_threshold ? r->threshold : 0)]++;
-	__s64 uw = (__s64)power_at(m, p->cur->prev_cpu) - (__s64)power_at(m, r->best_cpu);
+	__s64 uw = (__s64)power_at(m, p->cur->prev_cpu, NULL) - (__s64)power_at(m, r->best_cpu, NULL);
 	ps->blocked_hist_uw[fs_acct_uw_bucket(uw)]++;
+}
+
+/* The row the outputs get when this wake-up's placement closes. */
+static struct fs_decision_row *new_row(const struct fs_pipeline *p, const struct fs_wakeup *w,
+				       const int *acct_cpu, const __u64 *power, const __s64 *dp)
+{
+	struct fs_decision_row *r = malloc(sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->seq = p->st.wakeups;
+	r->ts_ns = w->hdr.ts_ns;
+	r->pid = w->pid;
+	r->tgid = w->tgid;
+	r->uid = w->uid;
+	memcpy(r->comm, w->comm, FS_COMM_LEN);
+	r->prev_cpu = w->prev_cpu;
+	r->kernel_cpu = w->chosen_cpu;
+	r->task_util = p->res[0].task_util;
+	r->flags = w->flags;
+	for (int i = 0; i < p->o.nr_policies; i++) {
+		const struct fs_feec_result *res = &p->res[i];
+
+		r->pol[i] = (struct fs_decision_pol){
+			.cpu = res->cpu, .acct_cpu = acct_cpu[i], .reason = res->reason,
+			.has_threshold = res->has_threshold, .prev_delta = res->prev_delta,
+			.best_delta = res->best_delta, .threshold = res->threshold,
+			.power_uw = power[i], .dpower_uw = dp[i],
+		};
+	}
+	return r;
+}
+
+/* End t's open placement and hand its row out. */
+static int end_task(struct fs_pipeline *p, struct fs_task_acct *t, __u64 ts, __u64 sum_exec,
+		    enum fs_interval_end end, char *err, size_t errlen)
+{
+	struct fs_interval iv;
+
+	if (!fs_acct_end(p->acct, t, ts, sum_exec, end, &iv))
+		return 0;
+	return emit_interval(p, t, &iv, err, errlen);
+}
+
+/* Each PD's state after this wake-up (the task on run_cpu): the utilization-sampled residency. */
+static void sample_states(struct fs_pipeline *p, const struct power_memo *m, int run_cpu, int run_state)
+{
+	int state[FS_MAX_PDS];
+	int run_pd = run_cpu >= 0 && run_cpu < p->o.em->nr_cpus ? p->o.em->cpu_pd[run_cpu] : -1;
+
+	for (int d = 0; d < p->o.em->nr_pd; d++)
+		state[d] = m->x.pd[d].usable ? m->x.pd[d].state : -1;
+	if (run_pd >= 0 && run_state >= 0)
+		state[run_pd] = run_state;
+	fs_cpu_energy_sample(&p->cpu_energy, p->cur->hdr.ts_ns, state);
 }
 
 static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)
@@ -340,73 +314,89 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	p->st.feec_eligible += p->res[0].eligible;
 
 	struct power_memo memo;
-	__u64 power[FS_MAX_POLICIES];
-	__s64 dp[FS_MAX_POLICIES];
+	__u64 power[FS_MAX_POLICIES] = { 0 };
 	int acct_cpu[FS_MAX_POLICIES];
+	struct fs_placement pl;
 	int pd_prev = em->cpu_pd[w->prev_cpu];
 	fs_power_ctx_init_lut(&memo.x, em, w, &p->power_lut);
 	memo.have = 0;
 	for (int i = 0; i < n; i++) {
 		acct_cpu[i] = fs_acct_effective_cpu(&p->res[i], w);
-		power[i] = power_at(&memo, acct_cpu[i]);
-		dp[i] = (__s64)power[i] - (__s64)power[0];
+		power[i] = power_at(&memo, acct_cpu[i], NULL);
+		pl.dp_uw[i] = (__s64)power[i] - (__s64)power[0];
 		count_policy(p, i, pd_prev);
 		count_blocked(p, i, &memo);
 	}
+	for (int v = 0; v < p->nr_verdicts; v++) {
+		p->verdicts[v].decisions++;
+		p->verdicts[v].differ += acct_cpu[p->verdicts[v].pol] != acct_cpu[p->verdicts[v].twin];
+	}
 
-	struct task_slot *t = task_get(p, w->pid);
-	if (!t) {
+	/* Where the task really runs, and how its CPU time there converts to its active time. */
+	int run_state;
+	pl.ts_ns = h->ts_ns;
+	pl.sum_exec_ns = p->o.force_wall_time ? FS_NO_RUNTIME : w->sum_exec_ns;
+	pl.run_cpu = w->chosen_cpu >= 0 ? w->chosen_cpu : acct_cpu[0];
+	power_at(&memo, pl.run_cpu, &run_state);
+	fs_power_ctx_window(&memo.x, pl.run_cpu, run_state, &pl.win_num, &pl.win_den);
+	sample_states(p, &memo, pl.run_cpu, run_state);
+	fs_acct_sys_step(&p->sys, h->ts_ns, power[0]);
+
+	struct fs_task_acct *t = fs_acct_task_find(p->acct, w->pid);
+	if (t && fs_acct_task_reused(t, w->tgid, pl.sum_exec_ns)) {
+		if (end_task(p, t, h->ts_ns, FS_NO_RUNTIME, FS_END_TRACE, err, errlen))
+			return -1;
+		t = NULL;
+	}
+	if (!t && !(t = fs_acct_task_new(p->acct, w->pid, w->tgid))) {
 		snprintf(err, errlen, "pipeline: out of memory (task table)");
 		return -1;
 	}
-	__u64 ts = h->ts_ns;
-	if (close_interval(p, t, ts, FS_END_WAKEUP, err, errlen))
+	struct fs_interval iv;
+	if (fs_acct_place(p->acct, t, &pl, &iv) && emit_interval(p, t, &iv, err, errlen))
 		return -1;
-	fs_acct_task_open(&t->acct, ts, n, dp);
-	fs_acct_sys_step(&p->sys, ts, power[0]);
-	p->st.est_cpu_energy_mj = fs_fj_to_mj(p->sys.total_fj);
-
-	memcpy(t->st.comm, w->comm, FS_COMM_LEN);
-	t->st.wakeups++;
+	memcpy(t->comm, w->comm, FS_COMM_LEN);
+	if (w->uid != FS_NO_UID)
+		t->uid = w->uid;
 	for (int i = 1; i < n; i++)
-		t->st.differ[i] += p->res[i].cpu >= 0 && p->res[0].cpu >= 0 && p->res[i].cpu != p->res[0].cpu;
-
-	if (p->csv) {
-		struct fs_decision_row *r = t->row ? t->row : malloc(sizeof(*r));
-		if (!r) {
-			snprintf(err, errlen, "pipeline: out of memory (CSV row)");
-			return -1;
-		}
-		t->row = r;
-		r->seq = p->st.wakeups;
-		r->ts_ns = ts;
-		r->pid = w->pid;
-		memcpy(r->comm, w->comm, FS_COMM_LEN);
-		r->prev_cpu = w->prev_cpu;
-		r->kernel_cpu = w->chosen_cpu;
-		r->task_util = p->res[0].task_util;
-		r->flags = w->flags;
-		for (int i = 0; i < n; i++) {
-			const struct fs_feec_result *res = &p->res[i];
-			r->pol[i] = (struct fs_decision_pol){
-				.cpu = res->cpu, .acct_cpu = acct_cpu[i], .reason = res->reason,
-				.has_threshold = res->has_threshold, .prev_delta = res->prev_delta,
-				.best_delta = res->best_delta, .threshold = res->threshold,
-				.power_uw = power[i], .dpower_uw = dp[i],
-			};
-		}
+		t->differ[i] += p->res[i].cpu >= 0 && p->res[0].cpu >= 0 && p->res[i].cpu != p->res[0].cpu;
+	if (p->rows && !(t->pending = new_row(p, w, acct_cpu, power, pl.dp_uw))) {
+		snprintf(err, errlen, "pipeline: out of memory (placement row)");
+		return -1;
 	}
 	return 0;
 }
 
+/* A task's CPU time outside a wake-up: exit, end of observation, balance migration. */
+static int on_task_time(struct fs_pipeline *p, __s32 pid, __s32 tgid, const char *comm, __u64 ts,
+			__u64 sum_exec, enum fs_interval_end end, char *err, size_t errlen)
+{
+	struct fs_task_acct *t = fs_acct_task_find(p->acct, pid);
+
+	if (!t || t->exited || t->tgid != tgid)
+		return 0; /* never woke while observed (or filtered out), or another task by that pid */
+	if (comm && comm[0])
+		memcpy(t->comm, comm, FS_COMM_LEN);
+	return end_task(p, t, ts, sum_exec, end, err, errlen);
+}
+
+static int bad_size(const struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "record %llu: type %u record of size %u, expected %zu", (unsigned long long)p->st.records,
+		 rec->type, rec->size, fs_rec_wire_size(rec));
+	return -1;
+}
+
 int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen)
 {
+	char why[160];
+
 	if (p->finished) {
 		snprintf(err, errlen, "pipeline: fed after finish");
 		return -1;
 	}
 	p->st.records++;
-	if (p->rec && fs_rec_writer_add(p->rec, rec, err, errlen))
+	if (emit_record(p, rec, err, errlen))
 		return -1;
 	if (!p->any_ts) {
 		p->st.first_ts = p->st.last_ts = rec->ts_ns;
@@ -414,54 +404,56 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 	}
 	if (rec->ts_ns > p->st.last_ts)
 		p->st.last_ts = rec->ts_ns;
+	if (rec->type != FS_REC_WAKEUP && fs_rec_wire_size(rec) && rec->size != fs_rec_wire_size(rec))
+		return bad_size(p, rec, err, errlen);
 
 	switch (rec->type) {
 	case FS_REC_WAKEUP:
 		return on_wakeup(p, rec, err, errlen);
 	case FS_REC_MIGRATE: {
 		const struct fs_migrate *m = (const struct fs_migrate *)rec;
-		if (rec->size != sizeof(*m))
-			break;
 		if (m->reason != FS_MIG_BALANCE)
 			return 0; /* a wake-up's own migration: that wake-up accounts for it */
 		p->st.migrations++;
 		/* The balancer moved it under every policy alike: no difference until its next wake-up. */
-		struct task_slot *t = task_find(p, m->pid);
-		return t ? close_interval(p, t, rec->ts_ns, FS_END_MIGRATE, err, errlen) : 0;
+		struct fs_task_acct *t = fs_acct_task_find(p->acct, m->pid);
+		return t && !t->exited ? end_task(p, t, rec->ts_ns, m->sum_exec_ns, FS_END_MIGRATE, err, errlen) : 0;
 	}
 	case FS_REC_OVERUTIL:
-		if (rec->size != sizeof(struct fs_overutil))
-			break;
 		p->rd_overutilized = ((const struct fs_overutil *)rec)->overutilized != 0;
 		return 0;
 	case FS_REC_LOST:
-		if (rec->size != sizeof(struct fs_lost))
-			break;
 		p->st.lost += ((const struct fs_lost *)rec)->count;
 		return 0;
 	case FS_REC_EXIT:
-	case FS_REC_RUNTIME:
-	case FS_REC_CPUSTAT:
-	case FS_REC_FREQSTAT:
-		if (rec->size != fs_rec_wire_size(rec))
-			break;
-		return 0;
-	default:
-		snprintf(err, errlen, "record %llu: unknown record type %u", (unsigned long long)p->st.records, rec->type);
-		return -1;
+	case FS_REC_RUNTIME: {
+		const struct fs_task_time *tt = (const struct fs_task_time *)rec;
+		p->st.exits += rec->type == FS_REC_EXIT;
+		return on_task_time(p, tt->pid, tt->tgid, tt->comm, rec->ts_ns, tt->sum_exec_ns,
+				    rec->type == FS_REC_EXIT ? FS_END_EXIT : FS_END_OBSERVED, err, errlen);
 	}
-	snprintf(err, errlen, "record %llu: type %u record of size %u, expected %zu", (unsigned long long)p->st.records,
-		 rec->type, rec->size, fs_rec_wire_size(rec));
+	case FS_REC_CPUSTAT:
+		if (fs_cpu_energy_cpustat(&p->cpu_energy, (const struct fs_cpustat *)rec, why, sizeof(why)))
+			goto bad_body;
+		return 0;
+	case FS_REC_FREQSTAT:
+		if (fs_cpu_energy_freqstat(&p->cpu_energy, (const struct fs_freqstat *)rec, why, sizeof(why)))
+			goto bad_body;
+		return 0;
+	}
+	snprintf(err, errlen, "record %llu: unknown record type %u", (unsigned long long)p->st.records, rec->type);
+	return -1;
+bad_body:
+	snprintf(err, errlen, "record %llu: %s", (unsigned long long)p->st.records, why);
 	return -1;
 }
 
 int fs_pipeline_flush(struct fs_pipeline *p, char *err, size_t errlen)
 {
-	if (p->csv && fflush(p->csv)) {
-		snprintf(err, errlen, "%s: write: %s", p->csv_path, strerror(errno));
-		return -1;
-	}
-	return p->rec ? fs_rec_writer_flush(p->rec, err, errlen) : 0;
+	for (int i = 0; i < p->o.nr_outputs; i++)
+		if (p->o.outputs[i].ops->flush && p->o.outputs[i].ops->flush(p->o.outputs[i].self, err, errlen))
+			return -1;
+	return 0;
 }
 
 const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p)
@@ -469,131 +461,119 @@ const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p)
 	return &p->st;
 }
 
-static fs_fj_t abs_fj(fs_fj_t v)
+/* Tasks with an open placement, ordered by the wake-up that opened it. */
+static int cmp_open(const void *a, const void *b)
 {
-	return v < 0 ? -v : v;
+	const struct fs_task_acct *x = *(const struct fs_task_acct *const *)a;
+	const struct fs_task_acct *y = *(const struct fs_task_acct *const *)b;
+
+	if (x->pl.ts_ns != y->pl.ts_ns)
+		return x->pl.ts_ns < y->pl.ts_ns ? -1 : 1;
+	return x->pid < y->pid ? -1 : (x->pid > y->pid);
 }
 
-static int cmp_tasks(const struct task_slot *a, const struct task_slot *b, int k)
+static struct fs_task_acct **open_tasks(const struct fs_pipeline *p, size_t *n)
 {
-	fs_fj_t ea = abs_fj(a->energy_fj[k]), eb = abs_fj(b->energy_fj[k]);
-	if (ea != eb)
-		return ea > eb ? -1 : 1;
-	if (a->st.differ[k] != b->st.differ[k])
-		return a->st.differ[k] > b->st.differ[k] ? -1 : 1;
-	if (a->st.wakeups != b->st.wakeups)
-		return a->st.wakeups > b->st.wakeups ? -1 : 1;
-	return a->st.pid < b->st.pid ? -1 : (a->st.pid > b->st.pid);
-}
+	size_t nt = fs_acct_nr_tasks(p->acct);
+	struct fs_task_acct **v = malloc((nt + 1) * sizeof(*v));
 
-/* Top `max` slots by cmp_tasks (selection into a small sorted array: max is FS_TOP_TASKS-sized). */
-static int top_slots(const struct fs_pipeline *p, const struct task_slot **out, int max)
-{
-	int k = p->o.nr_policies > 1 ? 1 : 0, n = 0;
-	for (size_t i = 0; i < p->tasks_cap; i++) {
-		const struct task_slot *t = &p->tasks[i];
-		if (!t->used)
-			continue;
-		int pos = n;
-		while (pos > 0 && cmp_tasks(t, out[pos - 1], k) < 0)
-			pos--;
-		if (pos >= max)
-			continue;
-		if (n < max)
-			n++;
-		memmove(&out[pos + 1], &out[pos], (size_t)(n - 1 - pos) * sizeof(*out));
-		out[pos] = t;
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < nt; i++) {
+		struct fs_task_acct *t = fs_acct_task_at(p->acct, i);
+
+		if (t->open)
+			v[(*n)++] = t;
 	}
-	return n;
+	qsort(v, *n, sizeof(*v), cmp_open);
+	return v;
 }
 
-static void fill_task_stats(const struct fs_pipeline *p, const struct task_slot *t, struct fs_task_stats *o)
+void fs_pipeline_open_tasks(const struct fs_pipeline *p, fs_open_task_fn fn, void *ctx)
 {
-	*o = t->st;
-	for (int i = 0; i < p->o.nr_policies; i++)
-		o->energy_mj[i] = fs_fj_to_mj(t->energy_fj[i]);
+	size_t n;
+	struct fs_task_acct **v = open_tasks(p, &n);
+
+	for (size_t i = 0; v && i < n; i++)
+		fn(ctx, v[i]->pid, v[i]->tgid);
+	free(v);
 }
 
-int fs_pipeline_top_tasks(const struct fs_pipeline *p, struct fs_task_stats *out, int max)
+/* Fill p->rep from the accounting as it stands. */
+static int build_report(struct fs_pipeline *p, char *err, size_t errlen)
 {
-	const struct task_slot *top[64];
-	if (max > 64)
-		max = 64;
-	int n = top_slots(p, top, max);
-	for (int i = 0; i < n; i++)
-		fill_task_stats(p, top[i], &out[i]);
-	return n;
+	struct fs_report *r = &p->rep;
+	size_t np = 0;
+
+	free(p->procs);
+	p->procs = NULL;
+	if (fs_processes_build(p->acct, p->verdicts, p->nr_verdicts, p->o.nr_policies, &p->procs, &np)) {
+		snprintf(err, errlen, "pipeline: out of memory (processes)");
+		return -1;
+	}
+	fs_verdict_bootstrap(p->verdicts, p->nr_verdicts, p->procs, np);
+	memset(r, 0, sizeof(*r));
+	r->st = &p->st;
+	r->em = p->o.em;
+	r->emulate_eas = p->o.emulate_eas;
+	r->kernel_release = p->o.kernel_release;
+	r->head = p->o.head;
+	r->pid_filter = p->o.pid_filter;
+	r->comm_filter = p->o.comm_filter;
+	r->threads = p->o.threads;
+	r->wall_time = fs_acct_wall_time(p->acct);
+	r->span_ns = p->st.last_ts > p->st.first_ts ? p->st.last_ts - p->st.first_ts : 0;
+	r->tot = fs_acct_totals(p->acct);
+	fs_cpu_energy_result(&p->cpu_energy, r->tot->run_cpu_ns, &r->cpu);
+	if (r->wall_time) { /* the old estimate's total: the reference's system power over time */
+		r->cpu.total_fj = p->sys.total_fj;
+		r->cpu.busy_src = FS_BUSY_NONE;
+		r->cpu.freq_src = FS_FREQ_NONE;
+	}
+	r->nr_verdicts = p->nr_verdicts;
+	r->verdicts = p->verdicts;
+	r->nr_procs = np;
+	r->procs = p->procs;
+	r->acct = p->acct;
+	return 0;
 }
 
-static int cmp_row_seq(const void *a, const void *b)
+const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p)
 {
-	const struct task_slot *x = *(const struct task_slot *const *)a, *y = *(const struct task_slot *const *)b;
-	return x->row->seq < y->row->seq ? -1 : (x->row->seq > y->row->seq);
+	char err[128];
+
+	return build_report(p, err, sizeof(err)) ? NULL : &p->rep;
 }
 
-int fs_pipeline_finish(struct fs_pipeline *p, FILE *summary, char *err, size_t errlen)
+int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 {
 	int ret = 0;
+	size_t nopen;
+
 	if (p->finished) {
 		snprintf(err, errlen, "pipeline: finished twice");
 		return -1;
 	}
 	p->finished = true;
-	/* Open intervals end at the last timestamp seen; their rows go out in wake-up order. */
-	const struct task_slot **open = calloc(p->tasks_used + 1, sizeof(*open));
-	size_t nopen = 0;
+	/* Placements still open end at the last timestamp, CPU time unknown; rows in wake-up order. */
+	struct fs_task_acct **open = open_tasks(p, &nopen);
 	if (!open) {
 		snprintf(err, errlen, "pipeline: out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < p->tasks_cap; i++)
-		if (p->tasks[i].used && p->tasks[i].row)
-			open[nopen++] = &p->tasks[i];
-	qsort(open, nopen, sizeof(*open), cmp_row_seq);
 	for (size_t i = 0; i < nopen && !ret; i++)
-		ret = close_interval(p, (struct task_slot *)open[i], p->st.last_ts, FS_END_TRACE, err, errlen);
+		ret = end_task(p, open[i], p->st.last_ts, FS_NO_RUNTIME, FS_END_TRACE, err, errlen);
 	free(open);
-	for (size_t i = 0; i < p->tasks_cap && !ret; i++)
-		if (p->tasks[i].used)
-			ret = close_interval(p, &p->tasks[i], p->st.last_ts, FS_END_TRACE, err, errlen);
 	fs_acct_sys_close(&p->sys, p->st.last_ts);
-	p->st.est_cpu_energy_mj = fs_fj_to_mj(p->sys.total_fj);
-	if (ret)
-		return ret;
+	fs_cpu_energy_close(&p->cpu_energy, p->st.last_ts);
+	if (ret || build_report(p, err, errlen))
+		return -1;
+	for (int i = 0; i < p->o.nr_outputs; i++) {
+		const struct fs_output *o = &p->o.outputs[i];
 
-	if (p->csv) {
-		if (fclose(p->csv)) {
-			snprintf(err, errlen, "%s: write: %s", p->csv_path, strerror(errno));
+		if (o->ops->finish && o->ops->finish(o->self, &p->rep, err, errlen) && !ret)
 			ret = -1;
-		}
-		p->csv = NULL;
-	}
-	if (p->rec) {
-		if (fs_rec_writer_close(p->rec, err, errlen))
-			ret = -1;
-		p->rec = NULL;
-	}
-	if (summary) {
-		const struct task_slot *top[FS_TOP_TASKS];
-		struct fs_task_stats ts[FS_TOP_TASKS];
-		fs_fj_t top_fj[FS_TOP_TASKS][FS_MAX_POLICIES];
-		int nt = top_slots(p, top, FS_TOP_TASKS);
-		for (int i = 0; i < nt; i++) {
-			fill_task_stats(p, top[i], &ts[i]);
-			memcpy(top_fj[i], top[i]->energy_fj, sizeof(top_fj[i]));
-		}
-		struct fs_summary s = {
-			.st = &p->st, .em = p->o.em, .emulate_eas = p->o.emulate_eas,
-			.kernel_release = p->o.kernel_release, .pid_filter = p->o.pid_filter,
-			.comm_filter = p->o.comm_filter, .total_fj = p->sys.total_fj,
-			.top = ts, .top_fj = (const fs_fj_t (*)[FS_MAX_POLICIES])top_fj, .nr_top = nt,
-		};
-		memcpy(s.pol_fj, p->pol_fj, sizeof(s.pol_fj));
-		fs_summary_print(summary, &s);
-		if (fflush(summary) && !ret) {
-			snprintf(err, errlen, "summary: write: %s", strerror(errno));
-			ret = -1;
-		}
 	}
 	return ret;
 }
@@ -605,12 +585,10 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	for (int i = 0; i < p->o.nr_policies; i++)
 		if (p->pol[i].desc)
 			fs_policy_fini(&p->pol[i]);
-	for (size_t i = 0; i < p->tasks_cap; i++)
-		free(p->tasks[i].row);
-	free(p->tasks);
-	if (p->csv)
-		fclose(p->csv);
-	fs_rec_writer_close(p->rec, NULL, 0);
-	free(p->csv_path);
+	for (size_t i = 0; p->acct && i < fs_acct_nr_tasks(p->acct); i++)
+		free(fs_acct_task_at(p->acct, i)->pending);
+	fs_acct_free(p->acct);
+	free_outputs(p->o.outputs, p->o.nr_outputs);
+	free(p->procs);
 	free(p);
 }

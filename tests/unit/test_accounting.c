@@ -2,44 +2,161 @@
 /* Energy accounting arithmetic with hand-worked numbers (units: µW, ns, fJ = µW·ns). */
 #include "test.h"
 #include "engine/accounting.h"
+#include "engine/blocked_hist.h"
 
 static long long fj_ll(fs_fj_t v)
 {
 	return (long long)v;
 }
 
-FS_TEST(accounting_task_interval_energy)
+/* A placement at ts with CPU time sum_exec, ΔP_1 = dp µW, and 1/β = num/den. */
+static struct fs_placement place(__u64 ts, __u64 sum_exec, __s64 dp, __u64 num, __u64 den)
 {
-	struct fs_acct_task t = { 0 };
-	fs_fj_t e[3] = { 0, 0, 0 };
-	__s64 dp[3] = { 0, 150, -40 };
-	EXPECT_EQ(fs_acct_task_close(&t, 5, 3, e), 0); /* nothing open yet */
-	fs_acct_task_open(&t, 1000000, 3, dp);
-	/* open 1.0 ms .. 3.5 ms: dt = 2,500,000 ns; 150 µW × 2.5e6 ns = 3.75e8 fJ; -40 × 2.5e6 = -1e8 fJ */
-	EXPECT_EQ(fs_acct_task_close(&t, 3500000, 3, e), 2500000);
-	EXPECT_EQ(fj_ll(e[0]), 0);
-	EXPECT_EQ(fj_ll(e[1]), 375000000LL);
-	EXPECT_EQ(fj_ll(e[2]), -100000000LL);
-	EXPECT_TRUE(!t.open);
-	/* a second interval adds: 150 µW × 1 s = 150 µJ = 1.5e11 fJ */
-	fs_acct_task_open(&t, 10000000000ULL, 3, dp);
-	fs_acct_task_close(&t, 11000000000ULL, 3, e);
-	EXPECT_EQ(fj_ll(e[1]), 375000000LL + 150000000000LL);
-	char buf[64];
-	fs_fmt_fj(buf, sizeof(buf), e[1], 12, 6); /* 1.50375e11 fJ = 150.375 µJ = 0.150375 mJ */
-	EXPECT_STR(buf, "0.150375");
-	fs_fmt_fj(buf, sizeof(buf), e[1], 12, 3); /* 0.150375 mJ -> 0.150 */
-	EXPECT_STR(buf, "0.150");
+	struct fs_placement pl = { .ts_ns = ts, .sum_exec_ns = sum_exec, .run_cpu = 1, .win_num = num, .win_den = den };
+	pl.dp_uw[1] = dp;
+	return pl;
 }
 
-FS_TEST(accounting_out_of_order_interval_is_zero)
+/*
+ * A periodic task, 4 ms of CPU every 16 ms, whose utilization says it runs a
+ * quarter of the time (1/β = 4): r/β = 16 ms, the whole period; the tail is
+ * cut by the next wake-up. 150 µW × 16 ms = 2.4e9 fJ per period, as the wall
+ * time would have charged.
+ */
+FS_TEST(accounting_periodic_task_charged_its_period)
 {
-	struct fs_acct_task t = { 0 };
-	fs_fj_t e[2] = { 0, 0 };
-	__s64 dp[2] = { 0, 1000 };
-	fs_acct_task_open(&t, 2000, 2, dp);
-	EXPECT_EQ(fs_acct_task_close(&t, 1500, 2, e), 0);
-	EXPECT_EQ(fj_ll(e[1]), 0);
+	struct fs_acct *a = fs_acct_new(2);
+	struct fs_task_acct *t = fs_acct_task_new(a, 7, 7);
+	struct fs_interval iv;
+	struct fs_placement pl;
+
+	for (int k = 0; k < 3; k++) {
+		pl = place(k * 16000000ull, k * 4000000ull, 150, 4, 1);
+		EXPECT_EQ(fs_acct_place(a, t, &pl, &iv), k > 0);
+		if (k) {
+			EXPECT_EQ_U64(iv.runtime_ns, 4000000);
+			EXPECT_EQ_U64(iv.window_ns, 16000000);
+			EXPECT_TRUE(iv.de_fj[1] == (fs_fj_t)2400000000ll);
+		}
+	}
+	EXPECT_TRUE(t->energy_fj[1] == (fs_fj_t)4800000000ll);
+	EXPECT_EQ_U64(t->runtime_ns, 8000000);
+	EXPECT_TRUE(!fs_acct_wall_time(a));
+	fs_acct_free(a);
+}
+
+/*
+ * 1 ms of CPU, then 20 s asleep: charged r/β = 4 ms plus one tail of
+ * 48 408 813 ns (h / ln 2, h = 32 × 1 048 576 ns), not 20 s.
+ * 1000 µW × 52 408 813 ns = 52 408 813 000 fJ.
+ */
+FS_TEST(accounting_sleeper_gets_one_tail_not_its_sleep)
+{
+	struct fs_acct *a = fs_acct_new(2);
+	struct fs_task_acct *t = fs_acct_task_new(a, 8, 8);
+	struct fs_interval iv;
+	struct fs_placement pl = place(0, 100, 1000, 4, 1);
+
+	fs_acct_place(a, t, &pl, &iv);
+	pl = place(20001000000ull, 1000100, 1000, 4, 1);
+	ASSERT_TRUE(fs_acct_place(a, t, &pl, &iv) == 1);
+	EXPECT_EQ_U64(iv.dt_ns, 20001000000ull);
+	EXPECT_EQ_U64(iv.runtime_ns, 1000000);
+	EXPECT_EQ_U64(iv.window_ns, 4000000 + FS_PELT_TAIL_NS);
+	EXPECT_EQ_U64(FS_PELT_TAIL_NS, 48408813);
+	EXPECT_TRUE(iv.de_fj[1] == (fs_fj_t)52408813000ll);
+	fs_acct_free(a);
+}
+
+/* An exit ends the placement without a tail; nothing is charged afterwards, a reused pid is a new task. */
+FS_TEST(accounting_exit_ends_the_task)
+{
+	struct fs_acct *a = fs_acct_new(2);
+	struct fs_task_acct *t = fs_acct_task_new(a, 9, 9);
+	struct fs_interval iv;
+	struct fs_placement pl = place(1000, 0, -500, 2, 1); /* β = 1/2 */
+
+	fs_acct_place(a, t, &pl, &iv);
+	/* 2 ms of CPU by the exit 10 ms later: r/β = 4 ms, no tail: -500 µW × 4 ms = -2e9 fJ */
+	ASSERT_TRUE(fs_acct_end(a, t, 10001000, 2000000, FS_END_EXIT, &iv) == 1);
+	EXPECT_EQ_U64(iv.window_ns, 4000000);
+	EXPECT_TRUE(iv.de_fj[1] == -(fs_fj_t)2000000000ll);
+	EXPECT_TRUE(t->exited);
+	EXPECT_EQ(fs_acct_end(a, t, 20000000, 3000000, FS_END_OBSERVED, &iv), 0); /* nothing open */
+	EXPECT_TRUE(fs_acct_task_reused(t, 9, 0));
+	struct fs_task_acct *n = fs_acct_task_new(a, 9, 9);
+	EXPECT_TRUE(n != t);
+	EXPECT_TRUE(fs_acct_task_find(a, 9) == n);
+	EXPECT_EQ(fs_acct_nr_tasks(a), 2);
+	EXPECT_TRUE(fs_acct_totals(a)->energy_fj[1] == -(fs_fj_t)2000000000ll);
+	fs_acct_free(a);
+}
+
+/* A lost exit shows as a tgid change or CPU time going backwards: another task by that pid. */
+FS_TEST(accounting_pid_reuse_without_exit)
+{
+	struct fs_acct *a = fs_acct_new(2);
+	struct fs_task_acct *t = fs_acct_task_new(a, 10, 10);
+	struct fs_interval iv;
+	struct fs_placement pl = place(0, 5000, 1, 0, 0);
+
+	fs_acct_place(a, t, &pl, &iv);
+	EXPECT_TRUE(!fs_acct_task_reused(t, 10, 6000));
+	EXPECT_TRUE(fs_acct_task_reused(t, 10, 4000));
+	EXPECT_TRUE(fs_acct_task_reused(t, 11, 6000));
+	EXPECT_TRUE(!fs_acct_task_reused(t, 10, FS_NO_RUNTIME));
+	fs_acct_free(a);
+}
+
+/* Without a CPU time at either end nothing is charged (and counted); wall-time mode charges dt. */
+FS_TEST(accounting_unknown_runtime_and_wall_time)
+{
+	struct fs_acct *a = fs_acct_new(2);
+	struct fs_task_acct *t = fs_acct_task_new(a, 11, 11);
+	struct fs_interval iv;
+	struct fs_placement pl = place(0, 1000, 150, 0, 0);
+
+	fs_acct_place(a, t, &pl, &iv);
+	EXPECT_EQ(fs_acct_end(a, t, 5000000, FS_NO_RUNTIME, FS_END_TRACE, &iv), 1);
+	EXPECT_TRUE(!iv.runtime_known);
+	EXPECT_EQ_U64(iv.window_ns, 0);
+	EXPECT_EQ_U64(fs_acct_totals(a)->unresolved, 1);
+	EXPECT_EQ_U64(fs_acct_totals(a)->unresolved_ns, 5000000);
+	fs_acct_free(a);
+
+	/* the first placement has no CPU time: the whole run is the old wall-time estimate */
+	a = fs_acct_new(2);
+	t = fs_acct_task_new(a, 12, 12);
+	pl = place(1000000, FS_NO_RUNTIME, 150, 0, 0);
+	fs_acct_place(a, t, &pl, &iv);
+	EXPECT_TRUE(fs_acct_wall_time(a));
+	/* 1.0 ms .. 3.5 ms: dt = 2 500 000 ns; 150 µW × 2.5e6 ns = 3.75e8 fJ */
+	EXPECT_EQ(fs_acct_end(a, t, 3500000, FS_NO_RUNTIME, FS_END_MIGRATE, &iv), 1);
+	EXPECT_EQ_U64(iv.window_ns, 2500000);
+	EXPECT_TRUE(iv.de_fj[1] == (fs_fj_t)375000000ll);
+	EXPECT_EQ_U64(fs_acct_totals(a)->unresolved, 0);
+	/* an out-of-order end charges dt = 0, never a negative time */
+	pl = place(2000, FS_NO_RUNTIME, 1000, 0, 0);
+	fs_acct_place(a, t, &pl, &iv);
+	fs_acct_end(a, t, 1500, FS_NO_RUNTIME, FS_END_TRACE, &iv);
+	EXPECT_EQ_U64(iv.window_ns, 0);
+	fs_acct_free(a);
+}
+
+/* A busy task (β >= 1: den 0) is charged its CPU time; the window never exceeds dt. */
+FS_TEST(accounting_window_bounds)
+{
+	struct fs_placement pl = place(0, 0, 1, 0, 0);
+
+	EXPECT_EQ_U64(fs_acct_window(&pl, 10000000, true, 3000000, FS_END_MIGRATE, false), 3000000);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 10000000, true, 3000000, FS_END_WAKEUP, false), 10000000);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 3000000, FS_END_WAKEUP, false), 3000000 + FS_PELT_TAIL_NS);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 3000000, FS_END_OBSERVED, false), 3000000 + FS_PELT_TAIL_NS);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 3000000, FS_END_EXIT, false), 3000000);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, false, 0, FS_END_TRACE, false), 0);
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, false, 0, FS_END_TRACE, true), 100000000);
+	pl.win_num = 1024 * 1000000ull, pl.win_den = 100 * 2000000ull; /* cap·f / (u·fmax) = 5.12 */
+	EXPECT_EQ_U64(fs_acct_window(&pl, 1000000000, true, 1000000, FS_END_EXIT, false), 5120000);
 }
 
 FS_TEST(accounting_system_step_function)

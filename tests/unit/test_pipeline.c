@@ -30,9 +30,13 @@ static void wake(struct fs_wakeup *w, __s32 pid, __u64 ts, int prev)
 static struct fs_pipeline *mk(const char *rec, __s32 pid_filter, char *err)
 {
 	struct fs_pipeline_opts o = { .em = &em, .nr_policies = 2, .kernel_release = "5.4.0",
-				      .record_path = rec, .pid_filter = pid_filter, .emulate_eas = true };
+				      .pid_filter = pid_filter, .emulate_eas = true };
+	struct fs_rec_meta m = { .nr_cpus = em.nr_cpus, .em_is_kernel = false, .kernel_release = "5.4.0",
+				 .em_text = (char *)"test EM\n", .em_len = 8 };
 	o.policies[0] = fs_policy_find("v5.4");
 	o.policies[1] = fs_policy_find("v5.4-nomargin");
+	if (rec && fs_output_recording(&o.outputs[o.nr_outputs++], rec, &m, err, 256))
+		return NULL;
 	return fs_pipeline_new(&o, err, 256);
 }
 
@@ -59,11 +63,11 @@ FS_TEST(pipeline_records_before_filters_and_counts)
 	EXPECT_EQ(st->lost, 5);
 	EXPECT_EQ(st->migrations, 1);
 	/* the migration at 4000 closed pid 101's interval: its energy is ΔP × 3000 ns, fixed from now on */
-	double e_after_migrate = st->pol[1].energy_mj;
+	fs_fj_t e_after_migrate = fs_pipeline_snapshot(p)->tot->energy_fj[1];
 	struct fs_overutil ou = { { FS_REC_OVERUTIL, 0, sizeof(ou), 90000000 }, 0, 0 };
 	EXPECT_EQ(fs_pipeline_feed(p, &ou.hdr, err, sizeof(err)), 0); /* moves last_ts far out */
-	EXPECT_EQ(fs_pipeline_finish(p, NULL, err, sizeof(err)), 0);
-	EXPECT_TRUE(st->pol[1].energy_mj == e_after_migrate);
+	EXPECT_EQ(fs_pipeline_finish(p, err, sizeof(err)), 0);
+	EXPECT_TRUE(fs_pipeline_snapshot(p)->tot->energy_fj[1] == e_after_migrate);
 	fs_pipeline_free(p);
 
 	struct fs_rec_meta meta;

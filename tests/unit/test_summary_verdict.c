@@ -2,6 +2,7 @@
 /* The summary's kernel-agreement sentence: explained at >= 95 %, otherwise said plainly. */
 #include "test.h"
 #include "output/summary.h"
+#include "pipeline.h"
 
 static const struct fs_policy_desc d54 = { .name = "v5.4" }, d60 = { .name = "v6.0" };
 
@@ -10,8 +11,9 @@ static char *summary_text(bool emulate, __u64 a0, __u64 k0, __u64 a1, __u64 k1)
 {
 	static struct fs_stats st;
 	static struct fs_em em;
+	static struct fs_acct_totals tot;
 	static char buf[8192];
-	struct fs_summary s = { .st = &st, .em = &em, .emulate_eas = emulate, .kernel_release = "6.1.0" };
+	struct fs_report s = { .st = &st, .em = &em, .emulate_eas = emulate, .kernel_release = "6.1.0", .tot = &tot };
 
 	memset(&st, 0, sizeof(st));
 	memset(&em, 0, sizeof(em));
@@ -24,6 +26,18 @@ static char *summary_text(bool emulate, __u64 a0, __u64 k0, __u64 a1, __u64 k1)
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 	fs_summary_print(f, &s);
 	fclose(f);
+	/* join wrapped lines (a newline and the continuation indent) so sentences read whole */
+	char *o = buf;
+	for (const char *i = buf; *i; i++) {
+		if (i[0] == '\n' && i[1] == ' ' && i[2] == ' ') {
+			*o++ = ' ';
+			while (i[1] == ' ')
+				i++;
+			continue;
+		}
+		*o++ = *i;
+	}
+	*o = 0;
 	return buf;
 }
 

@@ -1,25 +1,230 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Energy accounting arithmetic; the definitions it implements are in docs/accounting.md. */
-#include <stdio.h>
+/* Energy accounting: placements charged by CPU time (accounting.h, docs/accounting.md). */
+#include <stdlib.h>
 #include <string.h>
 #include "accounting.h"
 
-__u64 fs_acct_task_close(struct fs_acct_task *t, __u64 now, int nr, fs_fj_t *energy_fj)
+static const char *const end_names[FS_END__NR] = { "wakeup", "migrate", "exit", "observed", "end" };
+
+const char *fs_interval_end_name(enum fs_interval_end e)
 {
-	if (!t->open)
-		return 0;
-	__u64 dt = fs_acct_dt(t->since_ns, now);
-	for (int i = 0; i < nr; i++)
-		energy_fj[i] += (fs_fj_t)t->dpower_uw[i] * (fs_fj_t)dt;
-	t->open = false;
-	return dt;
+	return (unsigned)e < FS_END__NR ? end_names[e] : "?";
 }
 
-void fs_acct_task_open(struct fs_acct_task *t, __u64 now, int nr, const __s64 *dp)
+struct fs_acct {
+	int nr;                       /* policies */
+	bool mode_set, wall_time;
+	struct fs_task_acct **tasks;  /* every task ever seen, in creation order */
+	size_t nr_tasks, cap_tasks;
+	__u32 *index;                 /* open addressing: pid -> 1 + position in tasks, 0 = empty */
+	size_t index_cap;
+	struct fs_acct_totals tot;
+};
+
+struct fs_acct *fs_acct_new(int nr_policies)
 {
+	struct fs_acct *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->nr = nr_policies;
+	return a;
+}
+
+void fs_acct_free(struct fs_acct *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_tasks; i++)
+		free(a->tasks[i]);
+	free(a->tasks);
+	free(a->index);
+	free(a);
+}
+
+static size_t slot_hash(__s32 pid, size_t cap)
+{
+	return ((__u32)pid * 2654435761u) & (cap - 1);
+}
+
+/* Index slot holding pid, or the empty slot where it would go. */
+static size_t index_slot(const struct fs_acct *a, __s32 pid)
+{
+	size_t i = slot_hash(pid, a->index_cap);
+
+	while (a->index[i] && a->tasks[a->index[i] - 1]->pid != pid)
+		i = (i + 1) & (a->index_cap - 1);
+	return i;
+}
+
+static int index_grow(struct fs_acct *a)
+{
+	size_t cap = a->index_cap ? 2 * a->index_cap : 256;
+	__u32 *old = a->index;
+	size_t old_cap = a->index_cap;
+
+	a->index = calloc(cap, sizeof(*a->index));
+	if (!a->index) {
+		a->index = old;
+		return -1;
+	}
+	a->index_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i])
+			a->index[index_slot(a, a->tasks[old[i] - 1]->pid)] = old[i];
+	free(old);
+	return 0;
+}
+
+struct fs_task_acct *fs_acct_task_find(struct fs_acct *a, __s32 pid)
+{
+	if (!a->index_cap)
+		return NULL;
+	__u32 v = a->index[index_slot(a, pid)];
+	return v ? a->tasks[v - 1] : NULL;
+}
+
+/* A new task for pid, which from now on is pid's current one. */
+static struct fs_task_acct *task_new(struct fs_acct *a, __s32 pid)
+{
+	if ((a->nr_tasks + 1) * 2 > a->index_cap && index_grow(a))
+		return NULL;
+	if (a->nr_tasks == a->cap_tasks) {
+		size_t cap = a->cap_tasks ? 2 * a->cap_tasks : 256;
+		struct fs_task_acct **n = realloc(a->tasks, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		a->tasks = n;
+		a->cap_tasks = cap;
+	}
+	struct fs_task_acct *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tgid = pid;
+	t->uid = FS_NO_UID;
+	t->last_sum_exec = FS_NO_RUNTIME;
+	a->tasks[a->nr_tasks++] = t;
+	a->index[index_slot(a, pid)] = (__u32)a->nr_tasks;
+	return t;
+}
+
+bool fs_acct_task_reused(const struct fs_task_acct *t, __s32 tgid, __u64 sum_exec)
+{
+	return t->exited || t->tgid != tgid ||
+	       (sum_exec != FS_NO_RUNTIME && t->last_sum_exec != FS_NO_RUNTIME && sum_exec < t->last_sum_exec);
+}
+
+struct fs_task_acct *fs_acct_task_new(struct fs_acct *a, __s32 pid, __s32 tgid)
+{
+	struct fs_task_acct *t = task_new(a, pid);
+
+	if (t)
+		t->tgid = tgid;
+	return t;
+}
+
+__u64 fs_acct_window(const struct fs_placement *pl, __u64 dt, bool runtime_known, __u64 r,
+		     enum fs_interval_end end, bool wall_time)
+{
+	if (wall_time)
+		return dt;
+	if (!runtime_known)
+		return 0; /* nothing is extrapolated past the last CPU time seen */
+	unsigned __int128 active = r;
+
+	if (pl->win_den && pl->win_num > pl->win_den)
+		active = (unsigned __int128)r * pl->win_num / pl->win_den;
+	if (end == FS_END_WAKEUP || end == FS_END_OBSERVED)
+		active += FS_PELT_TAIL_NS;
+	return active < dt ? (__u64)active : dt;
+}
+
+int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_exec,
+		enum fs_interval_end end, struct fs_interval *iv)
+{
+	if (sum_exec != FS_NO_RUNTIME && (t->last_sum_exec == FS_NO_RUNTIME || sum_exec > t->last_sum_exec))
+		t->last_sum_exec = sum_exec;
+	if (end == FS_END_EXIT)
+		t->exited = true;
+	if (!t->open)
+		return 0;
+	const struct fs_placement *pl = &t->pl;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->end = end;
+	iv->dt_ns = fs_acct_dt(pl->ts_ns, ts);
+	iv->runtime_known = pl->sum_exec_ns != FS_NO_RUNTIME && sum_exec != FS_NO_RUNTIME &&
+			    sum_exec >= pl->sum_exec_ns;
+	iv->runtime_ns = iv->runtime_known ? sum_exec - pl->sum_exec_ns : 0;
+	iv->window_ns = fs_acct_window(pl, iv->dt_ns, iv->runtime_known, iv->runtime_ns, end, a->wall_time);
+	for (int i = 0; i < a->nr; i++) {
+		iv->de_fj[i] = (fs_fj_t)pl->dp_uw[i] * (fs_fj_t)iv->window_ns;
+		t->energy_fj[i] += iv->de_fj[i];
+		a->tot.energy_fj[i] += iv->de_fj[i];
+	}
+	a->tot.intervals++;
+	if (iv->runtime_known) {
+		t->runtime_ns += iv->runtime_ns;
+		a->tot.runtime_ns += iv->runtime_ns;
+		if (pl->run_cpu >= 0 && pl->run_cpu < FS_MAX_CPUS)
+			a->tot.run_cpu_ns[pl->run_cpu] += iv->runtime_ns;
+	} else if (!a->wall_time) {
+		a->tot.unresolved++;
+		a->tot.unresolved_ns += iv->dt_ns;
+	}
+	t->open = false;
+	return 1;
+}
+
+int fs_acct_place(struct fs_acct *a, struct fs_task_acct *t, const struct fs_placement *pl,
+		  struct fs_interval *closed)
+{
+	if (!a->mode_set) {
+		a->mode_set = true;
+		a->wall_time = pl->sum_exec_ns == FS_NO_RUNTIME;
+	}
+	int rc = fs_acct_end(a, t, pl->ts_ns, pl->sum_exec_ns, FS_END_WAKEUP, closed);
+
+	t->pl = *pl;
 	t->open = true;
-	t->since_ns = now;
-	memcpy(t->dpower_uw, dp, (size_t)nr * sizeof(*dp));
+	t->wakeups++;
+	return rc;
+}
+
+bool fs_acct_wall_time(const struct fs_acct *a)
+{
+	return a->wall_time;
+}
+
+size_t fs_acct_nr_tasks(const struct fs_acct *a)
+{
+	return a->nr_tasks;
+}
+
+struct fs_task_acct *fs_acct_task_at(struct fs_acct *a, size_t i)
+{
+	return i < a->nr_tasks ? a->tasks[i] : NULL;
+}
+
+const struct fs_task_acct *fs_acct_task_at_c(const struct fs_acct *a, size_t i)
+{
+	return i < a->nr_tasks ? a->tasks[i] : NULL;
+}
+
+const struct fs_acct_totals *fs_acct_totals(const struct fs_acct *a)
+{
+	return &a->tot;
+}
+
+int fs_acct_effective_cpu(const struct fs_feec_result *r, const struct fs_wakeup *w)
+{
+	if (r->cpu >= 0)
+		return r->cpu;
+	if (w->chosen_cpu >= 0)
+		return w->chosen_cpu;
+	return w->prev_cpu;
 }
 
 void fs_acct_sys_close(struct fs_acct_sys *s, __u64 now)
@@ -38,81 +243,4 @@ void fs_acct_sys_step(struct fs_acct_sys *s, __u64 now, __u64 power_uw)
 	s->open = true;
 	s->since_ns = start;
 	s->power_uw = power_uw;
-}
-
-int fs_acct_effective_cpu(const struct fs_feec_result *r, const struct fs_wakeup *w)
-{
-	if (r->cpu >= 0)
-		return r->cpu;
-	if (w->chosen_cpu >= 0)
-		return w->chosen_cpu;
-	return w->prev_cpu;
-}
-
-/*
- * Saving as a share of the threshold it failed to beat. Edges in percent:
- * 0 5 10 20 30 40 50 60 70 80 90 95 100; the last bucket includes 100%
- * (the margin test is strict, so a saving equal to the threshold is blocked).
- */
-static const unsigned pct_edges[FS_ACCT_HIST] = { 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 101 };
-static const char *const pct_labels[FS_ACCT_HIST] = {
-	"0-5%", "5-10%", "10-20%", "20-30%", "30-40%", "40-50%",
-	"50-60%", "60-70%", "70-80%", "80-90%", "90-95%", "95-100%",
-};
-
-int fs_acct_pct_bucket(__u64 saving, __u64 threshold)
-{
-	if (!threshold)
-		return FS_ACCT_HIST - 1;
-	/* saving*100/threshold without overflow: both fit comfortably below 2^57 in practice, use 128 bits anyway. */
-	unsigned __int128 pct = (unsigned __int128)saving * 100 / threshold;
-	for (int b = 0; b < FS_ACCT_HIST; b++)
-		if (pct < pct_edges[b])
-			return b;
-	return FS_ACCT_HIST - 1;
-}
-
-/* Physical saving in µW (system power on prev minus on the cheaper CPU): <=0, then decades by 1-3-10. */
-static const __s64 uw_edges[FS_ACCT_HIST - 1] = { 1, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000, 300000 };
-static const char *const uw_labels[FS_ACCT_HIST] = {
-	"<=0", "1-9", "10-29", "30-99", "100-299", "300-999", "1k-3k", "3k-10k",
-	"10k-30k", "30k-100k", "100k-300k", ">=300k",
-};
-
-int fs_acct_uw_bucket(__s64 saving_uw)
-{
-	if (saving_uw < 1)
-		return 0;
-	for (int b = 1; b < FS_ACCT_HIST - 1; b++)
-		if (saving_uw < uw_edges[b])
-			return b;
-	return FS_ACCT_HIST - 1;
-}
-
-const char *fs_acct_pct_label(int b)
-{
-	return b >= 0 && b < FS_ACCT_HIST ? pct_labels[b] : "?";
-}
-
-const char *fs_acct_uw_label(int b)
-{
-	return b >= 0 && b < FS_ACCT_HIST ? uw_labels[b] : "?";
-}
-
-int fs_fmt_fj(char *buf, size_t len, fs_fj_t fj, int scale_pow10, int decimals)
-{
-	unsigned __int128 mag = fj < 0 ? -(unsigned __int128)fj : (unsigned __int128)fj;
-	unsigned __int128 div = 1, unit = 1;
-	for (int i = 0; i < scale_pow10 - decimals; i++)
-		div *= 10;
-	for (int i = 0; i < decimals; i++)
-		unit *= 10;
-	/* Round half away from zero at the last printed digit. */
-	/* Callers pass scale_pow10 >= decimals (fJ are the finest unit we print). */
-	unsigned __int128 q = (mag + div / 2) / div;
-	unsigned long long ip = (unsigned long long)(q / unit), fp = (unsigned long long)(q % unit);
-	const char *sign = (fj < 0 && q) ? "-" : "";
-	if (!decimals)
-		return snprintf(buf, len, "%s%llu", sign, ip);
-	return snprintf(buf, len, "%s%llu.%0*llu", sign, ip, decimals, fp);
 }

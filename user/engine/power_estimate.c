@@ -159,7 +159,7 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
  * base, so m is u_dst against the others' top, and at the base's state the
  * busy sum swaps one term.
  */
-static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
+static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst, int *state_out)
 {
 	const struct fs_em_pd *pd = &x->em->pd[pdi];
 	const struct fs_power_pd *b = &x->pd[pdi];
@@ -170,6 +170,7 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 		m = u;
 	int s = pd_state_of(x, pdi, b->fmax, m, b->cap);
 	__u64 f = pd->ps[s].frequency;
+	*state_out = s;
 	if (!f)
 		return 0;
 	__u64 capf = b->cap * f;
@@ -211,15 +212,39 @@ void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const
 	}
 }
 
-__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
+__u64 fs_power_ctx_at_state(const struct fs_power_ctx *x, int dst_cpu, int *state)
 {
+	*state = -1;
 	if (dst_cpu < 0 || dst_cpu >= FS_MAX_CPUS || dst_cpu >= x->em->nr_cpus)
 		return x->base_total;
 	int p = x->em->cpu_pd[dst_cpu];
 	/* No PD, an offline dst or an unusable PD: the task adds nothing. */
 	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << dst_cpu)))
 		return x->base_total;
-	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu);
+	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu, state);
+}
+
+__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
+{
+	int state;
+
+	return fs_power_ctx_at_state(x, dst_cpu, &state);
+}
+
+void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den)
+{
+	int p = cpu >= 0 && cpu < x->em->nr_cpus ? x->em->cpu_pd[cpu] : -1;
+
+	*num = *den = 0;
+	if (p < 0 || state < 0 || !x->pd[p].usable || !x->task_est)
+		return;
+	__u64 f = x->em->pd[p].ps[state].frequency;
+	__u64 capf = x->pd[p].cap * f, ufmax = x->task_est * x->pd[p].fmax;
+
+	if (ufmax < capf) { /* else the task is busy all the time there: β = 1 */
+		*num = capf;
+		*den = ufmax;
+	}
 }
 
 __u64 fs_system_power_uw(const struct fs_em *em, const struct fs_wakeup *w, int dst_cpu)

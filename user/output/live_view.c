@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "live_view.h"
+#include "summary.h"
 
 struct fs_live_view {
 	FILE *out;
@@ -76,6 +77,14 @@ static void screen(struct fs_live_view *v, const struct fs_live_sample *s, doubl
 	FILE *o = v->out;
 
 	fprintf(o, "\033[H\033[2J");
+	if (s->rep) {
+		char vl[FS_COLUMNS + 1];
+
+		for (int i = 0; i < s->rep->nr_verdicts; i++) {
+			fs_verdict_line(vl, sizeof(vl), s->rep, i);
+			fprintf(o, "%s\n", vl);
+		}
+	}
 	fprintf(o, "feecscope live   kernel %s   up %.1f s   refresh %.1f s\n", in->kernel_release,
 		s->elapsed_s, in->interval_s);
 	fprintf(o, "EM: %s%s\n", in->em_source,
@@ -99,7 +108,8 @@ static void screen(struct fs_live_view *v, const struct fs_live_sample *s, doubl
 	fprintf(o, "skipped by the collector: rt/dl %llu  still runnable %llu  never reached select %llu\n",
 		(unsigned long long)s->cnt[FS_CNT_NOT_FAIR], (unsigned long long)s->cnt[FS_CNT_RUNNABLE],
 		(unsigned long long)s->cnt[FS_CNT_NO_SELECT]);
-	fprintf(o, "est. CPU energy under [0]: %.3f mJ\n\n", st->est_cpu_energy_mj);
+	if (s->rep)
+		fprintf(o, "CPU energy so far: %.3f mJ\n\n", fs_fj_to_mj(s->rep->cpu.total_fj));
 
 	fprintf(o, "%-22s %10s %10s %8s %8s %14s %11s\n", "policy", "eligible", "differ", "differ%",
 		"=kernel%", "energy vs [0]", "rate");
@@ -110,20 +120,13 @@ static void screen(struct fs_live_view *v, const struct fs_live_sample *s, doubl
 		snprintf(name, sizeof(name), "[%d] %s", i, in->policy_names[i]);
 		fprintf(o, "%-22s %10llu %10llu %7.2f%% %7.2f%% %+11.3f mJ %+8.3f mW\n", name,
 			(unsigned long long)p->eligible, (unsigned long long)p->differ,
-			pct(p->differ, p->eligible), pct(p->agree_kernel, p->kernel_known), p->energy_mj,
-			mw[i]);
+			pct(p->differ, p->eligible), pct(p->agree_kernel, p->kernel_known),
+			s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, mw[i]);
 	}
 
-	if (s->nr_top > 0 && st->nr_policies > 1) {
-		fprintf(o, "\ntasks with the largest energy difference, [1] vs [0] (+ = [1] costs more):\n");
-		fprintf(o, "%8s %-16s %10s %10s %14s\n", "PID", "COMM", "WAKEUPS", "DIFFER", "ENERGY mJ");
-		for (int i = 0; i < s->nr_top && i < FS_TOP_TASKS; i++) {
-			const struct fs_task_stats *t = &s->top[i];
-
-			fprintf(o, "%8d %-16.16s %10llu %10llu %+14.3f\n", t->pid, t->comm,
-				(unsigned long long)t->wakeups, (unsigned long long)t->differ[1],
-				t->energy_mj[1]);
-		}
+	if (s->rep && s->rep->nr_procs) {
+		fprintf(o, "\n");
+		fs_print_processes(o, s->rep, FS_TOP_TASKS);
 	}
 	pd_table(v, st);
 	fflush(o);
@@ -140,7 +143,8 @@ static void line(struct fs_live_view *v, const struct fs_live_sample *s, double 
 		(unsigned long long)s->pair->expired);
 	for (int i = 1; i < st->nr_policies; i++)
 		fprintf(o, " differ[%d]=%llu energy[%d]=%+.3fmJ rate[%d]=%+.3fmW", i,
-			(unsigned long long)st->pol[i].differ, i, st->pol[i].energy_mj, i, mw[i]);
+			(unsigned long long)st->pol[i].differ, i,
+			s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, i, mw[i]);
 	fprintf(o, "\n");
 	fflush(o);
 }
@@ -153,8 +157,8 @@ void fs_live_view_update(struct fs_live_view *v, const struct fs_live_sample *s)
 
 	if (dt > 0) {
 		wk_rate = (double)(st->wakeups - (v->have_prev ? v->prev_wakeups : 0)) / dt;
-		for (int i = 0; i < st->nr_policies; i++)
-			mw[i] = (st->pol[i].energy_mj - (v->have_prev ? v->prev_energy[i] : 0)) / dt;
+		for (int i = 0; s->rep && i < st->nr_policies; i++)
+			mw[i] = (fs_fj_to_mj(s->rep->tot->energy_fj[i]) - (v->have_prev ? v->prev_energy[i] : 0)) / dt;
 	}
 	if (v->tty)
 		screen(v, s, wk_rate, mw);
@@ -163,6 +167,6 @@ void fs_live_view_update(struct fs_live_view *v, const struct fs_live_sample *s)
 	v->have_prev = true;
 	v->prev_t = s->elapsed_s;
 	v->prev_wakeups = st->wakeups;
-	for (int i = 0; i < st->nr_policies; i++)
-		v->prev_energy[i] = st->pol[i].energy_mj;
+	for (int i = 0; s->rep && i < st->nr_policies; i++)
+		v->prev_energy[i] = fs_fj_to_mj(s->rep->tot->energy_fj[i]);
 }

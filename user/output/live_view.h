@@ -28,8 +28,7 @@ struct fs_live_view_info {
 struct fs_live_sample {
 	double elapsed_s;
 	const struct fs_stats *st;
-	const struct fs_task_stats *top;
-	int nr_top;
+	const struct fs_report *rep;    /* fs_pipeline_snapshot(): verdicts, energies, processes; may be NULL */
 	__u64 cnt[FS_CNT__NR];      /* collector counters, cumulative */
 	const struct fs_pair_stats *pair;
 };

@@ -1,64 +1,206 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Text summary of a run: counts, energy per policy, agreement, PD transitions, blocked savings, top tasks. */
+/* The text summary (summary.h): verdict first, every line within 80 columns. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "../pipeline.h"
 
-int fs_fmt_ratio_pct(char *buf, size_t len, fs_fj_t a, fs_fj_t b, int decimals)
-{
-	if (!b)
-		return snprintf(buf, len, "-");
-	fs_fj_t scale = 100;
-	for (int i = 0; i < decimals; i++)
-		scale *= 10;
-	bool neg = (a < 0) != (b < 0);
-	unsigned __int128 ua = a < 0 ? -(unsigned __int128)a : (unsigned __int128)a;
-	unsigned __int128 ub = b < 0 ? -(unsigned __int128)b : (unsigned __int128)b;
-	/* |a|*scale/|b| rounded half away from zero; |a| < 2^100 for any real trace */
-	fs_fj_t q = (fs_fj_t)((ua * (unsigned __int128)scale + ub / 2) / ub);
-	return fs_fmt_fj(buf, len, neg ? -q : q, decimals, decimals);
-}
+/* ---- small formatters ---- */
 
 static void fmt_mj(char *buf, size_t len, fs_fj_t fj)
 {
 	fs_fmt_fj(buf, len, fj, 12, 3);
 }
 
-static void print_header(FILE *out, const struct fs_summary *s)
+/* fj / span as mW with one decimal, signed ("+16.5"); "-" without a span. fJ / ns = µW. */
+static void fmt_mean_mw(char *buf, size_t len, fs_fj_t fj, __u64 span_ns, bool plus)
 {
-	const struct fs_stats *st = s->st;
-	char buf[64], mean[64];
+	char num[48];
 
-	fprintf(out, "feecscope summary\n");
-	fprintf(out, "records: %llu; wake-ups: %llu (forks %llu); balance migrations: %llu; filtered out: %llu",
-		(unsigned long long)st->records, (unsigned long long)st->wakeups, (unsigned long long)st->forks,
-		(unsigned long long)st->migrations, (unsigned long long)st->filtered);
-	if (s->pid_filter)
-		fprintf(out, " (--pid %d)", s->pid_filter);
-	if (s->comm_filter)
-		fprintf(out, " (--comm %s)", s->comm_filter);
+	if (!span_ns) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fs_fmt_fj(num, sizeof(num), fj / (fs_fj_t)span_ns, 3, 1);
+	snprintf(buf, len, "%s%s", plus && num[0] != '-' ? "+" : "", num);
+}
+
+static void fmt_pct(char *buf, size_t len, fs_fj_t a, fs_fj_t b, bool plus)
+{
+	char num[48];
+
+	fs_fmt_ratio_pct(num, sizeof(num), a, b, 1);
+	snprintf(buf, len, "%s%s", plus && num[0] != '-' && b ? "+" : "", num);
+}
+
+/* comm as printable ASCII ('?' for others). */
+static void clean_comm(char *out, const char *comm)
+{
+	int n = 0;
+
+	for (; n < FS_COMM_LEN - 1 && comm[n]; n++)
+		out[n] = (unsigned char)comm[n] < 0x20 || (unsigned char)comm[n] >= 0x7f ? '?' : comm[n];
+	out[n] = 0;
+}
+
+/* Print text after prefix, wrapped at spaces to FS_COLUMNS; continuation lines indented by indent. */
+static void wrap(FILE *out, const char *prefix, const char *text, int indent)
+{
+	int col = fprintf(out, "%s", prefix);
+	const char *p = text;
+
+	while (*p) {
+		const char *e = strchr(p, ' ');
+		int wl = e ? (int)(e - p) : (int)strlen(p);
+
+		if (col + wl + (col > indent ? 1 : 0) > FS_COLUMNS && col > indent) {
+			col = fprintf(out, "\n%*s", indent, "") - 1;
+		} else if (p != text) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", wl, p);
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
 	fputc('\n', out);
+}
+
+/* ---- the verdict ---- */
+
+int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v)
+{
+	const struct fs_verdict *V = &r->verdicts[v];
+	char pre[48] = "", d[80], lo[80], hi[80], t[80], mw[80], pct[80];
+
+	if (r->nr_verdicts > 1)
+		snprintf(pre, sizeof(pre), "%s: ", r->st->pol[V->pol].desc->name);
+	fs_fmt_mj_short(d, sizeof(d), V->delta_fj, true);
+	fs_fmt_mj_short(lo, sizeof(lo), V->lo_fj, true);
+	fs_fmt_mj_short(hi, sizeof(hi), V->hi_fj, true);
+	/* seconds with 1 decimal from 10 s on, more for short traces */
+	fs_fmt_fj(t, sizeof(t), (fs_fj_t)r->span_ns, 9, r->span_ns >= 10000000000ull ? 1 :
+		  r->span_ns >= 1000000000ull ? 2 : 3);
+	fmt_mean_mw(mw, sizeof(mw), V->delta_fj, r->span_ns, true);
+	fmt_pct(pct, sizeof(pct), V->delta_fj, r->cpu.total_fj, true);
+	unsigned long long k = V->differ, n = V->decisions;
+	char f[8][1024];
+	int nf = 0;
+
+	if (V->measurable) {
+		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU energy); "
+			 "%llu of %llu decisions differ", pre, d, lo, hi, t, mw, pct, k, n);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU "
+			 "energy)", pre, d, lo, hi, t, mw, pct);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU)",
+			 pre, d, lo, hi, t, mw, pct);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin %s mJ (%s..%s) in %s s, %s mW, %s%% CPU", pre, d, lo, hi,
+			 t, mw, pct);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin %s mJ (%s..%s), %s%%", pre, d, lo, hi, pct);
+	} else {
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s) over %s s; %llu "
+			 "of %llu decisions differ", pre, d, lo, hi, t, k, n);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s) over %s s", pre,
+			 d, lo, hi, t);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s)", pre, d, lo, hi);
+	}
+	for (int i = 0; i < nf; i++)
+		if (strlen(f[i]) <= FS_COLUMNS || i == nf - 1)
+			return snprintf(buf, len, "%.*s", FS_COLUMNS, f[i]);
+	return 0;
+}
+
+static void print_verdicts(FILE *out, const struct fs_report *r)
+{
+	char line[FS_COLUMNS + 1];
+
+	for (int v = 0; v < r->nr_verdicts; v++) {
+		fs_verdict_line(line, sizeof(line), r, v);
+		fprintf(out, "%s\n", line);
+	}
+	if (!r->nr_verdicts) {
+		if (r->st->nr_policies > 1)
+			fprintf(out, "no margin verdict: no policy ran with its no-margin twin (see --policies)\n");
+		else
+			fprintf(out, "no margin verdict: one policy ran\n");
+	}
+	if (r->wall_time)
+		wrap(out, "", "note: this input has no CPU times (a recording made before feecscope 0.2, or a "
+		     "records CSV without sum_exec_ns): its energy figures use the old wall-time estimate", 6);
+}
+
+/* ---- the body ---- */
+
+static void print_header(FILE *out, const struct fs_report *r)
+{
+	const struct fs_stats *st = r->st;
+	char buf[64], mean[64], text[512];
+
+	fs_fmt_fj(buf, sizeof(buf), (fs_fj_t)r->span_ns, 9, 6);
+	fprintf(out, "time: %s s (%llu .. %llu ns)\n", buf, (unsigned long long)st->first_ts,
+		(unsigned long long)st->last_ts);
+	fprintf(out, "records %llu; wake-ups %llu (forks %llu); balance migrations %llu; exits %llu\n",
+		(unsigned long long)st->records, (unsigned long long)st->wakeups, (unsigned long long)st->forks,
+		(unsigned long long)st->migrations, (unsigned long long)st->exits);
+	if (st->filtered || r->pid_filter || r->comm_filter) {
+		int n = snprintf(text, sizeof(text), "filtered out: %llu wake-ups", (unsigned long long)st->filtered);
+		if (r->pid_filter)
+			n += snprintf(text + n, sizeof(text) - n, " (--pid %d)", r->pid_filter);
+		if (r->comm_filter)
+			snprintf(text + n, sizeof(text) - n, " (--comm %s)", r->comm_filter);
+		wrap(out, "", text, 2);
+	}
 	if (st->lost)
-		fprintf(out, "LOST: %llu records dropped before they reached feecscope; every figure below misses them\n",
+		fprintf(out, "LOST: %llu records dropped before they reached feecscope\n",
 			(unsigned long long)st->lost);
 	else
 		fprintf(out, "lost records: 0\n");
-	__u64 span = st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
-	fs_fmt_fj(buf, sizeof(buf), (fs_fj_t)span, 9, 6);
-	fprintf(out, "time: %llu .. %llu ns (%s s)\n", (unsigned long long)st->first_ts,
-		(unsigned long long)st->last_ts, buf);
-	fprintf(out, "EM: %s (%d CPUs, %d PDs); kernel: %s; EAS gates: %s\n", s->em->source, s->em->nr_cpus,
-		s->em->nr_pd, s->kernel_release && *s->kernel_release ? s->kernel_release : "unknown",
-		s->emulate_eas ? "emulated from the landscape (EM is not the recorded kernel's)" : "as the kernel recorded them");
+	snprintf(text, sizeof(text), "%s (%d CPUs, %d PDs); kernel %s", r->em->source, r->em->nr_cpus,
+		 r->em->nr_pd, r->kernel_release && *r->kernel_release ? r->kernel_release : "unknown");
+	wrap(out, "EM: ", text, 4);
+	fprintf(out, "EAS gates: %s\n", r->emulate_eas ? "emulated from the landscape (EM is not the recorded "
+		"kernel's)" : "as the kernel recorded them");
 	fprintf(out, "wake-ups: overutilized %llu; feec-eligible under %s %llu; kernel placement known %llu\n",
 		(unsigned long long)st->overutilized, st->pol[0].desc->name, (unsigned long long)st->feec_eligible,
 		(unsigned long long)st->kernel_known);
-	fmt_mj(buf, sizeof(buf), s->total_fj);
-	/* mean power = energy / span: fJ / ns = µW */
-	if (span)
-		fs_fmt_fj(mean, sizeof(mean), s->total_fj / (fs_fj_t)span, 0, 0);
+	fmt_mj(buf, sizeof(buf), r->cpu.total_fj);
+	fmt_mean_mw(mean, sizeof(mean), r->cpu.total_fj, r->span_ns, false);
+	if (r->wall_time)
+		snprintf(text, sizeof(text), "%s mJ under %s placements (mean %s mW), wall-time estimate", buf,
+			 st->pol[0].desc->name, mean);
 	else
-		snprintf(mean, sizeof(mean), "-");
-	fprintf(out, "estimated CPU energy under %s placements: %s mJ (mean %s uW)\n\n", st->pol[0].desc->name, buf, mean);
+		snprintf(text, sizeof(text), "%s mJ (mean %s mW); busy time: %s; frequencies: %s", buf, mean,
+			 fs_busy_source_name(r->cpu.busy_src), fs_freq_source_name(r->cpu.freq_src));
+	wrap(out, "CPU energy: ", text, 4);
+	if (!r->wall_time) {
+		fs_fmt_fj(buf, sizeof(buf), (fs_fj_t)r->tot->runtime_ns, 9, 3);
+		fprintf(out, "task CPU time: %s s in %llu placements; %llu with unknown CPU time (charged 0)\n",
+			buf, (unsigned long long)r->tot->intervals, (unsigned long long)r->tot->unresolved);
+	}
+	fputc('\n', out);
+}
+
+/* The verdicts again with what they rest on, one block each. */
+static void print_verdict_detail(FILE *out, const struct fs_report *r)
+{
+	char d[64], lo[64], hi[64], text[512];
+
+	for (int v = 0; v < r->nr_verdicts; v++) {
+		const struct fs_verdict *V = &r->verdicts[v];
+
+		fmt_mj(d, sizeof(d), V->delta_fj);
+		fmt_mj(lo, sizeof(lo), V->lo_fj);
+		fmt_mj(hi, sizeof(hi), V->hi_fj);
+		snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, 95%% interval %s .. %s mJ (bootstrap over "
+			 "%zu processes); %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
+			 r->st->pol[V->twin].desc->name, d, lo, hi, r->nr_procs, (unsigned long long)V->differ,
+			 (unsigned long long)V->decisions);
+		wrap(out, "margin: ", text, 8);
+	}
+	if (r->nr_verdicts)
+		fputc('\n', out);
 }
 
 /*
@@ -68,13 +210,15 @@ static void print_header(FILE *out, const struct fs_summary *s)
  */
 #define FS_EXPLAINS_PCT 95 /* agreement at or above this "explains" the kernel */
 
-static void print_kernel_verdict(FILE *out, const struct fs_summary *s)
+static void print_kernel_verdict(FILE *out, const struct fs_report *r)
 {
-	const struct fs_stats *st = s->st;
+	const struct fs_stats *st = r->st;
+	char text[512], pct[32];
 	int best = -1;
 
-	if (s->emulate_eas) {
-		fprintf(out, "kernel agreement: not a test of the kernel: EAS was emulated, the recorded kernel did not run feec with this EM\n");
+	if (r->emulate_eas) {
+		wrap(out, "", "kernel agreement: not a test of the kernel: EAS was emulated, the recorded kernel "
+		     "did not run feec with this EM", 2);
 		return;
 	}
 	for (int i = 0; i < st->nr_policies; i++) {
@@ -89,75 +233,95 @@ static void print_kernel_verdict(FILE *out, const struct fs_summary *s)
 		return;
 	}
 	const struct fs_policy_stats *b = &st->pol[best];
-	char pct[32];
 	fs_fmt_ratio_pct(pct, sizeof(pct), (fs_fj_t)b->agree_kernel, (fs_fj_t)b->kernel_known, 1);
 	if (b->agree_kernel * 100 >= (__u64)FS_EXPLAINS_PCT * b->kernel_known)
-		fprintf(out, "kernel agreement: %s explains the kernel's placements (%s%%)\n", b->desc->name, pct);
+		snprintf(text, sizeof(text), "kernel agreement: %s explains the kernel's placements (%s%%)",
+			 b->desc->name, pct);
 	else
-		fprintf(out, "kernel agreement: no policy explains the kernel's placements (best %s, %s%% < %d%%): "
-			"vendor placement (WALT, vendor feec hooks) or a feec this build does not model\n",
-			b->desc->name, pct, FS_EXPLAINS_PCT);
+		snprintf(text, sizeof(text), "kernel agreement: no policy explains the kernel's placements (best "
+			 "%s, %s%% < %d%%): vendor placement (WALT, vendor feec hooks) or a feec this build does "
+			 "not model", b->desc->name, pct, FS_EXPLAINS_PCT);
+	wrap(out, "", text, 2);
 }
 
-static void print_policies(FILE *out, const struct fs_summary *s)
+static void print_policies(FILE *out, const struct fs_report *r)
 {
-	const struct fs_stats *st = s->st;
-	char mj[64], pct[32], agree[96], name[48];
+	const struct fs_stats *st = r->st;
+	char mj[64], pct[32], agree[32], name[48], text[1024];
 
-	fprintf(out, "%-18s %9s %9s %8s %20s %14s %9s\n", "policy", "decided", "eligible", "differ",
-		"agrees with kernel", "energy mJ", "vs total");
+	fprintf(out, "%-18s %8s %8s %8s %8s %13s %8s\n", "policy", "decided", "eligible", "differ", "=kernel",
+		"vs ref mJ", "% CPU");
 	for (int i = 0; i < st->nr_policies; i++) {
 		const struct fs_policy_stats *p = &st->pol[i];
+
 		snprintf(name, sizeof(name), "%s%s", p->desc->name, i ? "" : " (ref)");
-		fs_fmt_ratio_pct(pct, sizeof(pct), (fs_fj_t)p->agree_kernel, (fs_fj_t)p->kernel_known, 1);
-		snprintf(agree, sizeof(agree), "%llu/%llu %s%s", (unsigned long long)p->agree_kernel,
-			 (unsigned long long)p->kernel_known, pct, p->kernel_known ? "%" : "");
-		fmt_mj(mj, sizeof(mj), s->pol_fj[i]);
-		fs_fmt_ratio_pct(pct, sizeof(pct), s->pol_fj[i], s->total_fj, 2);
-		fprintf(out, "%-18s %9llu %9llu %8llu %20s %14s %8s%s\n", name, (unsigned long long)p->decided,
-			(unsigned long long)p->eligible, (unsigned long long)p->differ, agree, mj, pct,
-			s->total_fj ? "%" : "");
+		fs_fmt_ratio_pct(agree, sizeof(agree) - 1, (fs_fj_t)p->agree_kernel, (fs_fj_t)p->kernel_known, 1);
+		if (p->kernel_known)
+			strcat(agree, "%");
+		fmt_mj(mj, sizeof(mj), r->tot->energy_fj[i]);
+		fs_fmt_ratio_pct(pct, sizeof(pct), r->tot->energy_fj[i], r->cpu.total_fj, 2);
+		fprintf(out, "%-18s %8llu %8llu %8llu %8s %13s %8s\n", name, (unsigned long long)p->decided,
+			(unsigned long long)p->eligible, (unsigned long long)p->differ, agree, mj, pct);
 	}
-	print_kernel_verdict(out, s);
+	print_kernel_verdict(out, r);
 	fputc('\n', out);
 	fprintf(out, "reasons:\n");
 	for (int i = 0; i < st->nr_policies; i++) {
-		fprintf(out, "  %-16s", st->pol[i].desc->name);
-		for (int r = 0; r < FS_FEEC__NR; r++)
-			if (st->pol[i].reasons[r])
-				fprintf(out, " %s %llu", fs_feec_reason_name(r), (unsigned long long)st->pol[i].reasons[r]);
-		fputc('\n', out);
+		int n = 0;
+
+		text[0] = 0;
+		for (int k = 0; k < FS_FEEC__NR; k++)
+			if (st->pol[i].reasons[k])
+				n += snprintf(text + n, sizeof(text) - n, "%s%s %llu", n ? " " : "",
+					      fs_feec_reason_name(k), (unsigned long long)st->pol[i].reasons[k]);
+		char pre[40];
+		snprintf(pre, sizeof(pre), "  %-16s ", st->pol[i].desc->name);
+		wrap(out, pre, text, 19);
 	}
 	fputc('\n', out);
 }
 
-static void print_pd_moves(FILE *out, const struct fs_summary *s)
+static void print_pd_moves(FILE *out, const struct fs_report *r)
 {
-	const struct fs_stats *st = s->st;
-	int n = s->em->nr_pd;
+	const struct fs_stats *st = r->st;
+	int n = r->em->nr_pd;
 
-	fprintf(out, "PD transitions (row: prev_cpu's PD, column: chosen PD; wake-ups where feec returned a CPU):\n");
+	fprintf(out, "PD transitions (row: prev_cpu's PD, column: the PD feec chose):\n");
 	for (int i = 0; i < st->nr_policies; i++) {
-		fprintf(out, "  %-16s", st->pol[i].desc->name);
+		fprintf(out, "  %-14.14s", st->pol[i].desc->name);
 		for (int c = 0; c < n; c++)
-			fprintf(out, " %10.10s", s->em->pd[c].name);
+			fprintf(out, " %7.7s", r->em->pd[c].name);
 		fputc('\n', out);
-		for (int r = 0; r < n; r++) {
-			fprintf(out, "    %-14.14s", s->em->pd[r].name);
+		for (int row = 0; row < n; row++) {
+			fprintf(out, "    %-12.12s", r->em->pd[row].name);
 			for (int c = 0; c < n; c++)
-				fprintf(out, " %10llu", (unsigned long long)st->pol[i].pd_moves[r][c]);
+				fprintf(out, " %7llu", (unsigned long long)st->pol[i].pd_moves[row][c]);
 			fputc('\n', out);
 		}
 	}
 	fputc('\n', out);
 }
 
-static void print_blocked(FILE *out, const struct fs_summary *s)
+static void print_hist(FILE *out, const char *title, const __u64 *h, const char *(*label)(int))
 {
-	const struct fs_stats *st = s->st;
+	char text[1024];
+	int n = 0;
+
+	text[0] = 0;
+	for (int b = 0; b < FS_HIST_BUCKETS; b++)
+		if (h[b])
+			n += snprintf(text + n, sizeof(text) - n, "%s%s:%llu", n ? " " : "", label(b),
+				      (unsigned long long)h[b]);
+	wrap(out, title, text, 6);
+}
+
+static void print_blocked(FILE *out, const struct fs_report *r)
+{
+	const struct fs_stats *st = r->st;
 	bool any_margin = false;
 
-	fprintf(out, "margin-blocked savings (margin kept prev although a cheaper CPU was found and the twin, if run, moved):\n");
+	wrap(out, "", "margin-blocked savings (margin kept prev although a cheaper CPU was found and the twin, "
+	     "if run, moved):", 2);
 	for (int i = 0; i < st->nr_policies; i++) {
 		const struct fs_policy_stats *p = &st->pol[i];
 		if (!p->desc->has_margin)
@@ -166,49 +330,137 @@ static void print_blocked(FILE *out, const struct fs_summary *s)
 		fprintf(out, "  %s: %llu wake-ups\n", p->desc->name, (unsigned long long)p->blocked);
 		if (!p->blocked)
 			continue;
-		fprintf(out, "    saving as %% of threshold:");
-		for (int b = 0; b < FS_HIST_BUCKETS; b++)
-			if (p->blocked_hist[b])
-				fprintf(out, " %s:%llu", fs_acct_pct_label(b), (unsigned long long)p->blocked_hist[b]);
-		fprintf(out, "\n    saving in uW:");
-		for (int b = 0; b < FS_HIST_BUCKETS; b++)
-			if (p->blocked_hist_uw[b])
-				fprintf(out, " %s:%llu", fs_acct_uw_label(b), (unsigned long long)p->blocked_hist_uw[b]);
-		fputc('\n', out);
+		print_hist(out, "    % of threshold: ", p->blocked_hist, fs_acct_pct_label);
+		print_hist(out, "    saving in uW:   ", p->blocked_hist_uw, fs_acct_uw_label);
 	}
 	if (!any_margin)
 		fprintf(out, "  (no policy with a margin was run)\n");
 	fputc('\n', out);
 }
 
-static void print_top(FILE *out, const struct fs_summary *s)
+/* Threads of process g (tgid), indented under it. */
+static void print_threads(FILE *out, const struct fs_report *r, const struct fs_process *g, int k)
 {
-	const struct fs_stats *st = s->st;
-	int k = st->nr_policies > 1 ? 1 : 0;
-	char mj[64];
+	char comm[FS_COMM_LEN], ms[32], mj[64];
 
-	fprintf(out, "top tasks by |energy difference| under %s:\n", st->pol[k].desc->name);
-	fprintf(out, "  %8s %-16s %9s %8s %14s\n", "pid", "comm", "wake-ups", "differ", "energy mJ");
-	for (int i = 0; i < s->nr_top; i++) {
-		const struct fs_task_stats *t = &s->top[i];
-		char comm[FS_COMM_LEN];
-		int n = 0;
-		for (; n < FS_COMM_LEN - 1 && t->comm[n]; n++)
-			comm[n] = (unsigned char)t->comm[n] < 0x20 || (unsigned char)t->comm[n] >= 0x7f ? '?' : t->comm[n];
-		comm[n] = 0;
-		fmt_mj(mj, sizeof(mj), s->top_fj[i][k]);
-		fprintf(out, "  %8d %-16s %9llu %8llu %14s\n", t->pid, comm, (unsigned long long)t->wakeups,
-			(unsigned long long)t->differ[k], mj);
+	for (size_t i = 0; i < fs_acct_nr_tasks(r->acct); i++) {
+		const struct fs_task_acct *t = fs_acct_task_at_c(r->acct, i);
+
+		if (t->tgid != g->tgid)
+			continue;
+		fs_fj_t d = k >= 0 ? t->energy_fj[r->verdicts[k].pol] - t->energy_fj[r->verdicts[k].twin] :
+			    r->st->nr_policies > 1 ? t->energy_fj[1] : 0;
+		clean_comm(comm, t->comm);
+		fs_fmt_fj(ms, sizeof(ms), (fs_fj_t)t->runtime_ns, 6, 1);
+		fmt_mj(mj, sizeof(mj), d);
+		fprintf(out, "  %8d %-15s %4s %8llu %10s %11s\n", t->pid, comm, "", (unsigned long long)t->wakeups,
+			ms, mj);
 	}
-	if (!s->nr_top)
+}
+
+void fs_print_processes(FILE *out, const struct fs_report *r, size_t max)
+{
+	int k = r->nr_verdicts ? 0 : -1;
+	char comm[FS_COMM_LEN], ms[32], mj[64], mw[48];
+
+	fprintf(out, "  %8s %-15s %4s %8s %10s %11s %9s\n", "TGID", "COMM", "THR", "WAKEUPS", "CPU ms", "mJ", "mean mW");
+	for (size_t i = 0; i < r->nr_procs && i < max; i++) {
+		const struct fs_process *g = &r->procs[i];
+		fs_fj_t d = k >= 0 ? g->delta_fj[k] : r->st->nr_policies > 1 ? g->energy_fj[1] : 0;
+
+		clean_comm(comm, g->comm);
+		fs_fmt_fj(ms, sizeof(ms), (fs_fj_t)g->runtime_ns, 6, 1);
+		fmt_mj(mj, sizeof(mj), d);
+		fmt_mean_mw(mw, sizeof(mw), d, r->span_ns, false);
+		fprintf(out, "  %8d %-15s %4d %8llu %10s %11s %9s\n", g->tgid, comm, g->nr_threads,
+			(unsigned long long)g->wakeups, ms, mj, mw);
+		if (r->threads)
+			print_threads(out, r, g, k);
+	}
+	if (!r->nr_procs)
 		fprintf(out, "  (none)\n");
 }
 
-void fs_summary_print(FILE *out, const struct fs_summary *s)
+static void print_top(FILE *out, const struct fs_report *r)
 {
-	print_header(out, s);
-	print_policies(out, s);
-	print_pd_moves(out, s);
-	print_blocked(out, s);
-	print_top(out, s);
+	const struct fs_stats *st = r->st;
+	char text[256];
+
+	if (r->nr_verdicts)
+		snprintf(text, sizeof(text), "processes by |margin cost|, E(%s) - E(%s), + = the margin costs:",
+			 st->pol[r->verdicts[0].pol].desc->name, st->pol[r->verdicts[0].twin].desc->name);
+	else
+		snprintf(text, sizeof(text), "processes by |energy difference| of %s vs %s:",
+			 st->pol[st->nr_policies > 1 ? 1 : 0].desc->name, st->pol[0].desc->name);
+	wrap(out, "", text, 2);
+	fs_print_processes(out, r, FS_TOP_TASKS);
+}
+
+void fs_summary_print(FILE *out, const struct fs_report *r)
+{
+	print_verdicts(out, r);
+	if (r->head)
+		wrap(out, "", r->head, 2);
+	fputc('\n', out);
+	print_header(out, r);
+	print_verdict_detail(out, r);
+	print_policies(out, r);
+	print_pd_moves(out, r);
+	print_blocked(out, r);
+	print_top(out, r);
+}
+
+/* ---- as an output ---- */
+
+struct summary_out {
+	FILE *f;
+	char *path;   /* NULL: f belongs to the caller */
+};
+
+static int summary_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+{
+	struct summary_out *s = self;
+
+	fs_summary_print(s->f, rep);
+	int rc = s->path ? fclose(s->f) : fflush(s->f);
+
+	if (s->path)
+		s->f = NULL;
+	if (rc) {
+		snprintf(err, errlen, "%s: write: %s", s->path ? s->path : "summary", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void summary_free(void *self)
+{
+	struct summary_out *s = self;
+
+	if (s->path && s->f)
+		fclose(s->f);
+	free(s->path);
+	free(s);
+}
+
+static const struct fs_output_ops summary_ops = { .finish = summary_finish, .free = summary_free };
+
+int fs_output_summary(struct fs_output *o, FILE *out, const char *path, char *err, size_t errlen)
+{
+	struct summary_out *s = calloc(1, sizeof(*s));
+
+	if (!s || (!out && !(s->path = strdup(path)))) {
+		free(s);
+		snprintf(err, errlen, "%s: out of memory", path ? path : "summary");
+		return -1;
+	}
+	s->f = out;
+	if (!out && !(s->f = fopen(path, "w"))) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		summary_free(s);
+		return -1;
+	}
+	o->ops = &summary_ops;
+	o->self = s;
+	return 0;
 }

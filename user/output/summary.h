@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The end-of-run text summary (fs_pipeline_finish): deterministic, every figure defined in docs/accounting.md. */
+/*
+ * The end-of-run text summary: the verdict first, then the counts, agreement,
+ * PD transitions, blocked savings and processes. Deterministic; every line
+ * fits 80 columns; every figure is defined in docs/accounting.md.
+ */
 #ifndef FEECSCOPE_SUMMARY_H
 #define FEECSCOPE_SUMMARY_H
 
 #include <stdio.h>
-#include "../pipeline.h"
-#include "../engine/accounting.h"
+#include "output.h"
 
-struct fs_summary {
-	const struct fs_stats *st;
-	const struct fs_em *em;
-	bool emulate_eas;
-	const char *kernel_release;
-	__s32 pid_filter;
-	const char *comm_filter;
-	fs_fj_t total_fj;                       /* est_cpu_energy, exact */
-	fs_fj_t pol_fj[FS_MAX_POLICIES];        /* energy_mj, exact */
-	const struct fs_task_stats *top;
-	const fs_fj_t (*top_fj)[FS_MAX_POLICIES];
-	int nr_top;
-};
+#define FS_COLUMNS 80
 
-void fs_summary_print(FILE *out, const struct fs_summary *s);
+void fs_summary_print(FILE *out, const struct fs_report *r);
 
-/* a/b as a percentage with `decimals` digits, exact rounding ("12.35"); "-" when b == 0. */
-int fs_fmt_ratio_pct(char *buf, size_t len, fs_fj_t a, fs_fj_t b, int decimals);
+/*
+ * Verdict v of r as one line of at most FS_COLUMNS characters (no newline):
+ * the longest of a few forms that fits, e.g.
+ * "margin costs +412 mJ (+310..+520) over 25.0 s (+16.5 mW, +3.1% of CPU energy)".
+ */
+int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v);
+
+/* The process table's rows for r (at most max), printed as the summary prints them. */
+void fs_print_processes(FILE *out, const struct fs_report *r, size_t max);
 
 #endif /* FEECSCOPE_SUMMARY_H */

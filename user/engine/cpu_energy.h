@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CPUs' active energy over the observation, the denominator of "% of CPU
+ * energy" (docs/accounting.md): each CPU's busy time times the EM power of
+ * its PD's frequency residency,
+ *
+ *     E = Σ_cpu busy_cpu × Σ_s share_pd(s) × P(s)
+ *
+ * Busy time: the difference between the first and last cpustat records
+ * (/proc/schedstat, else /proc/stat), else the CPU time the observed tasks
+ * ran there. Residency: cpufreq's time_in_state between the first and last
+ * freqstat records where every frequency is one of the PD's EM states, else
+ * the states fs_system_power_uw() picks (schedutil's 1.25 headroom) at each
+ * wake-up, weighted by the time to the next one. The same EM power × busy
+ * time as the energy differences, so their ratio compares like with like.
+ */
+#ifndef FEECSCOPE_CPU_ENERGY_H
+#define FEECSCOPE_CPU_ENERGY_H
+
+#include "em.h"
+#include "fj.h"
+
+enum fs_busy_source {
+	FS_BUSY_NONE = 0,        /* nothing to measure busy time with */
+	FS_BUSY_SCHEDSTAT,       /* /proc/schedstat deltas */
+	FS_BUSY_PROC_STAT,       /* /proc/stat deltas (USER_HZ ticks) */
+	FS_BUSY_TASK_RUNTIME,    /* sum of the observed tasks' CPU time (a lower bound) */
+};
+
+enum fs_freq_source {
+	FS_FREQ_NONE = 0,        /* no residency at all */
+	FS_FREQ_TIME_IN_STATE,   /* cpufreq stats for every PD */
+	FS_FREQ_UTIL_SAMPLES,    /* schedutil-style states from the util samples for every PD */
+	FS_FREQ_MIXED,           /* time_in_state for some PDs, util samples for the others */
+};
+
+struct fs_cpu_energy {
+	const struct fs_em *em;
+	int nr_cpus;
+	/* cpustat: the first and the latest */
+	int nr_cpustat;
+	__u32 busy_src;
+	__u64 busy_first[FS_MAX_CPUS], busy_last[FS_MAX_CPUS];
+	/* freqstat per PD: the first and the latest, mapped onto EM states */
+	int nr_freqstat[FS_MAX_PDS];
+	bool freq_unusable[FS_MAX_PDS];    /* a frequency that is no EM state */
+	__u64 tis_first[FS_MAX_PDS][FS_MAX_PS], tis_last[FS_MAX_PDS][FS_MAX_PS];
+	/* util samples: per PD the state since the last wake-up */
+	bool sampling;
+	__u64 sample_since;
+	int sample_state[FS_MAX_PDS];
+	__u64 sample_ns[FS_MAX_PDS][FS_MAX_PS];
+};
+
+struct fs_cpu_energy_result {
+	fs_fj_t total_fj;
+	enum fs_busy_source busy_src;
+	enum fs_freq_source freq_src;
+	__u64 busy_ns[FS_MAX_CPUS];
+	__u64 mean_power_uw[FS_MAX_PDS]; /* busy power of the PD's residency (0: none) */
+};
+
+void fs_cpu_energy_init(struct fs_cpu_energy *ce, const struct fs_em *em);
+/* A cpustat record; -1 and why if it does not fit the EM's CPUs. */
+int fs_cpu_energy_cpustat(struct fs_cpu_energy *ce, const struct fs_cpustat *cs, char *why, size_t whylen);
+/* A freqstat record; -1 and why if its policy CPU or state count is out of range. */
+int fs_cpu_energy_freqstat(struct fs_cpu_energy *ce, const struct fs_freqstat *fq, char *why, size_t whylen);
+/* At a wake-up at ts: each PD's state from now on (state[pd], -1 = none). */
+void fs_cpu_energy_sample(struct fs_cpu_energy *ce, __u64 ts, const int *state);
+/* End of trace at ts. */
+void fs_cpu_energy_close(struct fs_cpu_energy *ce, __u64 ts);
+/* The total; run_cpu_ns: per CPU, the CPU time observed tasks ran there (the busy fallback). */
+void fs_cpu_energy_result(const struct fs_cpu_energy *ce, const __u64 *run_cpu_ns,
+			  struct fs_cpu_energy_result *out);
+
+const char *fs_busy_source_name(enum fs_busy_source s);
+const char *fs_freq_source_name(enum fs_freq_source s);
+
+#endif /* FEECSCOPE_CPU_ENERGY_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The margin verdicts and the per-process view (verdict.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "verdict.h"
+
+int fs_verdict_pairs(const struct fs_policy_desc *const *pols, int n, struct fs_verdict *out)
+{
+	int nv = 0;
+
+	for (int i = 0; i < n && nv < FS_MAX_VERDICTS; i++) {
+		if (!pols[i]->has_margin || !pols[i]->twin)
+			continue;
+		for (int j = 0; j < n; j++)
+			if (j != i && !strcmp(pols[j]->name, pols[i]->twin) && !pols[j]->has_margin) {
+				memset(&out[nv], 0, sizeof(out[nv]));
+				out[nv].pol = i;
+				out[nv].twin = j;
+				nv++;
+				break;
+			}
+	}
+	return nv;
+}
+
+static fs_fj_t fj_abs(fs_fj_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+static int cmp_proc(const void *pa, const void *pb)
+{
+	const struct fs_process *a = pa, *b = pb;
+
+	if (a->rank_fj != b->rank_fj)
+		return a->rank_fj > b->rank_fj ? -1 : 1;
+	if (a->runtime_ns != b->runtime_ns)
+		return a->runtime_ns > b->runtime_ns ? -1 : 1;
+	return a->tgid < b->tgid ? -1 : (a->tgid > b->tgid);
+}
+
+struct task_ref {
+	const struct fs_task_acct *t;
+	size_t pos; /* creation order */
+};
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+	const struct task_ref *a = pa, *b = pb;
+
+	if (a->t->tgid != b->t->tgid)
+		return a->t->tgid < b->t->tgid ? -1 : 1;
+	return a->pos < b->pos ? -1 : (a->pos > b->pos);
+}
+
+/* The process's name: its leader's comm, else its busiest thread's (the earliest on ties). */
+static void name_process(struct fs_process *g, const struct task_ref *r, size_t n)
+{
+	const struct fs_task_acct *pick = r[0].t;
+
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].t->pid == g->tgid) {
+			pick = r[i].t;
+			break;
+		}
+		if (r[i].t->runtime_ns > pick->runtime_ns)
+			pick = r[i].t;
+	}
+	memcpy(g->comm, pick->comm, FS_COMM_LEN);
+}
+
+int fs_processes_build(const struct fs_acct *a, const struct fs_verdict *v, int nv, int nr_policies,
+		       struct fs_process **out, size_t *nr)
+{
+	size_t nt = fs_acct_nr_tasks(a), np = 0;
+	struct task_ref *r = malloc((nt + 1) * sizeof(*r));
+	struct fs_process *p = calloc(nt + 1, sizeof(*p));
+
+	*out = NULL;
+	*nr = 0;
+	if (!r || !p) {
+		free(r);
+		free(p);
+		return -1;
+	}
+	for (size_t i = 0; i < nt; i++)
+		r[i] = (struct task_ref){ fs_acct_task_at_c(a, i), i };
+	qsort(r, nt, sizeof(*r), cmp_ref);
+	for (size_t i = 0, first = 0; i < nt; i++) {
+		const struct fs_task_acct *k = r[i].t;
+		struct fs_process *g;
+
+		if (!np || p[np - 1].tgid != k->tgid) {
+			first = i;
+			g = &p[np++];
+			g->tgid = k->tgid;
+			g->uid = FS_NO_UID;
+		} else {
+			g = &p[np - 1];
+		}
+		g->nr_threads++;
+		g->wakeups += k->wakeups;
+		g->runtime_ns += k->runtime_ns;
+		if (g->uid == FS_NO_UID)
+			g->uid = k->uid;
+		for (int q = 0; q < nr_policies; q++)
+			g->energy_fj[q] += k->energy_fj[q];
+		for (int q = 0; q < nv; q++)
+			g->delta_fj[q] += k->energy_fj[v[q].pol] - k->energy_fj[v[q].twin];
+		if (i + 1 == nt || r[i + 1].t->tgid != k->tgid) {
+			name_process(g, &r[first], i + 1 - first);
+			g->rank_fj = fj_abs(nv ? g->delta_fj[0] : nr_policies > 1 ? g->energy_fj[1] : 0);
+		}
+	}
+	free(r);
+	qsort(p, np, sizeof(*p), cmp_proc);
+	*out = p;
+	*nr = np;
+	return 0;
+}
+
+static __u64 splitmix64(__u64 *s)
+{
+	__u64 z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int cmp_fj(const void *pa, const void *pb)
+{
+	fs_fj_t a = *(const fs_fj_t *)pa, b = *(const fs_fj_t *)pb;
+
+	return a < b ? -1 : (a > b);
+}
+
+/* Uniform index below n (n > 0) without modulo bias worth a thought: n << 2^64. */
+static size_t draw(__u64 *s, size_t n)
+{
+	return (size_t)(((unsigned __int128)splitmix64(s) * n) >> 64);
+}
+
+void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr)
+{
+	static fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
+
+	for (int q = 0; q < nv; q++) {
+		fs_fj_t total = 0;
+		__u64 seed = FS_BOOTSTRAP_SEED;
+
+		for (size_t i = 0; i < nr; i++)
+			total += procs[i].delta_fj[q];
+		v[q].delta_fj = total;
+		if (!nr) {
+			v[q].lo_fj = v[q].hi_fj = 0;
+			v[q].measurable = false;
+			continue;
+		}
+		for (int b = 0; b < FS_BOOTSTRAP_ROUNDS; b++) {
+			fs_fj_t s = 0;
+
+			for (size_t i = 0; i < nr; i++)
+				s += procs[draw(&seed, nr)].delta_fj[q];
+			sums[b] = s;
+		}
+		qsort(sums, FS_BOOTSTRAP_ROUNDS, sizeof(sums[0]), cmp_fj);
+		/* percentile bounds: the 50th and the 1950th of 2000 ordered sums */
+		v[q].lo_fj = sums[FS_BOOTSTRAP_ROUNDS / 40];
+		v[q].hi_fj = sums[FS_BOOTSTRAP_ROUNDS - 1 - FS_BOOTSTRAP_ROUNDS / 40];
+		v[q].measurable = v[q].lo_fj > 0 || v[q].hi_fj < 0;
+	}
+}

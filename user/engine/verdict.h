@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The answer (docs/accounting.md, "The verdict"): for every policy with a
+ * margin whose no-margin twin also ran, what the margin costs,
+ *
+ *     Δ = E(with margin) − E(without) = Σ_tasks (energy_fj[margin] − energy_fj[twin])
+ *
+ * positive when the margin costs energy, whichever policy the kernel follows,
+ * with a 95 % interval from a bootstrap over processes; and the processes
+ * (threads grouped by tgid) with their CPU time and Δ.
+ */
+#ifndef FEECSCOPE_VERDICT_H
+#define FEECSCOPE_VERDICT_H
+
+#include "accounting.h"
+
+#define FS_MAX_VERDICTS (FS_MAX_POLICIES / 2)
+#define FS_BOOTSTRAP_ROUNDS 2000
+#define FS_BOOTSTRAP_SEED 0x6665656373636f70ull /* fixed: live and replay give the same interval */
+
+struct fs_verdict {
+	int pol, twin;          /* indices of the margin policy and its no-margin twin */
+	fs_fj_t delta_fj;       /* E(pol) - E(twin) */
+	fs_fj_t lo_fj, hi_fj;   /* 95 % interval (2.5th and 97.5th bootstrap percentiles) */
+	bool measurable;        /* the interval excludes 0 */
+	__u64 decisions;        /* wake-ups both decided on */
+	__u64 differ;           /* ... where their CPUs differ */
+};
+
+struct fs_process {
+	__s32 tgid;
+	__u32 uid;              /* FS_NO_UID if unknown */
+	char comm[FS_COMM_LEN]; /* the group leader's, else the busiest thread's */
+	int nr_threads;
+	__u64 wakeups, runtime_ns;
+	fs_fj_t delta_fj[FS_MAX_VERDICTS];
+	fs_fj_t energy_fj[FS_MAX_POLICIES]; /* vs the reference, summed over threads */
+	fs_fj_t rank_fj;        /* |delta_fj[0]| (no verdict: |energy_fj[1]|): the sort key */
+};
+
+/* The (margin, twin) pairs among pols[0..n), in run order; returns how many. */
+int fs_verdict_pairs(const struct fs_policy_desc *const *pols, int n, struct fs_verdict *out);
+
+/*
+ * Group a's tasks into processes (out allocated, *nr set; sorted by
+ * descending |delta_fj[0]|, then CPU time, then tgid; with no verdict by
+ * |energy_fj[1]|). Returns 0, or -1 out of memory.
+ */
+int fs_processes_build(const struct fs_acct *a, const struct fs_verdict *v, int nv, int nr_policies,
+		       struct fs_process **out, size_t *nr);
+
+/*
+ * Fill each verdict's delta and interval from the processes: B rounds of
+ * drawing nr processes with replacement (splitmix64 from FS_BOOTSTRAP_SEED).
+ */
+void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr);
+
+#endif /* FEECSCOPE_VERDICT_H */

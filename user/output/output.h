@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every result feecscope writes goes through this one interface: the
+ * pipeline calls each output with every record (recording), every closed
+ * placement (decision CSV, trace), and the final report (summary, JSON).
+ * An output implements the hooks it needs; the others stay NULL.
+ */
+#ifndef FEECSCOPE_OUTPUT_H
+#define FEECSCOPE_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "../record.h"
+#include "../engine/accounting.h"
+#include "../engine/cpu_energy.h"
+#include "../engine/verdict.h"
+
+/* One policy's answer for a wake-up. */
+struct fs_decision_pol {
+	__s32 cpu;            /* feec's answer, -1 = fell back */
+	__s32 acct_cpu;       /* where accounting puts the task (fs_acct_effective_cpu) */
+	enum fs_feec_reason reason;
+	bool has_threshold;
+	__u64 prev_delta, best_delta, threshold; /* UINT64_MAX = none */
+	__u64 power_uw;       /* fs_system_power_uw with the task on acct_cpu */
+	__s64 dpower_uw;      /* power_uw - policy 0's */
+};
+
+/* A wake-up's decisions and, once its placement closed, what that placement charged. */
+struct fs_decision_row {
+	__u64 seq;            /* wake-up number (1-based, after filters) */
+	__u64 ts_ns;
+	__s32 pid, tgid;
+	__u32 uid;            /* FS_NO_UID if unknown */
+	char comm[FS_COMM_LEN];
+	__s32 prev_cpu, kernel_cpu;
+	__u32 task_util;      /* policy 0's task_util_est after the PELT sync */
+	__u32 flags;          /* FS_WAKE_* as the policies saw them */
+	struct fs_interval iv;
+	struct fs_decision_pol pol[FS_MAX_POLICIES];
+};
+
+struct fs_stats;
+
+/* The end of a run (or a live snapshot of it): what the summary and JSON print. */
+struct fs_report {
+	const struct fs_stats *st;            /* counts, per-policy statistics (pipeline.h) */
+	const struct fs_em *em;
+	bool emulate_eas;
+	const char *kernel_release;
+	const char *head;                     /* "policies: ..." line printed above the summary, or NULL */
+	__s32 pid_filter;
+	const char *comm_filter;
+	bool wall_time;                       /* no CPU times in the input: the old wall-time estimate */
+	__u64 span_ns;                        /* observation: last - first timestamp */
+	const struct fs_acct_totals *tot;     /* per-policy energy vs the reference, CPU time */
+	struct fs_cpu_energy_result cpu;      /* the CPUs' energy (the % denominator) */
+	int nr_verdicts;
+	const struct fs_verdict *verdicts;
+	size_t nr_procs;
+	const struct fs_process *procs;       /* sorted: largest |Δ| first */
+	const struct fs_acct *acct;           /* per-thread detail */
+	bool threads;                         /* list threads under each process */
+};
+
+struct fs_output_ops {
+	/* every record fed, before filters */
+	int (*record)(void *self, const struct fs_rec_hdr *rec, char *err, size_t errlen);
+	/* a placement closed: its row is complete */
+	int (*interval)(void *self, const struct fs_decision_row *row, char *err, size_t errlen);
+	/* write what is buffered (live calls it every interval) */
+	int (*flush)(void *self, char *err, size_t errlen);
+	/* the run ended: write the report and complete the file */
+	int (*finish)(void *self, const struct fs_report *rep, char *err, size_t errlen);
+	/* release; after finish, or on an error path without it */
+	void (*free)(void *self);
+};
+
+struct fs_output {
+	const struct fs_output_ops *ops;
+	void *self;
+};
+
+/* Constructors: each returns 0, or -1 with err naming the file. */
+int fs_output_decisions_csv(struct fs_output *o, const char *path, int nr_policies,
+			    const struct fs_policy_desc *const *pols, char *err, size_t errlen);
+/* Summary text into out (not closed); or into a file created at path when out is NULL. */
+int fs_output_summary(struct fs_output *o, FILE *out, const char *path, char *err, size_t errlen);
+/* JSON report (docs/json.md) into path, "-" = stdout. */
+int fs_output_json(struct fs_output *o, const char *path, char *err, size_t errlen);
+struct fs_rec_meta;
+/* Binary recording (docs/recording.md) of every record, meta->em_text required. */
+int fs_output_recording(struct fs_output *o, const char *path, const struct fs_rec_meta *meta,
+			char *err, size_t errlen);
+
+#endif /* FEECSCOPE_OUTPUT_H */

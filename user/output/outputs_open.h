@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Open the outputs of a run (--record, --csv, --summary, --json, the summary on stdout) for the pipeline. */
+#ifndef FEECSCOPE_OUTPUTS_OPEN_H
+#define FEECSCOPE_OUTPUTS_OPEN_H
+
+#include "../pipeline.h"
+
+struct fs_output_paths {
+	const char *record;                     /* binary recording, or NULL */
+	const struct fs_rec_meta *record_meta;  /* what the recording says about itself */
+	const char *csv;                        /* decision CSV */
+	FILE *summary_out;                      /* the summary on this stream (stdout), or NULL */
+	const char *summary;                    /* the summary into a file */
+	const char *json;                       /* JSON report, "-" = stdout */
+};
+
+/* Append the outputs to po->outputs (po->policies set first). -1 with err: none left open. */
+int fs_outputs_open(struct fs_pipeline_opts *po, const struct fs_output_paths *paths, char *err, size_t errlen);
+
+#endif /* FEECSCOPE_OUTPUTS_OPEN_H */
