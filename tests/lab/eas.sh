@@ -105,9 +105,10 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 		continue
 	fi
 	expect_same "$topo: host replay CSV = guest live CSV" "$o/live.csv" "$TMP/replay.csv"
-	# live prints its banner and interval lines first; the summary starts at its title.
-	sed -n '/^feecscope summary$/,$p' "$o/live.out" >"$TMP/live.sum"
-	sed -n '/^feecscope summary$/,$p' "$TMP/replay.sum" >"$TMP/replay.sum.n"
+	# live prints its banner and interval lines first; the summary starts at its verdict line.
+	verdict='^(margin|no margin verdict|v[0-9][^ ]*: margin)'
+	sed -En "/$verdict/,\$p" "$o/live.out" >"$TMP/live.sum"
+	sed -En "/$verdict/,\$p" "$TMP/replay.sum" >"$TMP/replay.sum.n"
 	expect_same "$topo: host replay summary = guest live summary" "$TMP/live.sum" "$TMP/replay.sum.n"
 done
 finish
