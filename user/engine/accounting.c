@@ -141,11 +141,26 @@ __u64 fs_acct_window(const struct fs_placement *pl, __u64 dt, bool runtime_known
 	return active < dt ? (__u64)active : dt;
 }
 
+/* A CPU-time reading of t: its CPU time observed is the growth from the first reading to the latest. */
+static void note_sum_exec(struct fs_acct *a, struct fs_task_acct *t, __u64 sum_exec)
+{
+	if (sum_exec == FS_NO_RUNTIME)
+		return;
+	if (t->last_sum_exec == FS_NO_RUNTIME) {
+		t->last_sum_exec = sum_exec;
+		return;
+	}
+	if (sum_exec > t->last_sum_exec) {
+		t->runtime_ns += sum_exec - t->last_sum_exec;
+		a->tot.runtime_ns += sum_exec - t->last_sum_exec;
+		t->last_sum_exec = sum_exec;
+	}
+}
+
 int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_exec,
 		enum fs_interval_end end, struct fs_interval *iv)
 {
-	if (sum_exec != FS_NO_RUNTIME && (t->last_sum_exec == FS_NO_RUNTIME || sum_exec > t->last_sum_exec))
-		t->last_sum_exec = sum_exec;
+	note_sum_exec(a, t, sum_exec);
 	if (end == FS_END_EXIT)
 		t->exited = true;
 	if (!t->open)
@@ -166,8 +181,6 @@ int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_e
 	}
 	a->tot.intervals++;
 	if (iv->runtime_known) {
-		t->runtime_ns += iv->runtime_ns;
-		a->tot.runtime_ns += iv->runtime_ns;
 		if (pl->run_cpu >= 0 && pl->run_cpu < FS_MAX_CPUS)
 			a->tot.run_cpu_ns[pl->run_cpu] += iv->runtime_ns;
 	} else if (!a->wall_time) {
@@ -186,6 +199,8 @@ int fs_acct_place(struct fs_acct *a, struct fs_task_acct *t, const struct fs_pla
 		a->wall_time = pl->sum_exec_ns == FS_NO_RUNTIME;
 	}
 	int rc = fs_acct_end(a, t, pl->ts_ns, pl->sum_exec_ns, FS_END_WAKEUP, closed);
+
+	note_sum_exec(a, t, pl->sum_exec_ns); /* the first reading, if no placement was open */
 
 	t->pl = *pl;
 	t->open = true;

@@ -76,7 +76,7 @@ struct fs_task_acct {
 	struct fs_placement pl;
 	__u64 last_sum_exec;        /* latest CPU time seen, FS_NO_RUNTIME if none */
 	__u64 wakeups;
-	__u64 runtime_ns;           /* CPU time accounted (sum of known runtimes) */
+	__u64 runtime_ns;           /* CPU time observed: latest reading - first reading */
 	__u64 differ[FS_MAX_POLICIES]; /* placements where policy i chose another CPU than policy 0 */
 	fs_fj_t energy_fj[FS_MAX_POLICIES]; /* sum of de_fj */
 	void *pending;              /* the pipeline's row for the open placement */
@@ -125,8 +125,8 @@ struct fs_acct_totals {
 	__u64 intervals;            /* closed placements */
 	__u64 unresolved;           /* ... whose CPU time was unknown (charged nothing) */
 	__u64 unresolved_ns;        /* their wall time */
-	__u64 runtime_ns;           /* CPU time accounted */
-	__u64 run_cpu_ns[FS_MAX_CPUS]; /* ... per CPU the tasks ran on */
+	__u64 runtime_ns;           /* CPU time observed, all tasks */
+	__u64 run_cpu_ns[FS_MAX_CPUS]; /* CPU time of closed placements, per CPU the tasks ran on */
 };
 const struct fs_acct_totals *fs_acct_totals(const struct fs_acct *a);
 

@@ -162,9 +162,10 @@ static void print_header(FILE *out, const struct fs_report *r)
 	wrap(out, "EM: ", text, 4);
 	fprintf(out, "EAS gates: %s\n", r->emulate_eas ? "emulated from the landscape (EM is not the recorded "
 		"kernel's)" : "as the kernel recorded them");
-	fprintf(out, "wake-ups: overutilized %llu; feec-eligible under %s %llu; kernel placement known %llu\n",
-		(unsigned long long)st->overutilized, st->pol[0].desc->name, (unsigned long long)st->feec_eligible,
-		(unsigned long long)st->kernel_known);
+	snprintf(text, sizeof(text), "overutilized %llu; feec-eligible under %s %llu; kernel placement known %llu",
+		 (unsigned long long)st->overutilized, st->pol[0].desc->name, (unsigned long long)st->feec_eligible,
+		 (unsigned long long)st->kernel_known);
+	wrap(out, "wake-ups: ", text, 4);
 	fmt_mj(buf, sizeof(buf), r->cpu.total_fj);
 	fmt_mean_mw(mean, sizeof(mean), r->cpu.total_fj, r->span_ns, false);
 	if (r->wall_time)
