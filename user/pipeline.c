@@ -156,21 +156,16 @@ struct power_memo {
 	struct fs_power_ctx x;
 	__u64 have;
 	__u64 cache[FS_MAX_CPUS];
-	int state[FS_MAX_CPUS];
 };
 
-static __u64 power_at(struct power_memo *m, int cpu, int *state)
+static __u64 power_at(struct power_memo *m, int cpu)
 {
-	int s;
-
 	if (cpu < 0 || cpu >= FS_MAX_CPUS)
-		return fs_power_ctx_at_state(&m->x, -1, state ? state : &s);
+		return fs_power_ctx_at(&m->x, -1);
 	if (!(m->have & (1ull << cpu))) {
-		m->cache[cpu] = fs_power_ctx_at_state(&m->x, cpu, &m->state[cpu]);
+		m->cache[cpu] = fs_power_ctx_at(&m->x, cpu);
 		m->have |= 1ull << cpu;
 	}
-	if (state)
-		*state = m->state[cpu];
 	return m->cache[cpu];
 }
 
@@ -212,7 +207,7 @@ static void count_blocked(struct fs_pipeline *p, int i, struct power_memo *m)
 		return;
 	ps->blocked++;
 	ps->blocked_hist[fs_acct_pct_bucket(r->prev_delta - r->best_delta, r->has_threshold ? r->threshold : 0)]++;
-	__s64 uw = (__s64)power_at(m, p->cur->prev_cpu, NULL) - (__s64)power_at(m, r->best_cpu, NULL);
+	__s64 uw = (__s64)power_at(m, p->cur->prev_cpu) - (__s64)power_at(m, r->best_cpu);
 	ps->blocked_hist_uw[fs_acct_uw_bucket(uw)]++;
 }
 
@@ -322,7 +317,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	memo.have = 0;
 	for (int i = 0; i < n; i++) {
 		acct_cpu[i] = fs_acct_effective_cpu(&p->res[i], w);
-		power[i] = power_at(&memo, acct_cpu[i], NULL);
+		power[i] = power_at(&memo, acct_cpu[i]);
 		pl.dp_uw[i] = (__s64)power[i] - (__s64)power[0];
 		count_policy(p, i, pd_prev);
 		count_blocked(p, i, &memo);
@@ -333,14 +328,14 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	}
 
 	/* Where the task really runs, and how its CPU time there converts to its active time. */
-	int run_state;
 	pl.ts_ns = h->ts_ns;
 	pl.sum_exec_ns = p->o.force_wall_time ? FS_NO_RUNTIME : w->sum_exec_ns;
 	pl.run_cpu = w->chosen_cpu >= 0 ? w->chosen_cpu : acct_cpu[0];
-	power_at(&memo, pl.run_cpu, &run_state);
+	int run_state = fs_power_ctx_state_at(&memo.x, pl.run_cpu);
 	fs_power_ctx_window(&memo.x, pl.run_cpu, run_state, &pl.win_num, &pl.win_den);
 	sample_states(p, &memo, pl.run_cpu, run_state);
-	fs_acct_sys_step(&p->sys, h->ts_ns, power[0]);
+	if (pl.sum_exec_ns == FS_NO_RUNTIME) /* the wall-time estimate's total (only it needs one) */
+		fs_acct_sys_step(&p->sys, h->ts_ns, power[0]);
 
 	struct fs_task_acct *t = fs_acct_task_find(p->acct, w->pid);
 	if (t && fs_acct_task_reused(t, w->tgid, pl.sum_exec_ns)) {

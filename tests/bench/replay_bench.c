@@ -76,13 +76,14 @@ static double now_s(void)
 /*
  * Replays n generated wake-ups; returns decisions/s and the RSS with the
  * pipeline still alive. share: the margin twin re-decides from v5.4's scan.
+ * wall: charge wall time (the estimate before CPU times were recorded).
  */
-static int run(const struct fs_em *em, __u64 n, bool share, double *rate, long *rss)
+static int run_mode(const struct fs_em *em, __u64 n, bool share, bool wall, double *rate, long *rss)
 {
 	static struct fs_wakeup ring[4096];
 	char err[256];
 	struct fs_pipeline_opts o = { .em = em, .nr_policies = 2, .kernel_release = "",
-				      .no_twin_sharing = !share };
+				      .no_twin_sharing = !share, .force_wall_time = wall };
 	o.policies[0] = fs_policy_find(pol_a);
 	o.policies[1] = fs_policy_find(pol_b);
 	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
@@ -98,6 +99,7 @@ static int run(const struct fs_em *em, __u64 n, bool share, double *rate, long *
 	for (__u64 i = 0; i < n; i++) {
 		struct fs_wakeup *w = &ring[i & 4095];
 		w->hdr.ts_ns = 1000000 + i * 50000;
+		w->sum_exec_ns = i * 20000; /* every task's CPU time grows: 20 µs per wake-up of anyone */
 		if (fs_pipeline_feed(p, &w->hdr, err, sizeof(err))) {
 			fprintf(stderr, "replay_bench: %s\n", err);
 			fs_pipeline_free(p);
@@ -107,9 +109,14 @@ static int run(const struct fs_em *em, __u64 n, bool share, double *rate, long *
 	double dt = now_s() - t0;
 	*rss = rss_kib();
 	*rate = dt > 0 ? (double)n / dt : 0;
-	fs_pipeline_finish(p, NULL, err, sizeof(err));
+	fs_pipeline_finish(p, err, sizeof(err));
 	fs_pipeline_free(p);
 	return 0;
+}
+
+static int run(const struct fs_em *em, __u64 n, bool share, double *rate, long *rss)
+{
+	return run_mode(em, n, share, false, rate, rss);
 }
 
 int main(int argc, char **argv)
@@ -171,5 +178,17 @@ int main(int argc, char **argv)
 	}
 	printf("replay_bench: twin re-decided %.2f M/s, both evaluated in full %.2f M/s: x%.2f\n",
 	       on / 1e6, off / 1e6, off > 0 ? on / off : 0);
+	/* The same pipeline charging CPU time vs wall time: what the estimator itself costs. */
+	double cpu = 0, wall = 0;
+	for (int k = 0; k < 3; k++) {
+		double r_cpu, r_wall;
+		long rss;
+		if (run_mode(&em, 4 * base, true, false, &r_cpu, &rss) || run_mode(&em, 4 * base, true, true, &r_wall, &rss))
+			return 1;
+		cpu = r_cpu > cpu ? r_cpu : cpu;
+		wall = r_wall > wall ? r_wall : wall;
+	}
+	printf("replay_bench: CPU-time estimate %.2f M/s, wall-time estimate %.2f M/s: x%.2f\n",
+	       cpu / 1e6, wall / 1e6, wall > 0 ? cpu / wall : 0);
 	return 0;
 }

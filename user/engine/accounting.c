@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Energy accounting: placements charged by CPU time (accounting.h, docs/accounting.md). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "accounting.h"
@@ -167,7 +168,6 @@ int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_e
 		return 0;
 	const struct fs_placement *pl = &t->pl;
 
-	memset(iv, 0, sizeof(*iv));
 	iv->end = end;
 	iv->dt_ns = fs_acct_dt(pl->ts_ns, ts);
 	iv->runtime_known = pl->sum_exec_ns != FS_NO_RUNTIME && sum_exec != FS_NO_RUNTIME &&
@@ -202,7 +202,8 @@ int fs_acct_place(struct fs_acct *a, struct fs_task_acct *t, const struct fs_pla
 
 	note_sum_exec(a, t, pl->sum_exec_ns); /* the first reading, if no placement was open */
 
-	t->pl = *pl;
+	/* the placement without the unused tail of dp_uw[] */
+	memcpy(&t->pl, pl, offsetof(struct fs_placement, dp_uw) + (size_t)a->nr * sizeof(pl->dp_uw[0]));
 	t->open = true;
 	t->wakeups++;
 	return rc;

@@ -63,7 +63,7 @@ struct fs_interval {
 	bool runtime_known;
 	__u64 runtime_ns;           /* CPU time the task used in it (0 if unknown) */
 	__u64 window_ns;            /* the time its ΔP is charged for */
-	fs_fj_t de_fj[FS_MAX_POLICIES]; /* ΔP_i × window */
+	fs_fj_t de_fj[FS_MAX_POLICIES]; /* ΔP_i × window (the first nr_policies set) */
 };
 
 /* One task (thread) as the accounting knows it; a pid reused after exit gets a new one. */

@@ -159,7 +159,7 @@ static __u64 pd_base(struct fs_power_ctx *x, int pdi)
  * base, so m is u_dst against the others' top, and at the base's state the
  * busy sum swaps one term.
  */
-static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst, int *state_out)
+static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 {
 	const struct fs_em_pd *pd = &x->em->pd[pdi];
 	const struct fs_power_pd *b = &x->pd[pdi];
@@ -170,7 +170,6 @@ static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst, int *s
 		m = u;
 	int s = pd_state_of(x, pdi, b->fmax, m, b->cap);
 	__u64 f = pd->ps[s].frequency;
-	*state_out = s;
 	if (!f)
 		return 0;
 	__u64 capf = b->cap * f;
@@ -212,28 +211,38 @@ void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const
 	}
 }
 
-__u64 fs_power_ctx_at_state(const struct fs_power_ctx *x, int dst_cpu, int *state)
+__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
 {
-	*state = -1;
 	if (dst_cpu < 0 || dst_cpu >= FS_MAX_CPUS || dst_cpu >= x->em->nr_cpus)
 		return x->base_total;
 	int p = x->em->cpu_pd[dst_cpu];
 	/* No PD, an offline dst or an unusable PD: the task adds nothing. */
 	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << dst_cpu)))
 		return x->base_total;
-	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu, state);
+	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu);
 }
 
-__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
+/* The state pd_with_task() would pick for dst, without its busy sum. */
+static int state_with_task(const struct fs_power_ctx *x, int pdi, int dst)
 {
-	int state;
+	const struct fs_power_pd *b = &x->pd[pdi];
+	__u64 u = cpu_u(x, dst, true, b->cap), m = fs_top2_without(&b->top, dst);
 
-	return fs_power_ctx_at_state(x, dst_cpu, &state);
+	return pd_state_of(x, pdi, b->fmax, u > m ? u : m, b->cap);
+}
+
+int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu)
+{
+	int p = cpu >= 0 && cpu < x->em->nr_cpus && cpu < FS_MAX_CPUS ? x->em->cpu_pd[cpu] : -1;
+
+	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << cpu)))
+		return -1;
+	return state_with_task(x, p, cpu);
 }
 
 void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den)
 {
-	int p = cpu >= 0 && cpu < x->em->nr_cpus ? x->em->cpu_pd[cpu] : -1;
+	int p = cpu >= 0 && cpu < x->em->nr_cpus && cpu < FS_MAX_CPUS ? x->em->cpu_pd[cpu] : -1;
 
 	*num = *den = 0;
 	if (p < 0 || state < 0 || !x->pd[p].usable || !x->task_est)

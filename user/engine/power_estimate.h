@@ -54,13 +54,14 @@ void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const
 			   const struct fs_power_lut *lut);
 /* == fs_system_power_uw(em, w, dst_cpu) */
 __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu);
-/* The same, and the state of dst's PD with the task there (-1: the task adds nothing). */
-__u64 fs_power_ctx_at_state(const struct fs_power_ctx *x, int dst_cpu, int *state);
+/* The state of cpu's PD with the task on cpu (fs_power_ctx_at's), -1 if the task adds nothing there. */
+int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu);
 /*
  * How the task's CPU time on cpu converts to its active time there
  * (accounting.h): the task's utilization u = task_est implies it runs a share
- * β = u·fmax / (cap·f) at the PD's state; *num / *den = 1/β = cap·f / (u·fmax).
- * *den = 0 when β would be >= 1 (or there is no utilization, PD or state).
+ * β = u·fmax / (cap·f) at state (fs_power_ctx_state_at());
+ * *num / *den = 1/β = cap·f / (u·fmax). *den = 0 when β would be >= 1 (or
+ * there is no utilization, PD or state).
  */
 void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den);
 
