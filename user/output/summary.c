@@ -126,9 +126,8 @@ static void print_verdicts(FILE *out, const struct fs_report *r)
 		else
 			fprintf(out, "no margin verdict: one policy ran\n");
 	}
-	if (r->wall_time)
-		wrap(out, "", "note: this input has no CPU times (a recording made before feecscope 0.2, or a "
-		     "records CSV without sum_exec_ns): its energy figures use the old wall-time estimate", 6);
+	if (r->wall_time) /* one line: recordings of format 1, records CSVs without sum_exec_ns */
+		fprintf(out, "note: no CPU times in this input: energy by the old wall-time estimate\n");
 }
 
 /* ---- the body ---- */
