@@ -597,7 +597,7 @@ int fs_cmd_live(int argc, char **argv)
 	po.pid_filter = L.o.pid;
 	po.comm_filter = L.o.comm;
 	po.threads = L.o.threads;
-	po.head = head;
+	po.head = head[0] ? head : NULL; /* --policies: no line, as replay */
 
 	bo.btf_path = L.o.btf;
 	bo.raw_tp = L.o.raw_tp;
