@@ -10,15 +10,16 @@ cd "$TMP" || exit 1
 rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
 RT=$!
 
-# run NAME HOW: HOW = duration | INT | TERM
+# run NAME HOW [LIVE OPTIONS]: HOW = duration | INT | TERM
 run() {
 	local n=$1 how=$2 rc
+	shift 2
 	if [ "$how" = duration ]; then
-		"$FEECSCOPE" live -d 3 -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" \
+		"$FEECSCOPE" live -d 3 -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" "$@" \
 			>"$n.out" 2>"$n.err"
 		rc=$?
 	else
-		"$FEECSCOPE" live -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" \
+		"$FEECSCOPE" live -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" "$@" \
 			>"$n.out" 2>"$n.err" &
 		local pid=$!
 		sleep 2.5
@@ -37,7 +38,7 @@ run() {
 	fi
 	grep -q "^wake-ups:" "$n.live.sum" && pass "$n: summary has the wake-up counts" ||
 		fail "$n: summary content" "$(head -3 "$n.live.sum")"
-	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" >"$n.replay.sum" 2>"$n.replay.err"; then
+	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" "$@" >"$n.replay.sum" 2>"$n.replay.err"; then
 		pass "$n: recording replays"
 	else
 		fail "$n: replay of the recording" "$(head -3 "$n.replay.err")"
@@ -50,6 +51,7 @@ run() {
 }
 
 run normal duration
+run policies duration --policies v6.12,v6.12+margin,v5.4
 run sigint INT
 run sigterm TERM
 
