@@ -95,7 +95,9 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 		return NULL;
 	}
 	p->o = *o;
-	fs_power_lut_build(&p->power_lut, o->em);
+	/* The reference policy's kernel decides how schedutil picks OPPs. */
+	struct fs_power_opts po = fs_power_opts_for_policy(o->policies[0]);
+	fs_power_lut_build_opts(&p->power_lut, o->em, &po);
 	fs_cpu_energy_init(&p->cpu_energy, o->em);
 	p->st.nr_policies = o->nr_policies;
 	for (int i = 0; i < o->nr_outputs; i++)

@@ -3,13 +3,18 @@
  * fs_system_power_uw(): a policy-independent estimate of the CPUs' power
  * with the waking task on dst_cpu, for energy accounting (docs/power-estimate.md).
  *
- * Per CPU i online:   u_i = min(cap_i, cfs_i + rt_i + dl_i + irq_i)
- *   where cfs_i = util_avg_i - task_util (i == task_cpu, saturating) + task_util_est (i == dst)
- * Per PD:             m = max u_i; state = lowest with f >= fmax * (m + m/4) / cap, else the top
- *                     busy_i = min(u_i * fmax, cap * f)              (u_i / capacity at f, <= 1)
- *                     P_pd = P_uW(state) * sum(busy_i) / (cap * f)   (floor)
- * Result:             sum over PDs of P_pd.
- * task_util / task_util_est are taken after the PELT sync, with the MSB flag rule.
+ * Per CPU i online, p on dst (or nowhere):
+ *   busy     u_i = min(cap, util_avg_i - task_util [i == task_cpu] + task_est [i == dst] + rt + dl + irq)
+ *   request  r_i = schedutil's frequency request once p is enqueued on dst:
+ *                  cpu_util_cfs() = max(util_avg', util_est' [UTIL_EST], runnable_avg' [v6.5+])
+ *                  (p's util_avg/runnable_avg leave task_cpu and join dst, its util_est joins dst),
+ *                  then the era's effective_cpu_util(FREQUENCY_UTIL) and headroom.
+ * Per PD:     m = max r_i; state = the OPP cpufreq resolves get_next_freq()'s target for m
+ *             to (lowest at or above, inefficient ones skipped on v5.16+), raised if
+ *             needed to the lowest OPP whose capacity holds every u_i
+ *             busy_i = u_i * fmax / (cap * f)                (u_i / capacity at f, <= 1)
+ *             P_pd = P_uW(state) * sum(busy_i)               (floor)
+ * Result:     sum over PDs of P_pd.
  *
  * A placement only changes the PD of dst (task_cpu's PD has the task removed
  * whatever dst is), so fs_power_ctx computes every PD once without the task
@@ -19,90 +24,262 @@
 #include "pelt.h"
 #include "power_estimate.h"
 
+const struct fs_power_opts fs_power_opts_mainline = {
+	.dvfs = FS_DVFS_6_8, .skip_inefficient = true, .runnable_boost = true,
+};
+
+struct fs_power_opts fs_power_opts_for_policy(const struct fs_policy_desc *d)
+{
+	const struct fs_feec_rules *r = d ? d->rules : NULL;
+
+	if (!r)
+		return fs_power_opts_mainline;
+	/* schedutil changes with the same commits as feec's own frequency model:
+	 * map_util_perf() in v5.14 (not in late 5.10.y, whose EM keeps the v5.0
+	 * form), sugov_effective_cpu_perf() in v6.8, inefficient OPPs in v5.16,
+	 * runnable boosting in v6.5 (not in 6.1.y). */
+	return (struct fs_power_opts){
+		.dvfs = r->energy == FS_EM_PD_ENERGY_5_0 ? FS_DVFS_5_0
+			: r->eff >= FS_EFF_6_8           ? FS_DVFS_6_8
+							 : FS_DVFS_5_14,
+		.skip_inefficient = r->mark_inefficient,
+		.runnable_boost = r->boost_max_util,
+	};
+}
+
 static __u64 power_uw(const struct fs_em *em, const struct fs_em_ps *ps)
 {
 	return em->unit == FS_POWER_MW ? ps->power * 1000 : ps->power;
 }
 
-/* u_i of CPU i with the task on it or not. */
-static inline __u64 cpu_u(const struct fs_power_ctx *x, int i, bool on, __u64 cap)
+static inline __u64 lsub(__u64 a, __u64 b)
 {
-	const struct fs_cpu *c = &x->w->cpu[i];
-	__u64 cfs = c->util_avg;
-
-	if (i == x->w->task_cpu)
-		cfs = cfs > x->task_util ? cfs - x->task_util : 0;
-	if (on)
-		cfs += x->task_est;
-	__u64 v = cfs + c->rt_util + c->dl_util + c->irq_util;
-	return v < cap ? v : cap;
+	return a > b ? a - b : 0;
 }
 
-/* Lowest state with f >= fmax * 1.25 m / cap, else the top. */
-static int pd_state(const struct fs_em_pd *pd, __u64 fmax, __u64 m, __u64 cap)
+/*
+ * sugov_get_util() of CPU i from its cpu_util_cfs() value: v5.0 - v6.7
+ * effective_cpu_util(FREQUENCY_UTIL), or v6.8+'s (*min, *max) form through
+ * sugov_effective_cpu_perf() (the headroom is then in the result). uclamp is
+ * not modelled (docs). Out of line: most CPUs take cpu_terms()'s fast path.
+ */
+static __attribute__((noinline)) __u64 freq_util(const struct fs_cpu *c, __u64 cfs, __u64 cap,
+						  enum fs_power_dvfs dvfs)
 {
-	__u64 want = fmax * (m + (m >> 2)) / cap;
+	const __u64 irq = c->irq_util, bw = (c->dl_running_bw * FS_SCHED_CAPACITY_SCALE) >> 20;
+	const bool rt = c->flags & FS_CPU_RT_RUNNABLE;
+	__u64 u;
+
+	if (irq >= cap)
+		return cap;
+	if (dvfs == FS_DVFS_6_8) {
+		__u64 floor = rt ? cap : irq + bw; /* an RT task runs at the top */
+
+		u = cfs + c->rt_util + c->dl_util;
+		if (u >= cap)
+			u = cap;
+		else if (irq)
+			u = u * (cap - irq) / cap + irq;
+		u += u >> 2;
+		if (u > cap)
+			u = cap;
+		if (floor > u)
+			u = floor < cap ? floor : cap;
+		return u;
+	}
+	if (rt)
+		return cap;
+	u = cfs + c->rt_util;
+	if (u + c->dl_util >= cap)
+		return cap; /* no idle time left */
+	if (irq)
+		u = u * (cap - irq) / cap + irq;
+	u += bw;
+	return u < cap ? u : cap;
+}
+
+/* The request from cpu_util_cfs() value v (at most cap): freq_util(), short when only CFS runs. */
+static inline __attribute__((always_inline)) __u64 request_of(const struct fs_cpu *c, __u64 v, __u64 oth,
+							       __u64 cap, enum fs_power_dvfs dvfs)
+{
+	if ((oth | c->dl_running_bw) || (c->flags & FS_CPU_RT_RUNNABLE))
+		return freq_util(c, v, cap, dvfs);
+	if (dvfs == FS_DVFS_6_8) {
+		v += v >> 2;
+		v = v < cap ? v : cap;
+	}
+	return v;
+}
+
+/*
+ * Busy u_i and request r_i of CPU i, with the task enqueued on it (on) or not.
+ * Busy: util_avg without p's blocked util, plus task_est on dst, plus RT, DL
+ * and irq. Request: p's util_avg and runnable_avg leave task_cpu and are
+ * attached on dst, its _task_util_est() joins dst's util_est, and
+ * cpu_util_cfs() takes the largest, at most the capacity (util_est: v4.17+;
+ * runnable_avg: cpu_util_cfs_boost(), v6.5+).
+ */
+static inline __attribute__((always_inline)) void cpu_terms(const struct fs_power_ctx *x, int i, bool on,
+							     __u64 cap, bool boost, enum fs_power_dvfs dvfs,
+							     __u64 *u_out, __u64 *r_out)
+{
+	const struct fs_cpu *c = &x->w->cpu[i];
+	const bool here = i == x->w->task_cpu, leaves = here && !on, joins = !here && on;
+	const __u64 avg = c->util_avg, oth = c->rt_util + c->dl_util + c->irq_util;
+	__u64 u = here ? lsub(avg, x->task_util) : avg, v, ue;
+
+	u += (on ? x->task_est : 0) + oth;
+	*u_out = u < cap ? u : cap;
+
+	v = leaves ? lsub(avg, x->task_util) : joins ? avg + x->task_util : avg;
+	if (boost) {
+		__u64 run = c->runnable_avg;
+
+		run = leaves ? lsub(run, x->task_run) : joins ? run + x->task_run : run;
+		v = run > v ? run : v;
+	}
+	ue = (c->util_est + (on ? x->task_ue : 0)) & x->ue_mask;
+	v = ue > v ? ue : v;
+	*r_out = request_of(c, v < cap ? v : cap, oth, cap, dvfs);
+}
+
+/* cpu_terms() of task_cpu without the task: once per wake-up, out of the PD loop's way. */
+static __attribute__((noinline)) void task_cpu_terms(const struct fs_power_ctx *x, int i, __u64 cap, __u64 *u,
+						     __u64 *r)
+{
+	cpu_terms(x, i, false, cap, x->opts.runnable_boost, x->opts.dvfs, u, r);
+}
+
+/* cpu_terms() of a CPU the task neither leaves nor joins: most CPUs of most PDs. */
+static inline __attribute__((always_inline)) void other_cpu_terms(const struct fs_cpu *c, __u64 cap,
+								   __u64 ue_mask, bool boost,
+								   enum fs_power_dvfs dvfs, __u64 *u_out,
+								   __u64 *r_out)
+{
+	const __u64 avg = c->util_avg, oth = c->rt_util + c->dl_util + c->irq_util, ue = c->util_est & ue_mask;
+	__u64 u = avg + oth, v = avg;
+
+	*u_out = u < cap ? u : cap;
+	if (boost)
+		v = c->runnable_avg > v ? c->runnable_avg : v;
+	v = ue > v ? ue : v;
+	*r_out = request_of(c, v < cap ? v : cap, oth, cap, dvfs);
+}
+
+/*
+ * cpufreq_driver_resolve_freq(): the lowest OPP at or above want, skipping
+ * the inefficient ones (v5.16+ CPUFREQ_RELATION_LE), else the top.
+ */
+static int lowest_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 want)
+{
 	int s;
 
 	for (s = 0; s < pd->nr_ps - 1; s++)
-		if (pd->ps[s].frequency >= want)
+		if (pd->ps[s].frequency >= want && !(k->skip >> s & 1))
 			break;
 	return s;
 }
 
-/* pd_state() from the table where it covers m, else searched. */
-static int pd_state_of(const struct fs_power_ctx *x, int pdi, __u64 fmax, __u64 m, __u64 cap)
+/* The OPP for a largest request m: get_next_freq()'s target, headroom as the era puts it. */
+static int request_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, enum fs_power_dvfs dvfs,
+			 __u64 m)
 {
-	if (x->lut && m < FS_POWER_LUT)
-		return x->lut->state[pdi][m];
-	return pd_state(&x->em->pd[pdi], fmax, m, cap);
+	switch (dvfs) {
+	case FS_DVFS_5_0:
+		return lowest_state(pd, k, (k->fmax + (k->fmax >> 2)) * m / k->cap);
+	case FS_DVFS_5_14:
+		return lowest_state(pd, k, k->fmax * (m + (m >> 2)) / k->cap);
+	case FS_DVFS_6_8:
+	default:
+		return lowest_state(pd, k, k->fmax * m / k->cap);
+	}
 }
 
-static void pd_const(const struct fs_em *em, int pdi, struct fs_power_pd_const *k)
+/*
+ * The lowest OPP whose capacity holds a busy utilization u (cap * f >= u *
+ * fmax): a CPU given more work than its OPP delivers raises its util_avg,
+ * and schedutil's request with it, until it does.
+ */
+static int work_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 u)
+{
+	return lowest_state(pd, k, (k->fmax * u + k->cap - 1) / k->cap);
+}
+
+/* max(request_state(m), work_state(u)), from the tables where they cover m and u. */
+static inline __attribute__((always_inline)) int pd_state_of(const struct fs_power_ctx *x, int pdi,
+							    const struct fs_power_pd_const *k, __u64 m, __u64 u)
+{
+	const struct fs_em_pd *pd = &x->em->pd[pdi];
+	int s = x->lut && m < FS_POWER_LUT ? x->lut->state[pdi][m] : request_state(pd, k, x->opts.dvfs, m);
+
+	/* Mostly the headroom leaves room for the busy time already. */
+	if (k->cap * pd->ps[s].frequency >= u * k->fmax)
+		return s;
+	int w = x->lut && u < FS_POWER_LUT ? x->lut->work[pdi][u] : work_state(pd, k, u);
+	return s > w ? s : w;
+}
+
+/*
+ * The states em_compute_costs() flags inefficient (a faster one costs no
+ * more; the source's own flags when it gave them); cpufreq skips them when
+ * em_cpufreq_update_efficiencies() set SKIP_INEFFICIENCIES on the PD (v5.16+).
+ */
+static __u64 skip_mask(const struct fs_em_pd *pd, const struct fs_power_opts *o)
+{
+	__u64 mask = 0, prev_cost = UINT64_MAX, fmax = pd->ps[pd->nr_ps - 1].frequency;
+
+	if (!o->skip_inefficient || !(pd->flags & FS_EM_PD_SKIP_INEFFICIENT))
+		return 0;
+	for (int s = pd->nr_ps - 1; s >= 0; s--) {
+		const struct fs_em_ps *ps = &pd->ps[s];
+		bool ineff;
+
+		if (pd->has_inefficient) {
+			ineff = ps->inefficient;
+		} else {
+			__u64 cost = ps->frequency ? fmax * ps->power / ps->frequency : UINT64_MAX;
+
+			ineff = cost >= prev_cost;
+			if (!ineff)
+				prev_cost = cost;
+		}
+		/* The top state is never inefficient: cpufreq always has it. */
+		if (ineff && s < pd->nr_ps - 1)
+			mask |= 1ull << s;
+	}
+	return mask;
+}
+
+static void pd_const(const struct fs_em *em, int pdi, const struct fs_power_opts *o, struct fs_power_pd_const *k)
 {
 	const struct fs_em_pd *pd = &em->pd[pdi];
 	int first = fs_em_pd_first_cpu(pd);
 
-	k->usable = pd->nr_ps > 0 && first >= 0 && first < FS_MAX_CPUS && em->capacity[first];
+	k->usable = pd->nr_ps > 0 && pd->nr_ps <= FS_MAX_PS && first >= 0 && first < FS_MAX_CPUS &&
+		    em->capacity[first];
 	k->cap = k->usable ? em->capacity[first] : 0;
 	k->fmax = k->usable ? pd->ps[pd->nr_ps - 1].frequency : 0;
+	k->skip = k->usable ? skip_mask(pd, o) : 0;
+}
+
+void fs_power_lut_build_opts(struct fs_power_lut *lut, const struct fs_em *em, const struct fs_power_opts *o)
+{
+	lut->em = em;
+	lut->opts = *o;
+	for (int p = 0; p < em->nr_pd && p < FS_MAX_PDS; p++) {
+		const struct fs_power_pd_const *k = &lut->pdc[p];
+
+		pd_const(em, p, o, &lut->pdc[p]);
+		for (__u64 m = 0; m < FS_POWER_LUT; m++) {
+			lut->state[p][m] = k->usable ? (__u8)request_state(&em->pd[p], k, o->dvfs, m) : 0;
+			lut->work[p][m] = k->usable ? (__u8)work_state(&em->pd[p], k, m) : 0;
+		}
+	}
 }
 
 void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em)
 {
-	lut->em = em;
-	for (int p = 0; p < em->nr_pd && p < FS_MAX_PDS; p++) {
-		const struct fs_em_pd *pd = &em->pd[p];
-		const struct fs_power_pd_const *k = &lut->pdc[p];
-
-		pd_const(em, p, &lut->pdc[p]);
-		for (__u64 m = 0; m < FS_POWER_LUT; m++)
-			lut->state[p][m] = k->usable ? (__u8)pd_state(pd, k->fmax, m, k->cap) : 0;
-	}
-}
-
-/* busy_i = u_i / capacity at f, scaled by cap * f. */
-static __u64 busy_term(__u64 u, __u64 fmax, __u64 capf)
-{
-	__u64 b = u * fmax;
-	return b < capf ? b : capf;
-}
-
-/*
- * Sum of busy_i over cpus at cap * f, where m is the largest u_i and sum_u
- * their sum: when m's term is not clipped no term is, and the sum is fmax *
- * sum_u (same integers, one multiply instead of a loop).
- */
-static unsigned __int128 busy_sum(const struct fs_power_ctx *x, __u64 cpus, __u64 m, __u64 sum_u,
-				  __u64 fmax, __u64 capf)
-{
-	unsigned __int128 busy = 0;
-
-	if ((unsigned __int128)m * fmax <= capf)
-		return (unsigned __int128)sum_u * fmax;
-	for (__u64 left = cpus; left; left &= left - 1)
-		busy += busy_term(x->u[__builtin_ctzll(left)], fmax, capf);
-	return busy;
+	fs_power_lut_build_opts(lut, em, &fs_power_opts_mainline);
 }
 
 static __u64 pd_watts(const struct fs_em *em, const struct fs_em_pd *pd, int s, unsigned __int128 busy,
@@ -116,128 +293,202 @@ static __u64 pd_watts(const struct fs_em *em, const struct fs_em_pd *pd, int s, 
 	return (__u64)((unsigned __int128)pw * busy / capf);
 }
 
+static const struct fs_power_pd_const *pd_const_of(const struct fs_power_ctx *x, int pdi,
+						   struct fs_power_pd_const *scratch)
+{
+	if (x->lut)
+		return &x->lut->pdc[pdi];
+	pd_const(x->em, pdi, &x->opts, scratch);
+	return scratch;
+}
+
 /* P_pd with the task nowhere; keeps what fs_power_ctx_at() reuses. */
-static __u64 pd_base(struct fs_power_ctx *x, int pdi)
+static inline __attribute__((always_inline)) __u64 pd_base(struct fs_power_ctx *x, int pdi, bool boost,
+							    enum fs_power_dvfs dvfs)
 {
 	const struct fs_em *em = x->em;
 	const struct fs_em_pd *pd = &em->pd[pdi];
 	struct fs_power_pd *b = &x->pd[pdi];
-	struct fs_power_pd_const k;
+	struct fs_power_pd_const scratch;
+	const struct fs_power_pd_const *k = pd_const_of(x, pdi, &scratch);
 
-	if (x->lut)
-		k = x->lut->pdc[pdi];
-	else
-		pd_const(em, pdi, &k);
 	b->cpus = pd->cpus & x->online;
-	b->usable = k.usable && b->cpus;
+	b->usable = k->usable && b->cpus;
 	if (!b->usable)
 		return 0;
-	b->cap = k.cap;
-	b->fmax = k.fmax;
-	fs_top2_init(&b->top);
-	b->sum_u = 0;
+	b->cap = k->cap;
+	b->fmax = k->fmax;
+	/* Locals, not b's fields, in the loop: x->u[] stores could alias them. */
+	const struct fs_cpu *cpu = x->w->cpu;
+	const int task_cpu = x->w->task_cpu;
+	const __u64 cap = k->cap, ue_mask = x->ue_mask;
+	struct fs_top2 top;
+	__u64 sum_u = 0, max_u = 0;
+
+	fs_top2_init(&top);
 	for (__u64 left = b->cpus; left; left &= left - 1) {
 		int i = __builtin_ctzll(left);
-		__u64 u = cpu_u(x, i, false, b->cap);
+		__u64 u, r;
 
+		if (i == task_cpu)
+			task_cpu_terms(x, i, cap, &u, &r);
+		else
+			other_cpu_terms(&cpu[i], cap, ue_mask, boost, dvfs, &u, &r);
 		x->u[i] = u;
-		b->sum_u += u;
-		fs_top2_add(&b->top, i, u);
+		sum_u += u;
+		max_u = u > max_u ? u : max_u;
+		fs_top2_add(&top, i, r);
 	}
-	int s = pd_state_of(x, pdi, b->fmax, b->top.v[0], b->cap);
-	__u64 f = pd->ps[s].frequency;
+	b->top = top;
+	b->sum_u = sum_u;
+	b->max_u = max_u;
+	int s = pd_state_of(x, pdi, k, top.v[0], max_u);
 	b->state = s;
-	b->busy = 0;
-	if (!f)
-		return 0;
-	b->busy = busy_sum(x, b->cpus, b->top.v[0], b->sum_u, b->fmax, b->cap * f);
-	return pd_watts(em, pd, s, b->busy, b->cap * f);
+	/* The state holds every u_i: sum(busy_i) is sum_u * fmax / (cap * f). */
+	b->busy = (unsigned __int128)sum_u * b->fmax;
+	return pd_watts(em, pd, s, b->busy, b->cap * pd->ps[s].frequency);
+}
+
+/* Every PD without the task, one loop per option set (constants fold the branches away). */
+static inline __attribute__((always_inline)) void all_bases(struct fs_power_ctx *x, bool boost,
+							     enum fs_power_dvfs dvfs)
+{
+	x->base_total = 0;
+	for (int p = 0; p < x->em->nr_pd; p++) {
+		x->base_pd[p] = pd_base(x, p, boost, dvfs);
+		x->base_total += x->base_pd[p];
+	}
+}
+
+static void bases_6_8_boost(struct fs_power_ctx *x)
+{
+	all_bases(x, true, FS_DVFS_6_8);
+}
+
+static void bases_6_8(struct fs_power_ctx *x)
+{
+	all_bases(x, false, FS_DVFS_6_8);
+}
+
+static void bases_boost(struct fs_power_ctx *x)
+{
+	all_bases(x, true, FS_DVFS_5_14); /* 5_0 and 5_14 differ in the state search only */
+}
+
+static void bases(struct fs_power_ctx *x)
+{
+	all_bases(x, false, FS_DVFS_5_14);
 }
 
 /*
- * P_pd with the task on dst, a CPU of the PD: only u_dst differs from the
- * base, so m is u_dst against the others' top, and at the base's state the
- * busy sum swaps one term.
+ * P_pd with the task on dst, a CPU of the PD: only dst's u and r differ from
+ * the base, so m is r_dst against the others' top and the busy sum swaps one
+ * term.
  */
-static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst)
+static inline __attribute__((always_inline)) __u64 pd_with_task_t(const struct fs_power_ctx *x, int pdi, int dst,
+								    int *state_out, bool boost,
+								    enum fs_power_dvfs dvfs)
 {
 	const struct fs_em_pd *pd = &x->em->pd[pdi];
 	const struct fs_power_pd *b = &x->pd[pdi];
-	__u64 u = cpu_u(x, dst, true, b->cap);
-	__u64 m = fs_top2_without(&b->top, dst);
+	struct fs_power_pd_const scratch;
+	const struct fs_power_pd_const *k = x->lut ? &x->lut->pdc[pdi] : NULL;
+	__u64 u, r, m = fs_top2_without(&b->top, dst);
 
-	if (u > m)
-		m = u;
-	int s = pd_state_of(x, pdi, b->fmax, m, b->cap);
-	__u64 f = pd->ps[s].frequency;
-	if (!f)
-		return 0;
-	__u64 capf = b->cap * f;
-	unsigned __int128 busy;
-	if (s == b->state) {
-		busy = b->busy - busy_term(x->u[dst], b->fmax, capf) + busy_term(u, b->fmax, capf);
-	} else if ((unsigned __int128)m * b->fmax <= capf) {
-		busy = (unsigned __int128)(b->sum_u - x->u[dst] + u) * b->fmax;
-	} else {
-		busy = busy_term(u, b->fmax, capf);
-		for (__u64 left = b->cpus & ~(1ull << dst); left; left &= left - 1)
-			busy += busy_term(x->u[__builtin_ctzll(left)], b->fmax, capf);
+	cpu_terms(x, dst, true, b->cap, boost, dvfs, &u, &r);
+
+	if (r > m)
+		m = r;
+	if (!k) {
+		pd_const(x->em, pdi, &x->opts, &scratch);
+		k = &scratch;
 	}
+	int s = pd_state_of(x, pdi, k, m, u > b->max_u ? u : b->max_u);
+	__u64 capf = b->cap * pd->ps[s].frequency;
+	/* b->max_u counts dst without the task, never more than u: the max with the task. */
+	unsigned __int128 busy = (unsigned __int128)(b->sum_u - x->u[dst] + u) * b->fmax;
+
+	*state_out = s;
 	return pd_watts(x->em, pd, s, busy, capf);
 }
 
-void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w)
+static __u64 pd_with_task(const struct fs_power_ctx *x, int pdi, int dst, int *state_out)
 {
-	fs_power_ctx_init_lut(x, em, w, NULL);
+	const bool boost = x->opts.runnable_boost;
+
+	if (x->opts.dvfs == FS_DVFS_6_8)
+		return boost ? pd_with_task_t(x, pdi, dst, state_out, true, FS_DVFS_6_8)
+			     : pd_with_task_t(x, pdi, dst, state_out, false, FS_DVFS_6_8);
+	return boost ? pd_with_task_t(x, pdi, dst, state_out, true, FS_DVFS_5_14)
+		     : pd_with_task_t(x, pdi, dst, state_out, false, FS_DVFS_5_14);
 }
 
-void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
-			   const struct fs_power_lut *lut)
+static void ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
+		     const struct fs_power_opts *o, const struct fs_power_lut *lut)
 {
 	__u64 ue = w->task.util_est_ewma > w->task.util_est_enqueued ? w->task.util_est_ewma
 								     : w->task.util_est_enqueued;
 	x->em = em;
 	x->lut = lut && lut->em == em ? lut : NULL;
+	x->opts = *o;
 	x->w = w;
 	x->task_util = fs_sync_entity_util_avg(&w->task);
+	x->task_ue = ue;
 	x->task_est = x->task_util > ue ? x->task_util : ue;
+	x->task_run = o->runnable_boost ? fs_sync_entity_runnable_avg(&w->task) : 0;
+	x->ue_mask = w->flags & FS_WAKE_UTIL_EST_OFF ? 0 : ~0ull; /* sched_feat(UTIL_EST) */
 	x->online = 0;
 	for (int i = 0; i < w->hdr.nr_cpus && i < FS_MAX_CPUS; i++)
 		x->online |= (__u64)!!(w->cpu[i].flags & FS_CPU_ONLINE) << i;
-	x->base_total = 0;
-	for (int p = 0; p < em->nr_pd; p++) {
-		x->base_pd[p] = pd_base(x, p);
-		x->base_total += x->base_pd[p];
-	}
+	if (o->dvfs == FS_DVFS_6_8)
+		(o->runnable_boost ? bases_6_8_boost : bases_6_8)(x);
+	else
+		(o->runnable_boost ? bases_boost : bases)(x);
+}
+
+void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w)
+{
+	ctx_init(x, em, w, &fs_power_opts_mainline, NULL);
+}
+
+void fs_power_ctx_init_opts(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
+			    const struct fs_power_opts *o)
+{
+	ctx_init(x, em, w, o, NULL);
+}
+
+void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
+			   const struct fs_power_lut *lut)
+{
+	ctx_init(x, em, w, lut ? &lut->opts : &fs_power_opts_mainline, lut);
+}
+
+/* The PD of cpu when the task can sit there, -1 otherwise (no PD, offline, unusable PD). */
+static int pd_of_dst(const struct fs_power_ctx *x, int cpu)
+{
+	int p = cpu >= 0 && cpu < x->em->nr_cpus && cpu < FS_MAX_CPUS ? x->em->cpu_pd[cpu] : -1;
+
+	return p >= 0 && x->pd[p].usable && (x->pd[p].cpus & (1ull << cpu)) ? p : -1;
 }
 
 __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
 {
-	if (dst_cpu < 0 || dst_cpu >= FS_MAX_CPUS || dst_cpu >= x->em->nr_cpus)
-		return x->base_total;
-	int p = x->em->cpu_pd[dst_cpu];
-	/* No PD, an offline dst or an unusable PD: the task adds nothing. */
-	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << dst_cpu)))
-		return x->base_total;
-	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu);
-}
+	int p = pd_of_dst(x, dst_cpu), state;
 
-/* The state pd_with_task() would pick for dst, without its busy sum. */
-static int state_with_task(const struct fs_power_ctx *x, int pdi, int dst)
-{
-	const struct fs_power_pd *b = &x->pd[pdi];
-	__u64 u = cpu_u(x, dst, true, b->cap), m = fs_top2_without(&b->top, dst);
-
-	return pd_state_of(x, pdi, b->fmax, u > m ? u : m, b->cap);
+	/* Nowhere, or a CPU the task adds nothing on. */
+	if (p < 0)
+		return x->base_total;
+	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu, &state);
 }
 
 int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu)
 {
-	int p = cpu >= 0 && cpu < x->em->nr_cpus && cpu < FS_MAX_CPUS ? x->em->cpu_pd[cpu] : -1;
+	int p = pd_of_dst(x, cpu), state;
 
-	if (p < 0 || !x->pd[p].usable || !(x->pd[p].cpus & (1ull << cpu)))
+	if (p < 0)
 		return -1;
-	return state_with_task(x, p, cpu);
+	pd_with_task(x, p, cpu, &state);
+	return state;
 }
 
 void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den)
