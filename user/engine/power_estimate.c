@@ -437,9 +437,11 @@ static void ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struc
 	x->task_est = x->task_util > ue ? x->task_util : ue;
 	x->task_run = o->runnable_boost ? fs_sync_entity_runnable_avg(&w->task) : 0;
 	x->ue_mask = w->flags & FS_WAKE_UTIL_EST_OFF ? 0 : ~0ull; /* sched_feat(UTIL_EST) */
-	x->online = 0;
-	for (int i = 0; i < w->hdr.nr_cpus && i < FS_MAX_CPUS; i++)
-		x->online |= (__u64)!!(w->cpu[i].flags & FS_CPU_ONLINE) << i;
+	__u64 online = 0;
+	const int n = w->hdr.nr_cpus < FS_MAX_CPUS ? w->hdr.nr_cpus : FS_MAX_CPUS;
+	for (int i = 0; i < n; i++)
+		online |= (__u64)!!(w->cpu[i].flags & FS_CPU_ONLINE) << i;
+	x->online = online;
 	if (o->dvfs == FS_DVFS_6_8)
 		(o->runnable_boost ? bases_6_8_boost : bases_6_8)(x);
 	else
@@ -483,12 +485,18 @@ __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
 
 int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu)
 {
-	int p = pd_of_dst(x, cpu), state;
+	int p = pd_of_dst(x, cpu);
 
 	if (p < 0)
 		return -1;
-	pd_with_task(x, p, cpu, &state);
-	return state;
+	/* pd_with_task()'s state, without its busy sum */
+	const struct fs_power_pd *b = &x->pd[p];
+	struct fs_power_pd_const scratch;
+	const struct fs_power_pd_const *k = pd_const_of(x, p, &scratch);
+	__u64 u, r, m = fs_top2_without(&b->top, cpu);
+
+	cpu_terms(x, cpu, true, b->cap, x->opts.runnable_boost, x->opts.dvfs, &u, &r);
+	return pd_state_of(x, p, k, r > m ? r : m, u > b->max_u ? u : b->max_u);
 }
 
 void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den)
