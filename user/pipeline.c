@@ -153,11 +153,12 @@ static int check_wakeup_values(const struct fs_wakeup *w, int n, char *err, size
 	return -1;
 }
 
-/* fs_system_power_uw() of this wake-up, each destination computed once. */
+/* fs_system_power_uw() of this wake-up, each destination computed once, with its PD's state. */
 struct power_memo {
 	struct fs_power_ctx x;
 	__u64 have;
 	__u64 cache[FS_MAX_CPUS];
+	int state[FS_MAX_CPUS];
 };
 
 static __u64 power_at(struct power_memo *m, int cpu)
@@ -165,10 +166,18 @@ static __u64 power_at(struct power_memo *m, int cpu)
 	if (cpu < 0 || cpu >= FS_MAX_CPUS)
 		return fs_power_ctx_at(&m->x, -1);
 	if (!(m->have & (1ull << cpu))) {
-		m->cache[cpu] = fs_power_ctx_at(&m->x, cpu);
+		m->cache[cpu] = fs_power_ctx_at_state(&m->x, cpu, &m->state[cpu]);
 		m->have |= 1ull << cpu;
 	}
 	return m->cache[cpu];
+}
+
+/* The state of cpu's PD with the task there: from the memo, else without the power's busy sum. */
+static int state_at(const struct power_memo *m, int cpu)
+{
+	if (cpu >= 0 && cpu < FS_MAX_CPUS && (m->have & (1ull << cpu)))
+		return m->state[cpu];
+	return fs_power_ctx_state_at(&m->x, cpu);
 }
 
 static void count_policy(struct fs_pipeline *p, int i, int pd_prev)
@@ -258,14 +267,12 @@ static int end_task(struct fs_pipeline *p, struct fs_task_acct *t, __u64 ts, __u
 /* Each PD's state after this wake-up (the task on run_cpu): the utilization-sampled residency. */
 static void sample_states(struct fs_pipeline *p, const struct power_memo *m, int run_cpu, int run_state)
 {
-	int state[FS_MAX_PDS];
 	int run_pd = run_cpu >= 0 && run_cpu < p->o.em->nr_cpus ? p->o.em->cpu_pd[run_cpu] : -1;
 
 	for (int d = 0; d < p->o.em->nr_pd; d++)
-		state[d] = m->x.pd[d].usable ? m->x.pd[d].state : -1;
-	if (run_pd >= 0 && run_state >= 0)
-		state[run_pd] = run_state;
-	fs_cpu_energy_sample(&p->cpu_energy, p->cur->hdr.ts_ns, state);
+		fs_cpu_energy_sample_pd(&p->cpu_energy, d, p->cur->hdr.ts_ns,
+					d == run_pd && run_state >= 0 ? run_state :
+					m->x.pd[d].usable ? m->x.pd[d].state : -1);
 }
 
 static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)
@@ -273,14 +280,14 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
 	const struct fs_em *em = p->o.em;
 	int n = p->o.nr_policies;
-	char why[160];
 
 	if (h->nr_cpus != em->nr_cpus) {
 		snprintf(err, errlen, "the EM has %d CPUs but the recording has %u", em->nr_cpus, h->nr_cpus);
 		return -1;
 	}
-	if (fs_rec_check(h, h->size, em->nr_cpus, why, sizeof(why))) {
-		snprintf(err, errlen, "record %llu: %s", (unsigned long long)p->st.records, why);
+	if (h->size != fs_wakeup_size(h->nr_cpus)) { /* fs_rec_check()'s test, the rest is known by now */
+		snprintf(err, errlen, "record %llu: type %u record of size %u, expected %zu",
+			 (unsigned long long)p->st.records, h->type, h->size, fs_wakeup_size(h->nr_cpus));
 		return -1;
 	}
 	if (check_wakeup_values(in, em->nr_cpus, err, errlen))
@@ -311,7 +318,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	p->st.feec_eligible += p->res[0].eligible;
 
 	struct power_memo memo;
-	__u64 power[FS_MAX_POLICIES] = { 0 };
+	__u64 power[FS_MAX_POLICIES];
 	int acct_cpu[FS_MAX_POLICIES];
 	struct fs_placement pl;
 	int pd_prev = em->cpu_pd[w->prev_cpu];
@@ -324,16 +331,14 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		count_policy(p, i, pd_prev);
 		count_blocked(p, i, &memo);
 	}
-	for (int v = 0; v < p->nr_verdicts; v++) {
-		p->verdicts[v].decisions++;
+	for (int v = 0; v < p->nr_verdicts; v++)
 		p->verdicts[v].differ += acct_cpu[p->verdicts[v].pol] != acct_cpu[p->verdicts[v].twin];
-	}
 
 	/* Where the task really runs, and how its CPU time there converts to its active time. */
 	pl.ts_ns = h->ts_ns;
 	pl.sum_exec_ns = p->o.force_wall_time ? FS_NO_RUNTIME : w->sum_exec_ns;
 	pl.run_cpu = w->chosen_cpu >= 0 ? w->chosen_cpu : acct_cpu[0];
-	int run_state = fs_power_ctx_state_at(&memo.x, pl.run_cpu);
+	int run_state = state_at(&memo, pl.run_cpu);
 	fs_power_ctx_window(&memo.x, pl.run_cpu, run_state, &pl.win_num, &pl.win_den);
 	sample_states(p, &memo, pl.run_cpu, run_state);
 	if (pl.sum_exec_ns == FS_NO_RUNTIME) /* the wall-time estimate's total (only it needs one) */
@@ -355,8 +360,6 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	memcpy(t->comm, w->comm, FS_COMM_LEN);
 	if (w->uid != FS_NO_UID)
 		t->uid = w->uid;
-	for (int i = 1; i < n; i++)
-		t->differ[i] += p->res[i].cpu >= 0 && p->res[0].cpu >= 0 && p->res[i].cpu != p->res[0].cpu;
 	if (p->rows && !(t->pending = new_row(p, w, acct_cpu, power, pl.dp_uw))) {
 		snprintf(err, errlen, "pipeline: out of memory (placement row)");
 		return -1;
@@ -509,6 +512,8 @@ static int build_report(struct fs_pipeline *p, char *err, size_t errlen)
 		snprintf(err, errlen, "pipeline: out of memory (processes)");
 		return -1;
 	}
+	for (int v = 0; v < p->nr_verdicts; v++)
+		p->verdicts[v].decisions = p->st.wakeups; /* every wake-up is decided by both */
 	fs_verdict_bootstrap(p->verdicts, p->nr_verdicts, p->procs, np);
 	memset(r, 0, sizeof(*r));
 	r->st = &p->st;

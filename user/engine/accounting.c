@@ -135,8 +135,13 @@ __u64 fs_acct_window(const struct fs_placement *pl, __u64 dt, bool runtime_known
 		return 0; /* nothing is extrapolated past the last CPU time seen */
 	unsigned __int128 active = r;
 
-	if (pl->win_den && pl->win_num > pl->win_den)
-		active = (unsigned __int128)r * pl->win_num / pl->win_den;
+	if (pl->win_den && pl->win_num > pl->win_den) {
+		__u64 prod;
+
+		/* 64 bits in practice (ms of CPU × cap·f); 128 only where that would overflow */
+		active = __builtin_mul_overflow(r, pl->win_num, &prod) ?
+			 (unsigned __int128)r * pl->win_num / pl->win_den : prod / pl->win_den;
+	}
 	if (end == FS_END_WAKEUP || end == FS_END_OBSERVED)
 		active += FS_PELT_TAIL_NS;
 	return active < dt ? (__u64)active : dt;
@@ -177,7 +182,6 @@ int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_e
 	for (int i = 0; i < a->nr; i++) {
 		iv->de_fj[i] = (fs_fj_t)pl->dp_uw[i] * (fs_fj_t)iv->window_ns;
 		t->energy_fj[i] += iv->de_fj[i];
-		a->tot.energy_fj[i] += iv->de_fj[i];
 	}
 	a->tot.intervals++;
 	if (iv->runtime_known) {
@@ -229,8 +233,13 @@ const struct fs_task_acct *fs_acct_task_at_c(const struct fs_acct *a, size_t i)
 	return i < a->nr_tasks ? a->tasks[i] : NULL;
 }
 
-const struct fs_acct_totals *fs_acct_totals(const struct fs_acct *a)
+const struct fs_acct_totals *fs_acct_totals(struct fs_acct *a)
 {
+	/* the per-policy sums, summed here rather than at every placement */
+	memset(a->tot.energy_fj, 0, sizeof(a->tot.energy_fj));
+	for (size_t k = 0; k < a->nr_tasks; k++)
+		for (int i = 0; i < a->nr; i++)
+			a->tot.energy_fj[i] += a->tasks[k]->energy_fj[i];
 	return &a->tot;
 }
 

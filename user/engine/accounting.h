@@ -77,7 +77,6 @@ struct fs_task_acct {
 	__u64 last_sum_exec;        /* latest CPU time seen, FS_NO_RUNTIME if none */
 	__u64 wakeups;
 	__u64 runtime_ns;           /* CPU time observed: latest reading - first reading */
-	__u64 differ[FS_MAX_POLICIES]; /* placements where policy i chose another CPU than policy 0 */
 	fs_fj_t energy_fj[FS_MAX_POLICIES]; /* sum of de_fj */
 	void *pending;              /* the pipeline's row for the open placement */
 };
@@ -128,7 +127,8 @@ struct fs_acct_totals {
 	__u64 runtime_ns;           /* CPU time observed, all tasks */
 	__u64 run_cpu_ns[FS_MAX_CPUS]; /* CPU time of closed placements, per CPU the tasks ran on */
 };
-const struct fs_acct_totals *fs_acct_totals(const struct fs_acct *a);
+/* The totals as of now (the energy sums are added up over the tasks on each call). */
+const struct fs_acct_totals *fs_acct_totals(struct fs_acct *a);
 
 /*
  * The CPU a policy's decision leaves the task on, for accounting: feec's CPU;

@@ -76,24 +76,14 @@ int fs_cpu_energy_freqstat(struct fs_cpu_energy *ce, const struct fs_freqstat *f
 
 void fs_cpu_energy_sample(struct fs_cpu_energy *ce, __u64 ts, const int *state)
 {
-	if (ce->sampling && ts > ce->sample_since)
-		for (int p = 0; p < ce->em->nr_pd; p++)
-			if (ce->sample_state[p] >= 0)
-				ce->sample_ns[p][ce->sample_state[p]] += ts - ce->sample_since;
-	if (!ce->sampling || ts > ce->sample_since)
-		ce->sample_since = ts;
-	ce->sampling = true;
 	for (int p = 0; p < ce->em->nr_pd; p++)
-		ce->sample_state[p] = state[p];
+		fs_cpu_energy_sample_pd(ce, p, ts, state[p]);
 }
 
 void fs_cpu_energy_close(struct fs_cpu_energy *ce, __u64 ts)
 {
-	int none[FS_MAX_PDS];
-
-	for (int p = 0; p < FS_MAX_PDS; p++)
-		none[p] = -1;
-	fs_cpu_energy_sample(ce, ts, none);
+	for (int p = 0; p < ce->em->nr_pd; p++)
+		fs_cpu_energy_sample_pd(ce, p, ts, -1);
 }
 
 static __u64 power_uw(const struct fs_em *em, const struct fs_em_ps *ps)

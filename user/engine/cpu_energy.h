@@ -45,10 +45,9 @@ struct fs_cpu_energy {
 	int nr_freqstat[FS_MAX_PDS];
 	bool freq_unusable[FS_MAX_PDS];    /* a frequency that is no EM state */
 	__u64 tis_first[FS_MAX_PDS][FS_MAX_PS], tis_last[FS_MAX_PDS][FS_MAX_PS];
-	/* util samples: per PD the state since the last wake-up */
-	bool sampling;
-	__u64 sample_since;
-	int sample_state[FS_MAX_PDS];
+	/* util samples: per PD its state and since when */
+	__u64 sample_since[FS_MAX_PDS];
+	int sample_state[FS_MAX_PDS];       /* -1: none yet */
 	__u64 sample_ns[FS_MAX_PDS][FS_MAX_PS];
 };
 
@@ -67,6 +66,17 @@ int fs_cpu_energy_cpustat(struct fs_cpu_energy *ce, const struct fs_cpustat *cs,
 int fs_cpu_energy_freqstat(struct fs_cpu_energy *ce, const struct fs_freqstat *fq, char *why, size_t whylen);
 /* At a wake-up at ts: each PD's state from now on (state[pd], -1 = none). */
 void fs_cpu_energy_sample(struct fs_cpu_energy *ce, __u64 ts, const int *state);
+/* The same for one PD (p < em->nr_pd): the time since its last change goes to the state it was at. */
+static inline void fs_cpu_energy_sample_pd(struct fs_cpu_energy *ce, int p, __u64 ts, int state)
+{
+	if (state == ce->sample_state[p])
+		return;
+	if (ce->sample_state[p] >= 0 && ts > ce->sample_since[p])
+		ce->sample_ns[p][ce->sample_state[p]] += ts - ce->sample_since[p];
+	ce->sample_state[p] = state;
+	if (ts > ce->sample_since[p])
+		ce->sample_since[p] = ts;
+}
 /* End of trace at ts. */
 void fs_cpu_energy_close(struct fs_cpu_energy *ce, __u64 ts);
 /* The total; run_cpu_ns: per CPU, the CPU time observed tasks ran there (the busy fallback). */

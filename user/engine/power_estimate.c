@@ -473,14 +473,22 @@ static int pd_of_dst(const struct fs_power_ctx *x, int cpu)
 	return p >= 0 && x->pd[p].usable && (x->pd[p].cpus & (1ull << cpu)) ? p : -1;
 }
 
-__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
+__u64 fs_power_ctx_at_state(const struct fs_power_ctx *x, int dst_cpu, int *state)
 {
-	int p = pd_of_dst(x, dst_cpu), state;
+	int p = pd_of_dst(x, dst_cpu);
 
+	*state = -1;
 	/* Nowhere, or a CPU the task adds nothing on. */
 	if (p < 0)
 		return x->base_total;
-	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu, &state);
+	return x->base_total - x->base_pd[p] + pd_with_task(x, p, dst_cpu, state);
+}
+
+__u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu)
+{
+	int state;
+
+	return fs_power_ctx_at_state(x, dst_cpu, &state);
 }
 
 int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu)

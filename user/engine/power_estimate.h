@@ -89,6 +89,8 @@ void fs_power_ctx_init_lut(struct fs_power_ctx *x, const struct fs_em *em, const
 			   const struct fs_power_lut *lut);
 /* == fs_system_power_uw(em, w, dst_cpu) under the context's options */
 __u64 fs_power_ctx_at(const struct fs_power_ctx *x, int dst_cpu);
+/* fs_power_ctx_at(), and the state of dst's PD with the task there (-1: it adds nothing there). */
+__u64 fs_power_ctx_at_state(const struct fs_power_ctx *x, int dst_cpu, int *state);
 /* The state of cpu's PD with the task on cpu (fs_power_ctx_at's), -1 if the task adds nothing there. */
 int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu);
 /*

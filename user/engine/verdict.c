@@ -128,11 +128,41 @@ static __u64 splitmix64(__u64 *s)
 	return z ^ (z >> 31);
 }
 
-static int cmp_fj(const void *pa, const void *pb)
+static void swap_fj(fs_fj_t *a, fs_fj_t *b)
 {
-	fs_fj_t a = *(const fs_fj_t *)pa, b = *(const fs_fj_t *)pb;
+	fs_fj_t t = *a;
 
-	return a < b ? -1 : (a > b);
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Put the k-th smallest of a[lo..hi] at a[k], smaller ones before it,
+ * larger after: quickselect with a three-way partition, so runs of equal
+ * sums (a verdict of 0 draws only zeros) cost one pass.
+ */
+static void select_kth(fs_fj_t *a, int lo, int hi, int k)
+{
+	while (lo < hi) {
+		fs_fj_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi];
+		fs_fj_t pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		int lt = lo, i = lo, gt = hi;
+
+		while (i <= gt) {
+			if (a[i] < pivot)
+				swap_fj(&a[lt++], &a[i++]);
+			else if (a[i] > pivot)
+				swap_fj(&a[i], &a[gt--]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt - 1;
+		else if (k > gt)
+			lo = gt + 1;
+		else
+			return;
+	}
 }
 
 /* Uniform index below n (n > 0) without modulo bias worth a thought: n << 2^64. */
@@ -164,10 +194,13 @@ void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process 
 				s += procs[draw(&seed, nr)].delta_fj[q];
 			sums[b] = s;
 		}
-		qsort(sums, FS_BOOTSTRAP_ROUNDS, sizeof(sums[0]), cmp_fj);
-		/* percentile bounds: the 50th and the 1950th of 2000 ordered sums */
-		v[q].lo_fj = sums[FS_BOOTSTRAP_ROUNDS / 40];
-		v[q].hi_fj = sums[FS_BOOTSTRAP_ROUNDS - 1 - FS_BOOTSTRAP_ROUNDS / 40];
+		/* percentile bounds: the 51st and the 1950th of 2000 ordered sums (indices 50, 1949) */
+		int lo = FS_BOOTSTRAP_ROUNDS / 40, hi = FS_BOOTSTRAP_ROUNDS - 1 - FS_BOOTSTRAP_ROUNDS / 40;
+
+		select_kth(sums, 0, FS_BOOTSTRAP_ROUNDS - 1, lo);
+		select_kth(sums, lo + 1, FS_BOOTSTRAP_ROUNDS - 1, hi);
+		v[q].lo_fj = sums[lo];
+		v[q].hi_fj = sums[hi];
 		v[q].measurable = v[q].lo_fj > 0 || v[q].hi_fj < 0;
 	}
 }

@@ -23,7 +23,7 @@ struct fs_verdict {
 	fs_fj_t delta_fj;       /* E(pol) - E(twin) */
 	fs_fj_t lo_fj, hi_fj;   /* 95 % interval (2.5th and 97.5th bootstrap percentiles) */
 	bool measurable;        /* the interval excludes 0 */
-	__u64 decisions;        /* wake-ups both decided on */
+	__u64 decisions;        /* wake-ups both decided on (every wake-up after the filters) */
 	__u64 differ;           /* ... where their CPUs differ */
 };
 
