@@ -31,6 +31,8 @@ static const char usage_text[] =
 "  --csv OUT             per-decision CSV (one row per wake-up, docs/csv.md).\n"
 "  --json OUT            the report as JSON (docs/json.md); '-' = stdout (the\n"
 "                        summary then stays off stdout).\n"
+"  --perfetto OUT        a Perfetto trace for ui.perfetto.dev (docs/perfetto.md);\n"
+"                        OUT ending in .gz is written gzip-compressed.\n"
 "  --summary OUT         also write the summary to OUT.\n"
 "  --threads             list each process's threads under it in the summary.\n"
 "  --pid N               only wake-ups of pid N.\n"
@@ -194,6 +196,7 @@ int fs_cmd_replay(int argc, char **argv)
 		{ "kernel-policy", required_argument, NULL, 'k' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "perfetto", required_argument, NULL, 'f' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "threads", no_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'P' },
@@ -221,6 +224,7 @@ int fs_cmd_replay(int argc, char **argv)
 		case 'k': kernel_policy = optarg; break;
 		case 'c': out.csv = optarg; break;
 		case 'j': out.json = optarg; break;
+		case 'f': out.perfetto = optarg; break;
 		case 's': out.summary = optarg; break;
 		case 't': o.threads = true; break;
 		case 'C': o.comm_filter = optarg; break;

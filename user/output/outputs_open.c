@@ -31,6 +31,9 @@ int fs_outputs_open(struct fs_pipeline_opts *po, const struct fs_output_paths *p
 		ADD(fs_output_summary(o, NULL, paths->summary, err, errlen));
 	if (paths->json)
 		ADD(fs_output_json(o, paths->json, err, errlen));
+	if (paths->perfetto)
+		ADD(fs_output_perfetto(o, paths->perfetto, po->em->nr_cpus, po->nr_policies, po->policies,
+				       po->kernel_release, err, errlen));
 #undef ADD
 	return 0;
 fail:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Open the outputs of a run (--record, --csv, --summary, --json, the summary on stdout) for the pipeline. */
+/* Open the outputs of a run (--record, --csv, --summary, --json, --perfetto, the summary on stdout) for the pipeline. */
 #ifndef FEECSCOPE_OUTPUTS_OPEN_H
 #define FEECSCOPE_OUTPUTS_OPEN_H
 
@@ -12,6 +12,7 @@ struct fs_output_paths {
 	FILE *summary_out;                      /* the summary on this stream (stdout), or NULL */
 	const char *summary;                    /* the summary into a file */
 	const char *json;                       /* JSON report, "-" = stdout */
+	const char *perfetto;                   /* Perfetto trace ("*.gz": gzip) */
 };
 
 /* Append the outputs to po->outputs (po->policies set first). -1 with err: none left open. */
