@@ -197,7 +197,9 @@ def main():
         u = by_name.get(name)
         return [e for e in events if e['track'] == u and e['type'] == typ]
 
-    t0, t1 = rep['first_ts_ns'], rep['last_ts_ns']
+    # the observation: live's first record is not always its earliest wake-up
+    t0 = min([rep['first_ts_ns']] + [int(r['ts_ns']) for r in rows])
+    t1 = rep['last_ts_ns']
     for e in events:
         if not t0 <= e['ts'] <= t1:
             bad(f'event at {e["ts"]} outside the observation {t0}..{t1}')

@@ -137,6 +137,7 @@ struct perfetto_out {
 	const struct fs_policy_desc *pols[FS_MAX_POLICIES];
 	const char *kernel_release;
 	bool started;
+	__u64 min_ts;           /* earliest event: live's first record is not always the earliest wake-up */
 	/* interned threads: open addressing, power-of-two size */
 	struct thread_key *threads;
 	size_t threads_cap, nr_threads;
@@ -310,6 +311,7 @@ static void start(struct perfetto_out *w, __u64 ts)
 	const char *ref = w->pols[0]->name;
 
 	w->started = true;
+	w->min_ts = ts;
 	packet_begin(w, ts, false);
 	fs_pb_varint(pb, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
 	fs_pb_varint(pb, PKT_FIRST_ON_SEQUENCE, 1);
@@ -414,6 +416,8 @@ static int pf_decision(void *self, const struct fs_decision_row *r, char *err, s
 
 	if (!w->started)
 		start(w, r->ts_ns);
+	if (r->ts_ns < w->min_ts)
+		w->min_ts = r->ts_ns;
 	if (r->kernel_cpu >= 0 && r->kernel_cpu < w->nr_cpus) {
 		__u32 iid;
 
@@ -507,7 +511,7 @@ static void mj_text(char *b, size_t n, fs_fj_t fj)
 /* The verdicts: a slice over the whole observation each, with the figures as arguments. */
 static void write_verdicts(struct perfetto_out *w, const struct fs_report *rep)
 {
-	__u64 t0 = rep->st->first_ts, t1 = rep->st->last_ts;
+	__u64 t0 = w->min_ts < rep->st->first_ts ? w->min_ts : rep->st->first_ts, t1 = rep->st->last_ts;
 	char line[160], name[96], b[64];
 
 	for (int v = 0; v < rep->nr_verdicts; v++) {
