@@ -16,7 +16,7 @@ fi
 # trace NAME ARGS...: replay with every output, decode the trace, check it against the CSV and JSON.
 trace() {
 	local n=$1; shift
-	"$FEECSCOPE" replay "$@" --perfetto "$TMP/$n.pftrace" --csv "$TMP/$n.csv" --json "$TMP/$n.json" \
+	"$FEECSCOPE" replay "$@" --perfetto "$TMP/$n.pftrace" --csv-layout wide --csv "$TMP/$n.csv" --json "$TMP/$n.json" \
 		--summary "$TMP/$n.sum" >/dev/null 2>"$TMP/$n.err"
 	check "$n: replay with --perfetto exits 0" test -s "$TMP/$n.pftrace" -a ! -s "$TMP/$n.err"
 	if protoc --decode=perfetto.protos.Trace -I "$P" "$P/perfetto_trace.proto" <"$TMP/$n.pftrace" \

@@ -5,6 +5,9 @@ trace holds; this re-derives every track, instant and counter from the CSV).
 
 usage: check_trace.py TRACE.txt DECISIONS.csv REPORT.json SUMMARY.txt
 
+DECISIONS.csv is the wide layout (--csv-layout wide): its rows come in the
+order placements close, the order the energy counters move in.
+
 TRACE.txt is protoc's text format of perfetto.protos.Trace
 (tests/perfetto/perfetto_trace.proto). Prints one line per problem and exits
 1 if there is any; prints what it checked otherwise.

@@ -84,7 +84,11 @@ struct fs_output {
 	void *self;
 };
 
-/* Constructors: each returns 0, or -1 with err naming the file. */
+/* Constructors: each returns 0, or -1 with err naming the file. A path ending in .gz writes gzip. */
+/* Decision CSV, layout 2: a row per wake-up and policy, in wake-up order (docs/csv.md). */
+int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_policies,
+			     const struct fs_policy_desc *const *pols, char *err, size_t errlen);
+/* Decision CSV, the wide layout: a row per wake-up as its placement closes, columns per policy. */
 int fs_output_decisions_csv(struct fs_output *o, const char *path, int nr_policies,
 			    const struct fs_policy_desc *const *pols, char *err, size_t errlen);
 /* Summary text into out (not closed); or into a file created at path when out is NULL. */
