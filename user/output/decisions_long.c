@@ -16,7 +16,7 @@
 #include "../source/csv_records.h"
 
 #define HOLD_BYTES (64u << 20) /* rows held in memory before they are sorted on disk */
-#define LINE_MAX_BYTES 640     /* one policy's row: the shared columns (comm, flags) and its own */
+#define LINE_MAX_BYTES 640     /* one policy's row: the shared columns (comm, flags) and its own (< 500) */
 
 static const char header[] =
 	"seq,ts_ns,t_ns,pid,tgid,uid,comm,prev_cpu,kernel_cpu,task_util,flags,dt_ns,until,runtime_ns,window_ns,"
@@ -35,44 +35,111 @@ struct long_out {
 	char buf[FS_MAX_POLICIES * LINE_MAX_BYTES];
 };
 
-static int num_or_none(char *b, size_t n, __u64 v)
+/* Append-only text building without printf: this runs for every wake-up and policy. */
+struct text {
+	char *p;
+};
+
+static void put_s(struct text *t, const char *s)
 {
-	return v == UINT64_MAX ? snprintf(b, n, ",") : snprintf(b, n, ",%llu", (unsigned long long)v);
+	size_t n = strlen(s);
+
+	memcpy(t->p, s, n);
+	t->p += n;
+}
+
+static void put_u(struct text *t, unsigned long long v)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*t->p++ = d[--n];
+}
+
+static void put_i(struct text *t, long long v)
+{
+	if (v < 0) {
+		*t->p++ = '-';
+		put_u(t, 0ull - (unsigned long long)v);
+	} else {
+		put_u(t, (unsigned long long)v);
+	}
+}
+
+static void put_c(struct text *t, char c)
+{
+	*t->p++ = c;
+}
+
+/* ",v", or "," for none */
+static void put_opt(struct text *t, __u64 v)
+{
+	put_c(t, ',');
+	if (v != UINT64_MAX)
+		put_u(t, v);
 }
 
 /* The row's lines, one per policy, into c->buf; returns their length. */
 static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 {
-	char flags[160], comm[FS_CSV_COMM_MAX], shared[LINE_MAX_BYTES / 2], runtime[24] = "", e[64];
-	size_t at = 0;
+	char flags[160], comm[FS_CSV_COMM_MAX], e[64];
+	struct text t = { c->buf };
 
 	fs_csv_format_wake_flags(flags, sizeof(flags), r->flags);
 	fs_csv_comm(comm, r->comm);
-	if (r->iv.runtime_known)
-		snprintf(runtime, sizeof(runtime), "%llu", (unsigned long long)r->iv.runtime_ns);
-	char uid[16] = "";
+	/* the wake-up's columns once, copied in front of every policy's */
+	put_u(&t, r->seq), put_c(&t, ',');
+	put_u(&t, r->ts_ns), put_c(&t, ',');
+	put_i(&t, (long long)r->ts_ns - (long long)c->t0), put_c(&t, ',');
+	put_i(&t, r->pid), put_c(&t, ',');
+	put_i(&t, r->tgid), put_c(&t, ',');
 	if (r->uid != FS_NO_UID)
-		snprintf(uid, sizeof(uid), "%u", r->uid);
-	snprintf(shared, sizeof(shared), "%llu,%llu,%lld,%d,%d,%s,%s,%d,%d,%u,%s,%llu,%s,%s,%llu",
-		 (unsigned long long)r->seq, (unsigned long long)r->ts_ns,
-		 (long long)r->ts_ns - (long long)c->t0, r->pid, r->tgid, uid, comm, r->prev_cpu, r->kernel_cpu,
-		 r->task_util, flags, (unsigned long long)r->iv.dt_ns, fs_interval_end_name(r->iv.end), runtime,
-		 (unsigned long long)r->iv.window_ns);
+		put_u(&t, r->uid);
+	put_c(&t, ',');
+	put_s(&t, comm), put_c(&t, ',');
+	put_i(&t, r->prev_cpu), put_c(&t, ',');
+	put_i(&t, r->kernel_cpu), put_c(&t, ',');
+	put_u(&t, r->task_util), put_c(&t, ',');
+	put_s(&t, flags), put_c(&t, ',');
+	put_u(&t, r->iv.dt_ns), put_c(&t, ',');
+	put_s(&t, fs_interval_end_name(r->iv.end)), put_c(&t, ',');
+	if (r->iv.runtime_known)
+		put_u(&t, r->iv.runtime_ns);
+	put_c(&t, ',');
+	put_u(&t, r->iv.window_ns);
+	size_t shared = (size_t)(t.p - c->buf);
 	for (int i = 0; i < c->nr; i++) {
 		const struct fs_decision_pol *p = &r->pol[i];
-		char *b = c->buf + at;
-		size_t room = sizeof(c->buf) - at;
-		int n = snprintf(b, room, "%s,%s,%d,%d,%s,%d,%d,%s", shared, c->pols[i]->name, i == 0,
-				 c->pols[i]->has_margin, c->twin[i], p->cpu, p->acct_cpu, fs_feec_reason_name(p->reason));
-		n += num_or_none(b + n, room - (size_t)n, p->prev_delta);
-		n += num_or_none(b + n, room - (size_t)n, p->best_delta);
-		n += num_or_none(b + n, room - (size_t)n, p->has_threshold ? p->threshold : UINT64_MAX);
-		fs_fmt_fj(e, sizeof(e), r->iv.de_fj[i], 6, 6); /* nJ, exact */
-		n += snprintf(b + n, room - (size_t)n, ",%llu,%lld,%s\n", (unsigned long long)p->power_uw,
-			      (long long)p->dpower_uw, e);
-		at += (size_t)n;
+
+		if (i) {
+			memcpy(t.p, c->buf, shared);
+			t.p += shared;
+		}
+		put_c(&t, ','), put_s(&t, c->pols[i]->name);
+		put_s(&t, i ? ",0," : ",1,");
+		put_s(&t, c->pols[i]->has_margin ? "1," : "0,");
+		put_s(&t, c->twin[i]), put_c(&t, ',');
+		put_i(&t, p->cpu), put_c(&t, ',');
+		put_i(&t, p->acct_cpu), put_c(&t, ',');
+		put_s(&t, fs_feec_reason_name(p->reason));
+		put_opt(&t, p->prev_delta);
+		put_opt(&t, p->best_delta);
+		put_opt(&t, p->has_threshold ? p->threshold : UINT64_MAX);
+		put_c(&t, ','), put_u(&t, p->power_uw);
+		put_c(&t, ','), put_i(&t, p->dpower_uw);
+		if (r->iv.de_fj[i]) {
+			fs_fmt_fj(e, sizeof(e), r->iv.de_fj[i], 6, 6); /* nJ, exact */
+			put_c(&t, ','), put_s(&t, e);
+		} else {
+			put_s(&t, ",0.000000");
+		}
+		put_c(&t, '\n');
 	}
-	return at;
+	return (size_t)(t.p - c->buf);
 }
 
 static int long_decision(void *self, const struct fs_decision_row *row, char *err, size_t errlen)

@@ -51,8 +51,8 @@ FILE *fs_out_fopen(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		return f;
 	}
-	/* level 6: most of the size for a fraction of level 9's time */
-	gzFile gz = gzopen(path, "wb6");
+	/* level 1: most of the size for a fraction of the time of the higher levels */
+	gzFile gz = gzopen(path, "wb1");
 	if (!gz) {
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno ? errno : ENOMEM));
 		return NULL;

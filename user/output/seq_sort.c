@@ -199,12 +199,11 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 	}
 	if (!s->n)
 		s->arena_len = 0;
-	if (s->arena_len > s->limit) {
-		if (s->live < s->limit / 2)
-			compact(s);
-		if (s->arena_len > s->limit)
-			return spill(s, err, errlen);
-	}
+	/* written chunks leave garbage behind held ones: drop it once it outweighs them */
+	if (s->arena_len > 2 * s->live + (1u << 20))
+		compact(s);
+	if (s->arena_len > s->limit)
+		return spill(s, err, errlen);
 	return 0;
 oom:
 	snprintf(err, errlen, "%s: out of memory holding rows for wake-up order", s->path);
