@@ -51,17 +51,17 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 		(unsigned long long)m->all.wakeups, (double)m->all.span_ns / 1e9);
 	fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over processes)\n\n", o);
 
-	fputs("recording               kernel          wake-ups   secs  margin costs (95 % CI)\n", o);
+	fputs("recording           kernel        wake-ups   secs  margin costs (95 % CI)\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
 		const struct fs_run *r = &m->runs[i];
 
-		fprintf(o, "%-23s ", tail(r->path, 23, cut, sizeof(cut)));
+		fprintf(o, "%-19s ", tail(r->path, 19, cut, sizeof(cut)));
 		if (!r->has_verdict) {
 			fprintf(o, "%s\n", r->error[0] ? "not replayed (below)" : "no margin/no-margin pair");
 			continue;
 		}
 		verdict(v, sizeof(v), r->delta_fj, r->lo_fj, r->hi_fj);
-		fprintf(o, "%-15s %8llu %6.1f  %s%s\n", tail(r->kernel_release, 15, cut2, sizeof(cut2)),
+		fprintf(o, "%-13s %8llu %6.1f  %s%s\n", tail(r->kernel_release, 13, cut2, sizeof(cut2)),
 			(unsigned long long)r->wakeups, (double)r->span_ns / 1e9, v, r->partial ? " !" : "");
 	}
 
@@ -71,9 +71,10 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 
 		verdict(v, sizeof(v), G->delta_fj, G->lo_fj, G->hi_fj);
 		pct(p, sizeof(p), G->delta_fj, G->cpu_fj);
-		fprintf(o, "%2zu. EM %s\n", g + 1, tail(G->em, 74, cut, sizeof(cut)));
-		fprintf(o, "    kernel %s: %d recording%s, %.1f s, %s, %s%%\n",
-			G->kernel_release[0] ? tail(G->kernel_release, 20, cut2, sizeof(cut2)) : "(unknown)", G->recordings, G->recordings == 1 ? "" : "s", (double)G->span_ns / 1e9, v, p);
+		/* an EM's source line says what it is first: keep its start */
+		fprintf(o, "%2zu. EM %.70s%s\n", g + 1, G->em, strlen(G->em) > 70 ? "..." : "");
+		fprintf(o, "    kernel %s: %d recording%s, %.1f s\n    margin costs %s, %s%% of CPU energy\n",
+			G->kernel_release[0] ? tail(G->kernel_release, 40, cut2, sizeof(cut2)) : "(unknown)", G->recordings, G->recordings == 1 ? "" : "s", (double)G->span_ns / 1e9, v, p);
 	}
 
 	fputs("\nprocesses the margin costs most (all recordings, by name):\n", o);
