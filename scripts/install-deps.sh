@@ -6,7 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config
-      rt-app stress-ng linux-perf procps psmisc tmux python3 file)
+      rt-app stress-ng linux-perf procps psmisc tmux python3 file protobuf-compiler
+      python3-pandas)
 
 missing=()
 for p in "${pkgs[@]}"; do

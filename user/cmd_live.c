@@ -45,6 +45,8 @@ struct live_opts {
 	const char *record;
 	const char *summary;
 	const char *json;
+	const char *perfetto;
+	bool csv_wide;
 	bool threads;
 	const char *em_spec;
 	const char *policies;
@@ -83,11 +85,15 @@ static void usage(FILE *out)
 "    -i, --interval SEC     refresh period (default 1)\n"
 "    -p, --pid PID          only wake-ups of this pid\n"
 "    -c, --comm NAME        only wake-ups of tasks with this comm\n"
-"        --csv FILE         per-decision CSV\n"
+"        --csv FILE         decision CSV, a row per wake-up and policy in wake-up order\n"
+"                           (docs/csv.md), written at the end; FILE.gz: gzip\n"
+"        --csv-layout wide  the older layout: a row per wake-up, columns per policy\n"
 "    -w, --record FILE      binary recording (flushed every interval), for `feecscope replay`\n"
 "        --summary FILE     also write the final summary to FILE\n"
 "        --json FILE        the final report as JSON (docs/json.md); '-' = stdout\n"
 "                           (the summary then stays off stdout)\n"
+"        --perfetto FILE    a Perfetto trace for ui.perfetto.dev (docs/perfetto.md);\n"
+"                           FILE ending in .gz is written gzip-compressed\n"
 "        --threads          list each process's threads in the summary\n"
 "        --em SPEC          Energy Model: a built-in profile name, a saved EM file or a\n"
 "                           debugfs-layout directory (default: the kernel's debugfs EM,\n"
@@ -147,7 +153,7 @@ static int parse_size(const char *s, size_t *out)
 
 static int parse_args(int argc, char **argv, struct live_opts *o)
 {
-	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF, O_RAW_TP, O_JSON, O_THREADS };
+	enum { O_CSV = 256, O_SUMMARY, O_EM, O_KPOL, O_POLS, O_RB, O_BTF, O_RAW_TP, O_JSON, O_THREADS, O_PERFETTO, O_CSV_LAYOUT };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -157,6 +163,8 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		{ "record", required_argument, NULL, 'w' },
 		{ "summary", required_argument, NULL, O_SUMMARY },
 		{ "json", required_argument, NULL, O_JSON },
+		{ "perfetto", required_argument, NULL, O_PERFETTO },
+		{ "csv-layout", required_argument, NULL, O_CSV_LAYOUT },
 		{ "threads", no_argument, NULL, O_THREADS },
 		{ "em", required_argument, NULL, O_EM },
 		{ "kernel-policy", required_argument, NULL, O_KPOL },
@@ -215,6 +223,14 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 		case 'w': o->record = optarg; break;
 		case O_SUMMARY: o->summary = optarg; break;
 		case O_JSON: o->json = optarg; break;
+		case O_PERFETTO: o->perfetto = optarg; break;
+		case O_CSV_LAYOUT:
+			if (fs_csv_layout_wide(optarg) < 0) {
+				fprintf(stderr, "feecscope live: --csv-layout '%s': expected long or wide\n", optarg);
+				return -1;
+			}
+			o->csv_wide = fs_csv_layout_wide(optarg);
+			break;
 		case O_THREADS: o->threads = true; break;
 		case O_EM: o->em_spec = optarg; break;
 		case O_KPOL: o->kernel_policy = optarg; break;
@@ -503,6 +519,7 @@ static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, 
 	struct fs_rec_meta m = { .nr_cpus = em->nr_cpus, .em_is_kernel = !po->emulate_eas };
 	struct fs_output_paths out = {
 		.record = o->record, .record_meta = &m, .csv = o->csv, .summary = o->summary, .json = o->json,
+		.perfetto = o->perfetto, .csv_wide = o->csv_wide,
 		.summary_out = o->json && !strcmp(o->json, "-") ? NULL : stdout,
 	};
 

@@ -28,9 +28,14 @@ static const char usage_text[] =
 "  --kernel-policy NAME  reference policy, run with its twin (with/without the margin).\n"
 "                        Default: the policy for FILE's kernel release and its twin;\n"
 "                        without a release, the newest mainline policy and its twin.\n"
-"  --csv OUT             per-decision CSV (one row per wake-up, docs/csv.md).\n"
+"  --csv OUT             decision CSV (docs/csv.md): a row per wake-up and policy,\n"
+"                        in wake-up order; OUT ending in .gz is written gzip.\n"
+"  --csv-layout wide     the older layout instead: a row per wake-up, columns\n"
+"                        per policy, rows as placements close.\n"
 "  --json OUT            the report as JSON (docs/json.md); '-' = stdout (the\n"
 "                        summary then stays off stdout).\n"
+"  --perfetto OUT        a Perfetto trace for ui.perfetto.dev (docs/perfetto.md);\n"
+"                        OUT ending in .gz is written gzip-compressed.\n"
 "  --summary OUT         also write the summary to OUT.\n"
 "  --threads             list each process's threads under it in the summary.\n"
 "  --pid N               only wake-ups of pid N.\n"
@@ -194,6 +199,8 @@ int fs_cmd_replay(int argc, char **argv)
 		{ "kernel-policy", required_argument, NULL, 'k' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "perfetto", required_argument, NULL, 'f' },
+		{ "csv-layout", required_argument, NULL, 'L' },
 		{ "summary", required_argument, NULL, 's' },
 		{ "threads", no_argument, NULL, 't' },
 		{ "pid", required_argument, NULL, 'P' },
@@ -221,6 +228,14 @@ int fs_cmd_replay(int argc, char **argv)
 		case 'k': kernel_policy = optarg; break;
 		case 'c': out.csv = optarg; break;
 		case 'j': out.json = optarg; break;
+		case 'f': out.perfetto = optarg; break;
+		case 'L':
+			if (fs_csv_layout_wide(optarg) < 0) {
+				fprintf(stderr, "feecscope replay: --csv-layout: '%s' is not long or wide\n", optarg);
+				return FS_EXIT_USAGE;
+			}
+			out.csv_wide = fs_csv_layout_wide(optarg);
+			break;
 		case 's': out.summary = optarg; break;
 		case 't': o.threads = true; break;
 		case 'C': o.comm_filter = optarg; break;

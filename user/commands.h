@@ -16,6 +16,7 @@ int fs_cmd_em(int argc, char **argv);
 int fs_cmd_replay(int argc, char **argv);
 int fs_cmd_live(int argc, char **argv);
 int fs_cmd_policies(int argc, char **argv);
+int fs_cmd_report(int argc, char **argv);
 
 /* The policy table of `feecscope policies`; also what `replay/live --policies [list]` print. */
 void fs_policies_print(FILE *out);

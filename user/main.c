@@ -14,6 +14,7 @@ static const struct {
 } cmds[] = {
 	{ "live", fs_cmd_live, "observe this machine's wake-ups and compare feec policies live (root)" },
 	{ "replay", fs_cmd_replay, "replay a recording or CSV of wake-ups through the policies" },
+	{ "report", fs_cmd_report, "many recordings' verdicts: per recording, per device and kernel, combined" },
 	{ "em", fs_cmd_em, "print, check or save an Energy Model (debugfs, a saved file or a built-in profile)" },
 	{ "policies", fs_cmd_policies, "list the feec policies and the kernel versions each follows" },
 };

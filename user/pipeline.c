@@ -76,6 +76,15 @@ static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const st
 	return rc;
 }
 
+/* A wake-up's row, before its placement closes, to the outputs that follow decisions as they come. */
+static int emit_decision(struct fs_pipeline *p, const struct fs_decision_row *row, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->o.nr_outputs; i++)
+		if (p->o.outputs[i].ops->decision && p->o.outputs[i].ops->decision(p->o.outputs[i].self, row, err, errlen))
+			return -1;
+	return 0;
+}
+
 /* ---- setup ---- */
 
 struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err, size_t errlen)
@@ -101,7 +110,7 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 	fs_cpu_energy_init(&p->cpu_energy, o->em);
 	p->st.nr_policies = o->nr_policies;
 	for (int i = 0; i < o->nr_outputs; i++)
-		p->rows |= o->outputs[i].ops->interval != NULL;
+		p->rows |= o->outputs[i].ops->interval || o->outputs[i].ops->decision;
 	for (int i = 0; i < o->nr_policies; i++) {
 		if (fs_policy_init(&p->pol[i], o->policies[i], o->em, err, errlen))
 			goto fail;
@@ -364,7 +373,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		snprintf(err, errlen, "pipeline: out of memory (placement row)");
 		return -1;
 	}
-	return 0;
+	return p->rows ? emit_decision(p, t->pending, err, errlen) : 0;
 }
 
 /* A task's CPU time outside a wake-up: exit, end of observation, balance migration. */

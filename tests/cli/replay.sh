@@ -4,13 +4,13 @@
 F=$FS_FIXTURES/replay
 
 for dev in pixel4 hikey960; do
-	"$FEECSCOPE" replay "$F/$dev.csv" --em $dev --csv "$TMP/$dev.dec.csv" >"$TMP/$dev.sum" 2>"$TMP/$dev.err"
+	"$FEECSCOPE" replay "$F/$dev.csv" --em $dev --csv-layout wide --csv "$TMP/$dev.dec.csv" >"$TMP/$dev.sum" 2>"$TMP/$dev.err"
 	check "$dev: replay exits 0" test -s "$TMP/$dev.sum"
 	expect_same "$dev: summary matches golden" "$F/$dev.summary.txt" "$TMP/$dev.sum"
 	expect_same "$dev: decision CSV matches golden" "$F/$dev.decisions.csv" "$TMP/$dev.dec.csv"
 	# CSV -> binary recording -> replay: byte for byte the same outputs, with and without --em
 	check "$dev: convert CSV to a recording" "$FEECSCOPE" replay "$F/$dev.csv" --em $dev --convert-record "$TMP/$dev.fsr"
-	"$FEECSCOPE" replay "$TMP/$dev.fsr" --csv "$TMP/$dev.rdec.csv" >"$TMP/$dev.rsum"
+	"$FEECSCOPE" replay "$TMP/$dev.fsr" --csv-layout wide --csv "$TMP/$dev.rdec.csv" >"$TMP/$dev.rsum"
 	expect_same "$dev: recording replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.rsum"
 	expect_same "$dev: recording replays to the same decision CSV" "$F/$dev.decisions.csv" "$TMP/$dev.rdec.csv"
 	# recording -> CSV -> recording -> CSV: the record CSVs are identical (lossless both ways)
@@ -39,7 +39,7 @@ done
 
 # The hand-worked recording with CPU times (fixtures README: every figure derived by hand).
 H=$F/handworked
-"$FEECSCOPE" replay "$H.csv" --policies v5.4,v5.4-nomargin --json "$TMP/hw.json" --csv "$TMP/hw.dec.csv" >"$TMP/hw.sum"
+"$FEECSCOPE" replay "$H.csv" --policies v5.4,v5.4-nomargin --json "$TMP/hw.json" --csv-layout wide --csv "$TMP/hw.dec.csv" >"$TMP/hw.sum"
 expect_same "handworked: summary matches golden" "$H.summary.txt" "$TMP/hw.sum"
 expect_same "handworked: decision CSV matches golden" "$H.decisions.csv" "$TMP/hw.dec.csv"
 expect_same "handworked: JSON matches golden" "$H.json" "$TMP/hw.json"
@@ -65,7 +65,7 @@ check "handworked: JSON = the hand figures = the summary's" sh -c "test ! -s '$T
 
 # A version-1 recording (made by feecscope before sum_exec_ns and uid were recorded, from pixel4.csv)
 # still replays, to the numbers of the CSV it was made from.
-"$FEECSCOPE" replay "$F/pixel4.v1.fsr" --csv "$TMP/v1.dec.csv" >"$TMP/v1.sum"
+"$FEECSCOPE" replay "$F/pixel4.v1.fsr" --csv-layout wide --csv "$TMP/v1.dec.csv" >"$TMP/v1.sum"
 expect_same "version-1 recording replays to pixel4's summary" "$F/pixel4.summary.txt" "$TMP/v1.sum"
 expect_same "version-1 recording replays to pixel4's decision CSV" "$F/pixel4.decisions.csv" "$TMP/v1.dec.csv"
 

@@ -56,8 +56,8 @@ else fail "em --save: arm64 file = host file" "the host build wrote no $TMP/host
 R=$FS_FIXTURES/replay
 same_replay() { # name args...  (writes the CSV to $TMP/{host,arm}.csv)
 	local n=$1; shift
-	"$FEECSCOPE" replay "$@" --csv "$TMP/host.csv" >"$TMP/host.sum" 2>"$TMP/host.err"; hrc=$?
-	arm replay "$@" --csv "$TMP/arm.csv" >"$TMP/arm.sum" 2>"$TMP/arm.err"; arc=$?
+	"$FEECSCOPE" replay "$@" --csv-layout wide --csv "$TMP/host.csv" >"$TMP/host.sum" 2>"$TMP/host.err"; hrc=$?
+	arm replay "$@" --csv-layout wide --csv "$TMP/arm.csv" >"$TMP/arm.sum" 2>"$TMP/arm.err"; arc=$?
 	if [ $hrc -ne 0 ] || [ $arc -ne 0 ]; then
 		fail "$n: arm64 = host" "exit host $hrc, arm64 $arc: $(head -c 300 "$TMP/arm.err" | tr -cd '\11\12\40-\176')"
 		return 1
@@ -75,7 +75,7 @@ for dev in pixel4 hikey960; do
 	same_replay "replay $dev.csv --em $dev --policies v6.0,v5.4,v5.0" "$R/$dev.csv" --em $dev --policies v6.0,v5.4,v5.0
 	# A recording written by the arm64 build replays on the host to the golden files.
 	arm replay "$R/$dev.csv" --em $dev --convert-record "$TMP/arm.fsr" >/dev/null 2>&1
-	"$FEECSCOPE" replay "$TMP/arm.fsr" --csv "$TMP/host.csv" >"$TMP/host.sum" 2>&1
+	"$FEECSCOPE" replay "$TMP/arm.fsr" --csv-layout wide --csv "$TMP/host.csv" >"$TMP/host.sum" 2>&1
 	expect_same "$dev: arm64-written recording replays on the host to the golden summary" "$R/$dev.summary.txt" "$TMP/host.sum"
 	expect_same "$dev: arm64-written recording replays on the host to the golden CSV" "$R/$dev.decisions.csv" "$TMP/host.csv"
 done

@@ -98,7 +98,7 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 	else fail "$topo: kernel placements = $kp in >= 99%, and far more than v5.4" "see above"; fi
 
 	# The host replays the guest's recording to the guest's own numbers.
-	"$FEECSCOPE" replay "$o/live.rec" --policies "$kp,${FS_LAB_POLICIES:-v5.4}" --csv "$TMP/replay.csv" \
+	"$FEECSCOPE" replay "$o/live.rec" --policies "$kp,${FS_LAB_POLICIES:-v5.4}" --csv-layout wide --csv "$TMP/replay.csv" \
 		>"$TMP/replay.sum" 2>&1; rc=$?
 	if [ $rc -ne 0 ]; then
 		fail "$topo: host replay of the guest's recording" "exit $rc: $(head -c 300 "$TMP/replay.sum")"

@@ -16,11 +16,11 @@ run() {
 	shift 2
 	if [ "$how" = duration ]; then
 		"$FEECSCOPE" live -d 3 -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" "$@" \
-			>"$n.out" 2>"$n.err"
+			--perfetto "$n.live.pftrace" >"$n.out" 2>"$n.err"
 		rc=$?
 	else
 		"$FEECSCOPE" live -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" "$@" \
-			>"$n.out" 2>"$n.err" &
+			--perfetto "$n.live.pftrace" >"$n.out" 2>"$n.err" &
 		local pid=$!
 		sleep 2.5
 		kill -"$how" $pid
@@ -38,13 +38,20 @@ run() {
 	fi
 	grep -q "^wake-ups:" "$n.live.sum" && pass "$n: summary has the wake-up counts" ||
 		fail "$n: summary content" "$(head -3 "$n.live.sum")"
-	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" "$@" >"$n.replay.sum" 2>"$n.replay.err"; then
+	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" --perfetto "$n.replay.pftrace" "$@" \
+		>"$n.replay.sum" 2>"$n.replay.err"; then
 		pass "$n: recording replays"
 	else
 		fail "$n: replay of the recording" "$(head -3 "$n.replay.err")"
 	fi
 	expect_same "$n: replayed summary == live summary" "$n.live.sum" "$n.replay.sum"
 	expect_same "$n: replayed CSV == live CSV" "$n.live.csv" "$n.replay.csv"
+	expect_same "$n: replayed Perfetto trace == live trace" "$n.live.pftrace" "$n.replay.pftrace"
+	local P=$HERE/../perfetto
+	protoc --decode=perfetto.protos.Trace -I "$P" "$P/perfetto_trace.proto" <"$n.live.pftrace" >"$n.pf.txt" 2>&1
+	"$FEECSCOPE" replay "$n.fsr" --csv-layout wide --csv "$n.wide.csv" --json "$n.json" "$@" >/dev/null 2>&1
+	check "$n: the live trace decodes and matches the CSV and JSON" \
+		python3 "$P/check_trace.py" "$n.pf.txt" "$n.wide.csv" "$n.json" "$n.live.sum"
 	local rows
 	rows=$(($(wc -l <"$n.live.csv") - 1))
 	[ "$rows" -ge 100 ] && pass "$n: CSV has $rows decisions" || fail "$n: CSV rows" "$rows"

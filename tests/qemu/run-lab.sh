@@ -102,7 +102,7 @@ kp=$("${FEECSCOPE:-build/feecscope}" policies -r "$(cat "$Q/kernel-release")" 2>
 	if [ $have_fs -eq 1 ]; then
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; wait; exit \$r'"
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"

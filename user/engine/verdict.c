@@ -173,7 +173,8 @@ static size_t draw(__u64 *s, size_t n)
 
 void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr)
 {
-	static fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
+	/* per thread: feecscope report replays recordings in parallel */
+	static _Thread_local fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
 
 	for (int q = 0; q < nv; q++) {
 		fs_fj_t total = 0;

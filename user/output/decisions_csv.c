@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decisions_csv.h"
+#include "out_file.h"
 #include "../source/csv_records.h"
 
 int fs_decisions_csv_header(FILE *out, int nr, const struct fs_policy_desc *const *pols)
@@ -27,29 +28,35 @@ static void put_u64_or_none(FILE *out, __u64 v)
 		fprintf(out, ",%llu", (unsigned long long)v);
 }
 
-/* comm for a CSV cell: printable ASCII only (others as '?'), quoted when it holds , or ". */
-static void put_comm(FILE *out, const char *comm)
+int fs_csv_comm(char *out, const char *comm)
 {
 	char buf[FS_COMM_LEN];
 	bool quote = false;
-	int n = 0;
+	int n = 0, k = 0;
 	for (; n < FS_COMM_LEN - 1 && comm[n]; n++) {
 		unsigned char c = comm[n];
 		buf[n] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
 		quote |= c == ',' || c == '"';
 	}
-	buf[n] = 0;
-	if (!quote) {
-		fputs(buf, out);
-		return;
-	}
-	fputc('"', out);
+	if (quote)
+		out[k++] = '"';
 	for (int i = 0; i < n; i++) {
 		if (buf[i] == '"')
-			fputc('"', out);
-		fputc(buf[i], out);
+			out[k++] = '"';
+		out[k++] = buf[i];
 	}
-	fputc('"', out);
+	if (quote)
+		out[k++] = '"';
+	out[k] = 0;
+	return k;
+}
+
+static void put_comm(FILE *out, const char *comm)
+{
+	char cell[FS_CSV_COMM_MAX];
+
+	fs_csv_comm(cell, comm);
+	fputs(cell, out);
 }
 
 int fs_decisions_csv_row(FILE *out, const struct fs_decision_row *r, int nr)
@@ -150,9 +157,8 @@ int fs_output_decisions_csv(struct fs_output *o, const char *path, int nr_polici
 		return -1;
 	}
 	c->nr = nr_policies;
-	c->f = fopen(path, "w");
+	c->f = fs_out_fopen(path, err, errlen);
 	if (!c->f) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		csv_free(c);
 		return -1;
 	}

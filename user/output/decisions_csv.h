@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The per-decision CSV (--csv, docs/csv.md): one row per wake-up, its inputs and every policy's outputs. */
+/* The per-decision CSV's wide layout (--csv-layout wide, docs/csv.md): one row per wake-up, every policy's outputs in columns named after it. */
 #ifndef FEECSCOPE_DECISIONS_CSV_H
 #define FEECSCOPE_DECISIONS_CSV_H
 
 #include <stdio.h>
 #include "output.h"
+
+/* A comm as a CSV cell (printable ASCII, others '?'; quoted when it holds , or "). Returns its length. */
+#define FS_CSV_COMM_MAX (2 * FS_COMM_LEN + 3)
+int fs_csv_comm(char *out, const char *comm);
 
 int fs_decisions_csv_header(FILE *out, int nr, const struct fs_policy_desc *const *pols);
 int fs_decisions_csv_row(FILE *out, const struct fs_decision_row *r, int nr);

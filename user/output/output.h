@@ -67,6 +67,8 @@ struct fs_report {
 struct fs_output_ops {
 	/* every record fed, before filters */
 	int (*record)(void *self, const struct fs_rec_hdr *rec, char *err, size_t errlen);
+	/* a wake-up was decided, in wake-up order; row->iv is not filled yet */
+	int (*decision)(void *self, const struct fs_decision_row *row, char *err, size_t errlen);
 	/* a placement closed: its row is complete */
 	int (*interval)(void *self, const struct fs_decision_row *row, char *err, size_t errlen);
 	/* write what is buffered (live calls it every interval) */
@@ -82,13 +84,21 @@ struct fs_output {
 	void *self;
 };
 
-/* Constructors: each returns 0, or -1 with err naming the file. */
+/* Constructors: each returns 0, or -1 with err naming the file. A path ending in .gz writes gzip. */
+/* Decision CSV, layout 2: a row per wake-up and policy, in wake-up order (docs/csv.md). */
+int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_policies,
+			     const struct fs_policy_desc *const *pols, char *err, size_t errlen);
+/* Decision CSV, the wide layout: a row per wake-up as its placement closes, columns per policy. */
 int fs_output_decisions_csv(struct fs_output *o, const char *path, int nr_policies,
 			    const struct fs_policy_desc *const *pols, char *err, size_t errlen);
 /* Summary text into out (not closed); or into a file created at path when out is NULL. */
 int fs_output_summary(struct fs_output *o, FILE *out, const char *path, char *err, size_t errlen);
 /* JSON report (docs/json.md) into path, "-" = stdout. */
 int fs_output_json(struct fs_output *o, const char *path, char *err, size_t errlen);
+/* Perfetto trace (docs/perfetto.md) into path; "*.gz" writes gzip. */
+int fs_output_perfetto(struct fs_output *o, const char *path, int nr_cpus, int nr_policies,
+		       const struct fs_policy_desc *const *pols, const char *kernel_release, char *err,
+		       size_t errlen);
 struct fs_rec_meta;
 /* Binary recording (docs/recording.md) of every record, meta->em_text required. */
 int fs_output_recording(struct fs_output *o, const char *path, const struct fs_rec_meta *meta,

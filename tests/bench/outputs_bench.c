@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each output costs and weighs: replay of the same generated wake-ups
+ * (pixel4's EM, the v5.4 pair, CPU times known) with no output, then with
+ * the Perfetto trace, the decision CSV (.csv and .csv.gz), the recording,
+ * and Perfetto + CSV.gz together; time as a ratio to the run without
+ * outputs (best of 3, alternated, in one run) and bytes per wake-up. The
+ * kernel's CPU is random here, so policies differ from it far more often
+ * than on a device: the trace's size is near its bound (docs/perfetto.md).
+ * Usage: outputs_bench [WAKEUPS]
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "pipeline.h"
+#include "em/em_io.h"
+#include "output/outputs_open.h"
+#include "source/recording.h"
+
+static __u64 rng;
+
+static __u32 rnd(__u32 n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (__u32)(rng % n);
+}
+
+/* 256 tasks on a light-to-moderate landscape, so most wake-ups reach feec's energy comparison. */
+static void gen(struct fs_wakeup *w, const struct fs_em *em)
+{
+	memset(w, 0, sizeof(*w));
+	w->hdr.type = FS_REC_WAKEUP;
+	w->hdr.nr_cpus = (__u16)em->nr_cpus;
+	w->hdr.size = (__u32)fs_wakeup_size(em->nr_cpus);
+	w->pid = w->tgid = 1000 + (__s32)rnd(256);
+	w->uid = 10000 + (__u32)(w->pid % 7);
+	snprintf(w->comm, sizeof(w->comm), "task%d", w->pid % 100);
+	w->prev_cpu = w->task_cpu = w->waker_cpu = (__s32)rnd(em->nr_cpus);
+	w->chosen_cpu = (__s32)rnd(em->nr_cpus);
+	w->cpus_allowed = (1ull << em->nr_cpus) - 1;
+	w->nr_cpus_allowed = (__u32)em->nr_cpus;
+	w->task.util_avg = 5 + rnd(200);
+	w->task.util_est_enqueued = w->task.util_est_ewma = w->task.util_avg;
+	w->task.uclamp_max = 1024;
+	for (int c = 0; c < em->nr_cpus; c++) {
+		struct fs_cpu *cpu = &w->cpu[c];
+		cpu->util_avg = rnd(em->capacity[c] / 2);
+		cpu->util_est = cpu->util_avg;
+		cpu->capacity = cpu->capacity_orig = em->capacity[c];
+		cpu->uclamp_max = 1024;
+		cpu->flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+	}
+	w->cpu[w->prev_cpu].util_avg += w->task.util_avg;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+enum { NONE, PERFETTO, CSV, CSV_GZ, RECORDING, PERFETTO_CSV_GZ, NR_MODES };
+static const char *const mode_name[NR_MODES] = {
+	"no output", "--perfetto", "--csv .csv", "--csv .csv.gz", "--record", "--perfetto + .csv.gz",
+};
+
+/* Seconds to replay n wake-ups with mode's outputs into dir; *bytes: what they wrote. */
+static double run(const struct fs_em *em, const struct fs_rec_meta *meta, int mode, __u64 n, const char *dir,
+		  long long *bytes)
+{
+	static struct fs_wakeup ring[4096];
+	char err[512], pf[512], csv[512], rec[512];
+	struct fs_pipeline_opts o = { .em = em, .nr_policies = 2, .kernel_release = "" };
+	struct fs_output_paths paths = { 0 };
+
+	snprintf(pf, sizeof(pf), "%s/t.pftrace", dir);
+	snprintf(csv, sizeof(csv), "%s/t.csv%s", dir, mode == CSV_GZ || mode == PERFETTO_CSV_GZ ? ".gz" : "");
+	snprintf(rec, sizeof(rec), "%s/t.fsr", dir);
+	o.policies[0] = fs_policy_find("v5.4");
+	o.policies[1] = fs_policy_find("v5.4-nomargin");
+	paths.perfetto = mode == PERFETTO || mode == PERFETTO_CSV_GZ ? pf : NULL;
+	paths.csv = mode == CSV || mode == CSV_GZ || mode == PERFETTO_CSV_GZ ? csv : NULL;
+	paths.record = mode == RECORDING ? rec : NULL;
+	paths.record_meta = meta;
+	struct fs_pipeline *p = NULL;
+	if (fs_outputs_open(&o, &paths, err, sizeof(err)) || !(p = fs_pipeline_new(&o, err, sizeof(err)))) {
+		fprintf(stderr, "outputs_bench: %s\n", err);
+		return -1;
+	}
+	rng = 0x9e3779b97f4a7c15ull; /* the same wake-ups every run */
+	for (int i = 0; i < 4096; i++)
+		gen(&ring[i], em);
+	double t0 = now_s();
+	for (__u64 i = 0; i < n; i++) {
+		struct fs_wakeup *w = &ring[i & 4095];
+		w->hdr.ts_ns = 1000000000ull + i * 50000;
+		w->sum_exec_ns = i * 20000;
+		if (fs_pipeline_feed(p, &w->hdr, err, sizeof(err))) {
+			fprintf(stderr, "outputs_bench: %s\n", err);
+			fs_pipeline_free(p);
+			return -1;
+		}
+	}
+	if (fs_pipeline_finish(p, err, sizeof(err)))
+		fprintf(stderr, "outputs_bench: %s\n", err);
+	fs_pipeline_free(p);
+	double dt = now_s() - t0;
+	struct stat st;
+	*bytes = 0;
+	const char *files[] = { paths.perfetto, paths.csv, paths.record };
+	for (int f = 0; f < 3; f++)
+		if (files[f] && !stat(files[f], &st)) {
+			*bytes += st.st_size;
+			unlink(files[f]);
+		}
+	return dt;
+}
+
+int main(int argc, char **argv)
+{
+	static struct fs_em em;
+	struct fs_rec_meta meta = { .nr_cpus = 0 };
+	char err[256], dir[] = "/tmp/fs-outputs-bench-XXXXXX";
+	__u64 n = argc > 1 ? strtoull(argv[1], NULL, 10) : 100000;
+	double best[NR_MODES];
+	long long bytes[NR_MODES];
+
+	if (fs_em_profile_build("pixel4", &em, err, sizeof(err))) {
+		fprintf(stderr, "outputs_bench: %s\n", err);
+		return 1;
+	}
+	meta.nr_cpus = em.nr_cpus;
+	FILE *mf = open_memstream(&meta.em_text, &meta.em_len);
+	if (!mf || fs_em_write(mf, &em) < 0 || fclose(mf) || !mkdtemp(dir)) {
+		fprintf(stderr, "outputs_bench: cannot set up\n");
+		return 1;
+	}
+	for (int m = 0; m < NR_MODES; m++)
+		best[m] = 1e30;
+	for (int round = 0; round < 3; round++)
+		for (int m = 0; m < NR_MODES; m++) {
+			double t = run(&em, &meta, m, n, dir, &bytes[m]);
+			if (t < 0)
+				return 1;
+			if (t < best[m])
+				best[m] = t;
+		}
+	rmdir(dir);
+	free(meta.em_text);
+	printf("outputs: %llu generated wake-ups (pixel4, v5.4 pair, random kernel CPU), best of 3\n",
+	       (unsigned long long)n);
+	printf("%-22s %10s %12s %12s\n", "output", "time", "vs no output", "bytes/wakeup");
+	for (int m = 0; m < NR_MODES; m++)
+		printf("%-22s %9.3fs %11.2fx %12.1f\n", mode_name[m], best[m], best[m] / best[NONE],
+		       (double)bytes[m] / (double)n);
+	printf("Perfetto + CSV.gz cost %.2fx the replay itself (goal: < 1x)\n",
+	       (best[PERFETTO_CSV_GZ] - best[NONE]) / best[NONE]);
+	return 0;
+}

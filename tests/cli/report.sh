@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# feecscope report over many recordings: each recording's verdict equals `replay --json`'s, groups
+# and the combined total add up, results do not depend on the number of threads, directories
+# expand to their recordings, bad ones are listed; and docs/analysis.md's pandas example, run on
+# the same recordings' decision CSVs, gives the report's numbers.
+. "$(dirname "$0")/../lib.sh"
+F=$FS_FIXTURES/replay
+DOCS=$(cd "$(dirname "$0")/../../docs" && pwd)
+R=$TMP/runs
+mkdir -p "$R"
+
+"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --convert-record "$R/a-pixel4.fsr" >/dev/null 2>&1
+"$FEECSCOPE" replay "$F/hikey960.csv" --em hikey960 --convert-record "$R/b-hikey960.fsr" >/dev/null 2>&1
+"$FEECSCOPE" replay "$F/handworked.csv" --convert-record "$R/c-handworked.fsr" >/dev/null 2>&1
+cp "$R/a-pixel4.fsr" "$R/d-pixel4-again.fsr"
+echo "not a recording" >"$R/notes.txt"
+
+"$FEECSCOPE" report "$R" --json "$TMP/rep.json" --csv "$TMP/rep.csv" >"$TMP/rep.txt" 2>"$TMP/rep.err"
+check "report over a directory exits 0" test -s "$TMP/rep.json" -a ! -s "$TMP/rep.err"
+"$FEECSCOPE" report --jobs 1 "$R" --json "$TMP/rep1.json" >/dev/null 2>&1
+expect_same "one thread gives the same JSON as one per CPU" "$TMP/rep.json" "$TMP/rep1.json"
+for f in "$R"/*.fsr; do "$FEECSCOPE" replay "$f" --json "$TMP/$(basename "$f").json" >/dev/null 2>&1; done
+
+cat >"$TMP/sum.py" <<'PY'
+import json, sys
+from decimal import Decimal as D
+rep = json.load(open(sys.argv[1]))
+bad = []
+runs = rep['recordings']
+if [r['path'].rsplit('/', 1)[-1] for r in runs] != ['a-pixel4.fsr', 'b-hikey960.fsr', 'c-handworked.fsr', 'd-pixel4-again.fsr']:
+    bad.append(f'recordings found: {[r["path"] for r in runs]}')
+for r in runs:
+    one = json.load(open(sys.argv[2] + '/' + r['path'].rsplit('/', 1)[-1] + '.json'))
+    v = one['verdicts'][0]
+    for k, want in (('delta_mj', v['delta_mj']), ('ci95_mj', v['ci95_mj']), ('measurable', v['measurable']),
+                    ('policy', v['policy']), ('twin', v['twin']), ('wakeups', one['counts']['wakeups']),
+                    ('cpu_energy_mj', one['cpu_energy_mj']), ('kernel_release', one['kernel_release'])):
+        if r[k] != want:
+            bad.append(f'{r["path"]}: {k} {r[k]} but replay says {want}')
+total = sum(D(str(r['delta_mj'])) for r in runs)
+if D(str(rep['combined']['delta_mj'])) != total:
+    bad.append(f'combined {rep["combined"]["delta_mj"]} != sum of recordings {total}')
+if sum(D(str(g['delta_mj'])) for g in rep['groups']) != total or len(rep['groups']) != 3:
+    bad.append(f'{len(rep["groups"])} groups (want 3: pixel4 twice is one) or they do not add up')
+lo, hi = rep['combined']['ci95_mj']
+if not lo <= rep['combined']['delta_mj'] <= hi:
+    bad.append('the combined interval does not hold the combined figure')
+procs = {p['comm']: p for p in rep['processes']}
+if procs.get('render', {}).get('wakeups') != 8:
+    bad.append('render (pixel4, recorded twice) is not summed over both recordings')
+print('\n'.join(bad) or f'{len(runs)} recordings, {len(rep["groups"])} groups, combined {total} mJ')
+sys.exit(1 if bad else 0)
+PY
+check "each recording's verdict = its replay's; groups and the combined total add up" \
+	python3 "$TMP/sum.py" "$TMP/rep.json" "$TMP"
+sed 's/^/    /' "$TMP/out"
+check "the text report leads with the combined verdict" grep -q "^margin verdict over 4 of 4 recordings: " "$TMP/rep.txt"
+check "the text report fits 80 columns" sh -c "! awk 'length > 80' '$TMP/rep.txt' | grep -q ."
+check "the CSV has a row per recording" test "$(wc -l <"$TMP/rep.csv")" -eq 5
+
+# docs/analysis.md's pandas block on the same recordings' decision CSVs (Debian's python3-pandas)
+PY3=/usr/bin/python3
+if "$PY3" -c 'import pandas' 2>/dev/null; then
+	mkdir -p "$TMP/csvs"
+	for f in "$R"/*.fsr; do "$FEECSCOPE" replay "$f" --csv "$TMP/csvs/$(basename "$f" .fsr).csv.gz" >/dev/null 2>&1; done
+	awk '/^```python$/ { on = 1; next } /^```$/ { on = 0 } on' "$DOCS/analysis.md" >"$TMP/example.py"
+	check "docs/analysis.md has the pandas example" grep -q "read_csv" "$TMP/example.py"
+	"$PY3" "$TMP/example.py" "$TMP/csvs" >"$TMP/pandas.out" 2>&1
+	sed 's/^/    /' "$TMP/pandas.out"
+	cat >"$TMP/cmp.py" <<'PY'
+import json, re, sys
+rep = json.load(open(sys.argv[1]))
+out = open(sys.argv[2]).read().splitlines()
+want = {r['path'].rsplit('/', 1)[-1][:-4]: r['delta_mj'] for r in rep['recordings']}
+got = {}
+for line in out[1:-1]:
+    f = line.split()
+    got[f[0].rsplit('/', 1)[-1][:-7]] = float(f[1])
+bad = [f'{k}: pandas {got.get(k)} mJ, report {v}' for k, v in want.items()
+       if got.get(k) is None or abs(got[k] - v) > 1e-6]
+m = re.match(r'all runs: (\S+) mJ', out[-1]) if out else None
+if not m or abs(float(m.group(1)) - rep['combined']['delta_mj']) > 1e-6:
+    bad.append(f'total: {out[-1] if out else ""} vs report {rep["combined"]["delta_mj"]}')
+print('\n'.join(bad) or 'pandas = report for every run and in all')
+sys.exit(1 if bad else 0)
+PY
+	check "the pandas example's figures equal report --json's" python3 "$TMP/cmp.py" "$TMP/rep.json" "$TMP/pandas.out"
+	sed 's/^/    /' "$TMP/out"
+else
+	fail "python3-pandas is installed (scripts/install-deps.sh)"
+fi
+
+head -c 200 "$R/a-pixel4.fsr" >"$TMP/cut.fsr"
+expect_fail "a damaged recording is listed with its error, exit 1" "cut.fsr" \
+	"$FEECSCOPE" report "$R/a-pixel4.fsr" "$TMP/cut.fsr"
+expect_fail "a missing file names it" "nosuch.fsr" "$FEECSCOPE" report "$TMP/nosuch.fsr"
+expect_fail "no argument is a usage error" "give recordings" "$FEECSCOPE" report
+finish

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Check a feecscope Perfetto trace, decoded by `protoc --decode`, against the
+same replay's decision CSV and JSON report (docs/perfetto.md says what the
+trace holds; this re-derives every track, instant and counter from the CSV).
+
+usage: check_trace.py TRACE.txt DECISIONS.csv REPORT.json SUMMARY.txt
+
+DECISIONS.csv is the wide layout (--csv-layout wide): its rows come in the
+order placements close, the order the energy counters move in.
+
+TRACE.txt is protoc's text format of perfetto.protos.Trace
+(tests/perfetto/perfetto_trace.proto). Prints one line per problem and exits
+1 if there is any; prints what it checked otherwise.
+"""
+import csv
+import json
+import re
+import sys
+from decimal import Decimal
+
+BOOTTIME = 6
+SEQ_CLEARED, SEQ_NEEDS_STATE = 1, 2
+INSTANT, COUNTER, SLICE_BEGIN, SLICE_END = 'TYPE_INSTANT', 'TYPE_COUNTER', 'TYPE_SLICE_BEGIN', 'TYPE_SLICE_END'
+
+problems = []
+
+
+def bad(msg):
+    problems.append(msg)
+
+
+# ---- protoc text format -> nested dicts (every field a list) ----
+
+def unescape(s):
+    """A protoc text-format string (C escapes, octal bytes) as text."""
+    out, i = bytearray(), 0
+    while i < len(s):
+        c = s[i]
+        if c != '\\':
+            out += c.encode('utf-8')
+            i += 1
+        elif s[i + 1] in '01234567':
+            j = i + 1
+            while j < len(s) and j < i + 4 and s[j] in '01234567':
+                j += 1
+            out.append(int(s[i + 1:j], 8))
+            i = j
+        else:
+            out.append({'n': 10, 't': 9, 'r': 13}.get(s[i + 1], ord(s[i + 1])))
+            i += 2
+    return out.decode('utf-8')
+
+
+def parse_text(text):
+    """protoc's text format, one field per line: every field becomes a list of its values."""
+    stack = [{}]
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if line == '}':
+            stack.pop()
+        elif line.endswith(' {'):
+            child = {}
+            stack[-1].setdefault(line[:-2], []).append(child)
+            stack.append(child)
+        elif ': ' in line:
+            k, v = line.split(': ', 1)
+            if v.startswith('"'):
+                v = unescape(v[1:-1])
+            elif v in ('true', 'false'):
+                v = v == 'true'
+            elif re.fullmatch(r'-?[0-9]+', v):
+                v = int(v)
+            elif re.fullmatch(r'[-+0-9.eE]+|-?inf|nan', v):
+                v = float(v)
+            stack[-1].setdefault(k, []).append(v)
+        elif line:
+            raise ValueError(f'protoc output line {n}: cannot parse {line!r}')
+    return stack[0]
+
+
+def one(msg, field, default=None):
+    v = msg.get(field)
+    return v[0] if v else default
+
+
+# ---- the trace, walked in file order as trace processor tokenizes it ----
+
+def walk(trace):
+    packets = trace.get('packet', [])
+    seq = None
+    state_valid = False
+    clock = None
+    names, arg_names, strings = {}, {}, {}
+    tracks, events, attrs = {}, [], {}
+    for n, p in enumerate(packets):
+        s = one(p, 'trusted_packet_sequence_id')
+        if seq is None:
+            seq = s
+        if s != seq:
+            bad(f'packet {n}: sequence {s}, not {seq}: feecscope writes one sequence')
+        flags = one(p, 'sequence_flags', 0)
+        if flags & SEQ_CLEARED:
+            state_valid = True
+            names, arg_names, strings = {}, {}, {}
+        d = one(p, 'trace_packet_defaults')
+        if d:
+            clock = one(d, 'timestamp_clock_id')
+        if flags & SEQ_NEEDS_STATE and not state_valid:
+            bad(f'packet {n}: needs incremental state before any packet cleared it')
+        idata = one(p, 'interned_data')
+        if idata:
+            for e in idata.get('event_names', []):
+                names[one(e, 'iid')] = one(e, 'name')
+            for e in idata.get('debug_annotation_names', []):
+                arg_names[one(e, 'iid')] = one(e, 'name')
+            for e in idata.get('debug_annotation_string_values', []):
+                strings[one(e, 'iid')] = one(e, 'str')
+        ts = one(p, 'timestamp')
+        td = one(p, 'track_descriptor')
+        if td:
+            tracks[one(td, 'uuid')] = td
+        ta = one(p, 'trace_attributes')
+        if ta:
+            for a in ta.get('attribute', []):
+                attrs[one(a, 'key')] = one(a, 'string_value', one(a, 'long_value'))
+        te = one(p, 'track_event')
+        if not te:
+            continue
+        if ts is None:
+            bad(f'packet {n}: track event without a timestamp')
+        if one(p, 'timestamp_clock_id', clock) != BOOTTIME:
+            bad(f'packet {n}: timestamp clock is not BOOTTIME')
+        uses_iid = 'name_iid' in te or any('name_iid' in a or 'string_value_iid' in a
+                                           for a in te.get('debug_annotations', []))
+        if uses_iid and not flags & SEQ_NEEDS_STATE:
+            bad(f'packet {n}: uses interned data without SEQ_NEEDS_INCREMENTAL_STATE')
+        name = one(te, 'name')
+        if 'name_iid' in te:
+            name = names.get(one(te, 'name_iid'))
+            if name is None:
+                bad(f'packet {n}: event name iid {one(te, "name_iid")} used before it is interned')
+        args = {}
+        for a in te.get('debug_annotations', []):
+            k = one(a, 'name') or arg_names.get(one(a, 'name_iid'))
+            if k is None:
+                bad(f'packet {n}: argument name iid {one(a, "name_iid")} used before it is interned')
+            if 'string_value_iid' in a:
+                v = strings.get(one(a, 'string_value_iid'))
+                if v is None:
+                    bad(f'packet {n}: string iid {one(a, "string_value_iid")} used before it is interned')
+            else:
+                v = one(a, 'int_value', one(a, 'string_value', one(a, 'bool_value')))
+            args[k] = v
+        uuid = one(te, 'track_uuid')
+        if uuid not in tracks:
+            bad(f'packet {n}: event on track {uuid} before its descriptor')
+        events.append({'ts': ts, 'type': one(te, 'type'), 'track': uuid, 'name': name, 'args': args,
+                       'value': one(te, 'double_counter_value')})
+    if clock != BOOTTIME:
+        bad(f'the sequence default clock is {clock}, not BOOTTIME ({BOOTTIME})')
+    return tracks, events, attrs
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def main():
+    trace_txt, csv_path, json_path, summary_path = sys.argv[1:5]
+    tracks, events, attrs = walk(parse_text(open(trace_txt, encoding='utf-8').read()))
+    rep = json.load(open(json_path))
+    pols = [p['name'] for p in rep['policies']]
+    ref = pols[0]
+    nr_cpus = rep['em']['nr_cpus']
+    rows = list(csv.DictReader(open(csv_path, newline='')))
+    by_seq = sorted(rows, key=lambda r: int(r['seq']))
+
+    # tracks: one per CPU, one instant track per policy, the counters, one per verdict
+    by_name = {one(t, 'name'): u for u, t in tracks.items()}
+    roots = [u for u, t in tracks.items() if 'parent_uuid' not in t]
+    if len(roots) != 1:
+        bad(f'{len(roots)} root tracks, expected 1')
+    want = [f'kernel CPU {k}' for k in range(nr_cpus)] + [f'{p} != kernel' for p in pols]
+    want += [f'CPU power est. ({ref})'] + [f'{x} {p} vs {ref}' for p in pols[1:] for x in ('dP', 'dE')]
+    want += [f'margin verdict: {v["policy"]} vs {v["twin"]}' for v in rep['verdicts']]
+    for w in want:
+        if w not in by_name:
+            bad(f'no track "{w}"')
+    if len(tracks) != len(want) + 1:
+        bad(f'{len(tracks)} tracks, expected {len(want) + 1}')
+    for u, t in tracks.items():
+        if u not in roots and one(t, 'parent_uuid') not in roots:
+            bad(f'track "{one(t, "name")}" is not under the feecscope track')
+    units = {one(t, 'name'): one(one(t, 'counter', {}), 'unit_name') for t in tracks.values()}
+    for p in pols[1:]:
+        if units.get(f'dP {p} vs {ref}') != 'mW' or units.get(f'dE {p} vs {ref}') != 'mJ':
+            bad(f'{p}: counter units are not mW / mJ')
+
+    def on(name, typ):
+        u = by_name.get(name)
+        return [e for e in events if e['track'] == u and e['type'] == typ]
+
+    # the observation: live's first record is not always its earliest wake-up
+    t0 = min([rep['first_ts_ns']] + [int(r['ts_ns']) for r in rows])
+    t1 = rep['last_ts_ns']
+    for e in events:
+        if not t0 <= e['ts'] <= t1:
+            bad(f'event at {e["ts"]} outside the observation {t0}..{t1}')
+
+    # kernel placements: one instant per wake-up with a known kernel CPU, named "comm pid"
+    got = sorted((e['ts'], e['track'], e['name']) for k in range(nr_cpus) for e in on(f'kernel CPU {k}', INSTANT))
+    exp = sorted((int(r['ts_ns']), by_name.get(f'kernel CPU {r["kernel_cpu"]}'), f'{r["comm"]} {r["pid"]}')
+                 for r in rows if int(r['kernel_cpu']) >= 0)
+    if got != exp:
+        bad(f'kernel instants: {len(got)} in the trace, {len(exp)} from the CSV, or they differ')
+    n_kernel = len(got)
+
+    # each policy's placements that differ from the kernel's, with their arguments
+    n_pol = 0
+    for p in pols:
+        got = {e['args'].get('seq'): e for e in on(f'{p} != kernel', INSTANT)}
+        exp = [r for r in rows if int(r['kernel_cpu']) >= 0 and r[f'{p}_acct_cpu'] != r['kernel_cpu']]
+        if len(got) != len(exp) or len(on(f'{p} != kernel', INSTANT)) != len(exp):
+            bad(f'{p}: {len(got)} instants, {len(exp)} placements differ from the kernel in the CSV')
+        for r in exp:
+            e = got.get(int(r['seq']))
+            if not e:
+                bad(f'{p}: wake-up {r["seq"]} differs from the kernel but has no instant')
+                continue
+            a = e['args']
+            want_args = {'seq': int(r['seq']), 'pid': int(r['pid']), 'tgid': int(r['tgid']), 'comm': r['comm'],
+                         'prev_cpu': int(r['prev_cpu']), 'kernel_cpu': int(r['kernel_cpu']),
+                         'policy_cpu': int(r[f'{p}_acct_cpu']), 'reason': r[f'{p}_reason'],
+                         'dpower_uw': int(r[f'{p}_dpower_uw'])}
+            if r['uid']:
+                want_args['uid'] = int(r['uid'])
+            if r[f'{p}_cpu'] != r[f'{p}_acct_cpu']:
+                want_args['feec_cpu'] = int(r[f'{p}_cpu'])
+            if a != want_args or e['ts'] != int(r['ts_ns']) or e['name'] != f'{r["comm"]} {r["pid"]}':
+                bad(f'{p}: wake-up {r["seq"]}: instant {e["ts"]} {e["name"]} {a}, CSV says {want_args}')
+        n_pol += len(exp)
+
+    # counters written when they change, in wake-up order: the CSV's rows re-derive them
+    def changes(col, start):
+        out, last = [], start
+        for r in by_seq:
+            v = int(r[col])
+            if v != last:
+                out.append((int(r['ts_ns']), v / 1e3))
+                last = v
+        return out
+
+    def series(name):
+        return [(e['ts'], e['value']) for e in on(name, COUNTER)]
+
+    def same_series(what, got, exp, tol):
+        if len(got) != len(exp) or any(g[0] != x[0] or not close(g[1], x[1], tol) for g, x in zip(got, exp)):
+            bad(f'{what}: {len(got)} values in the trace, {len(exp)} from the CSV, or they differ')
+
+    same_series('CPU power', series(f'CPU power est. ({ref})'), changes(f'{ref}_power_uw', None), 1e-12)
+    n_counters = 0
+    for i, p in enumerate(pols[1:], 1):
+        dp = series(f'dP {p} vs {ref}')
+        same_series(f'dP {p}', dp[1:], changes(f'{p}_dpower_uw', 0), 1e-12)
+        if by_seq and dp[:1] != [(int(by_seq[0]['ts_ns']), 0.0)]:
+            bad(f'dP {p}: does not start at 0 at the first wake-up')
+        # cumulative ΔE: CSV rows are written as placements close, the order the counter moves in
+        cum, exp = Decimal(0), []
+        for r in rows:
+            de = Decimal(r[f'{p}_denergy_nj'])
+            if de:
+                cum += de
+                exp.append((int(r['ts_ns']) + int(r['dt_ns']), float(cum / 10**6)))
+        de = series(f'dE {p} vs {ref}')
+        same_series(f'dE {p}', de[1:], exp, 1e-9)
+        final = de[-1][1] if de else None
+        if final is None or not close(final, rep['policies'][i]['energy_vs_reference_mj'], 1e-6):
+            bad(f'dE {p}: ends at {final} mJ, the JSON says {rep["policies"][i]["energy_vs_reference_mj"]}')
+        n_counters += len(dp) + len(de)
+
+    # the verdicts: a slice over the observation, and the run's attributes
+    first_line = open(summary_path).readline().rstrip('\n')
+    for v, V in enumerate(rep['verdicts']):
+        name = f'margin verdict: {V["policy"]} vs {V["twin"]}'
+        b, e = on(name, SLICE_BEGIN), on(name, SLICE_END)
+        if len(b) != 1 or len(e) != 1 or b[0]['ts'] != t0 or e[0]['ts'] != t1:
+            bad(f'{name}: not one slice from {t0} to {t1}')
+            continue
+        a = b[0]['args']
+        if Decimal(a.get('delta_mj', 'NaN')) != Decimal(str(V['delta_mj'])) or \
+                [Decimal(a.get('ci95_lo_mj', 'NaN')), Decimal(a.get('ci95_hi_mj', 'NaN'))] != \
+                [Decimal(str(x)) for x in V['ci95_mj']] or a.get('measurable') != V['measurable'] or \
+                a.get('differ') != V['differ'] or a.get('decisions') != V['decisions']:
+            bad(f'{name}: arguments {a} differ from the JSON {V}')
+        if attrs.get(f'feecscope.verdict{v}.delta_mj') != a.get('delta_mj'):
+            bad(f'verdict {v}: trace attribute delta differs from the slice')
+    if rep['verdicts'] and attrs.get('feecscope.verdict0') != first_line:
+        bad(f'trace attribute feecscope.verdict0 "{attrs.get("feecscope.verdict0")}" is not the summary\'s '
+            f'first line "{first_line}"')
+    if attrs.get('feecscope.wakeups') != rep['counts']['wakeups']:
+        bad('trace attribute feecscope.wakeups differs from the JSON')
+    for i, p in enumerate(rep['policies']):
+        if not attrs.get(f'feecscope.policy{i}', '').startswith(p['name']) or \
+                Decimal(attrs.get(f'feecscope.policy{i}.energy_vs_reference_mj', 'NaN')) != \
+                Decimal(str(p['energy_vs_reference_mj'])).quantize(Decimal('0.000001')):
+            bad(f'trace attributes of policy {i} differ from the JSON')
+
+    if problems:
+        for p in problems[:40]:
+            print(p)
+        print(f'{len(problems)} problems')
+        return 1
+    print(f'ok: {len(tracks)} tracks, {n_kernel} kernel instants, {n_pol} policy instants, '
+          f'{n_counters} policy counter values, {len(rep["verdicts"])} verdicts, {len(attrs)} attributes')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* seq_sort: chunks come out in sequence order whatever order they arrive in, in memory or spilled. */
+#include <unistd.h>
+#include "test.h"
+#include "output/seq_sort.h"
+
+/* Feed chunks 1..n in a shuffled order (with some long-held ones), return what came out. */
+static char *run(int n, size_t limit, unsigned seed, int *runs)
+{
+	char dir[] = "/tmp/fs-seqsort-XXXXXX", path[64], *out = NULL, err[256] = "";
+	size_t outlen = 0;
+	int *order = malloc((size_t)n * sizeof(*order));
+
+	if (!mkdtemp(dir) || !order)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	for (int i = 0; i < n; i++)
+		order[i] = i + 1;
+	for (int i = n - 1; i > 0; i--) { /* a local shuffle, plus every 97th chunk held to the end */
+		seed = seed * 1103515245u + 12345u;
+		int j = i - (int)(seed % 8u);
+		if (j < 0)
+			j = 0;
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	FILE *f = open_memstream(&out, &outlen);
+	struct fs_seq_sort *s = fs_seq_sort_new(f, path, 1, limit);
+	char text[64];
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			if ((order[i] % 97 == 0) != (pass == 1))
+				continue;
+			int len = snprintf(text, sizeof(text), "%d,row %d\n", order[i], order[i]);
+			if (fs_seq_sort_add(s, (__u64)order[i], text, (size_t)len, err, sizeof(err)))
+				FS_FAIL_AT("add %d: %s", order[i], err);
+		}
+	if (fs_seq_sort_finish(s, err, sizeof(err)))
+		FS_FAIL_AT("finish: %s", err);
+	*runs = fs_seq_sort_runs(s);
+	fs_seq_sort_free(s);
+	fclose(f);
+	free(order);
+	/* the spill file was unlinked at once: nothing is left beside the output */
+	EXPECT_EQ(rmdir(dir), 0);
+	return out;
+}
+
+static void expect_in_order(const char *out, int n)
+{
+	const char *p = out;
+	int bad = 0;
+
+	for (int i = 1; i <= n && !bad; i++) {
+		char want[64];
+		int len = snprintf(want, sizeof(want), "%d,row %d\n", i, i);
+		if (strncmp(p, want, (size_t)len))
+			bad = i;
+		p += len;
+	}
+	if (bad)
+		FS_FAIL_AT("chunk %d out of place", bad);
+	EXPECT_TRUE(*p == 0);
+}
+
+FS_TEST(seq_sort_in_memory_keeps_order)
+{
+	int runs;
+	char *out = run(5000, 1 << 20, 7, &runs);
+
+	ASSERT_TRUE(out);
+	EXPECT_EQ(runs, 0);
+	expect_in_order(out, 5000);
+	free(out);
+}
+
+FS_TEST(seq_sort_spills_and_merges_in_order)
+{
+	int runs;
+	char *out = run(20000, 2048, 11, &runs); /* a 2 KiB hold: many runs on disk */
+
+	ASSERT_TRUE(out);
+	EXPECT_TRUE(runs > 10);
+	expect_in_order(out, 20000);
+	free(out);
+}

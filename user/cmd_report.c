@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/* feecscope report: many recordings' verdicts, per recording, per device EM and kernel, and combined. */
+#include <dirent.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+#include "many_runs.h"
+#include "output/many_report.h"
+#include "output/out_file.h"
+#include "source/recording.h"
+
+static const char usage_text[] =
+"usage: feecscope report [options] REC|DIR...\n"
+"\n"
+"Replay every recording given (binary recordings or records CSVs that carry\n"
+"their EM; a directory stands for the recordings in it) through its default\n"
+"policies (its kernel's and the twin), each once, on all CPUs, and print what\n"
+"the margin costs per recording, per device EM and kernel release, and over\n"
+"all of them, with the processes it costs most (docs/analysis.md).\n"
+"\n"
+"Options:\n"
+"  --json OUT     the report as JSON ('-' = stdout, instead of the text).\n"
+"  --csv OUT      one row per recording (OUT ending in .gz: gzip).\n"
+"  --jobs N       replay N recordings at a time (default: one per CPU).\n"
+"  -h, --help     this text.\n"
+"\n"
+"A recording that cannot be replayed is listed with its error; one damaged\n"
+"part-way counts up to the damage. Exit codes: 0 ok, 1 some recording could\n"
+"not be (fully) replayed or an output failed, 2 bad command line.\n";
+
+struct list {
+	char **v;
+	size_t n, cap;
+};
+
+static int add(struct list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		char **v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	return (l->v[l->n++] = strdup(s)) ? 0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory's recordings: its regular files that start with the recording magic, by name. */
+static int add_dir(struct list *l, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t first = l->n;
+
+	if (!d) {
+		fprintf(stderr, "feecscope report: %s: cannot open the directory\n", dir);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char path[4096], err[256];
+		struct stat st;
+		bool is_rec, binary;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || fs_rec_sniff(path, &is_rec, &binary, err, sizeof(err)) ||
+		    !is_rec)
+			continue;
+		if (add(l, path)) {
+			closedir(d);
+			return -1;
+		}
+	}
+	closedir(d);
+	qsort(l->v + first, l->n - first, sizeof(*l->v), cmp_str);
+	return 0;
+}
+
+struct progress {
+	bool tty;
+	double start;
+	bool shown;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A progress line on a terminal once the run takes longer than a second. */
+static void on_progress(void *ctx, size_t done, size_t total)
+{
+	struct progress *p = ctx;
+
+	if (!p->tty || now_s() - p->start < 1.0)
+		return;
+	fprintf(stderr, "\rfeecscope report: %zu/%zu recordings replayed", done, total);
+	p->shown = true;
+}
+
+int fs_cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *json = NULL, *csv = NULL;
+	int jobs = 0, opt, ret = FS_EXIT_OK;
+	struct list files = { 0 };
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': json = optarg; break;
+		case 'c': csv = optarg; break;
+		case 'J': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 1024) {
+				fprintf(stderr, "feecscope report: --jobs: '%s' is not a count from 1 to 1024\n", optarg);
+				return FS_EXIT_USAGE;
+			}
+			jobs = (int)v;
+			break;
+		}
+		case 'h':
+			fputs(usage_text, stdout);
+			return FS_EXIT_OK;
+		default:
+			fputs(usage_text, stderr);
+			return FS_EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "feecscope report: give recordings or directories\n");
+		fputs(usage_text, stderr);
+		return FS_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct stat st;
+
+		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode) ? add_dir(&files, argv[i]) : add(&files, argv[i])) {
+			ret = FS_EXIT_FAIL;
+			goto out;
+		}
+	}
+	if (!files.n) {
+		fprintf(stderr, "feecscope report: no recordings found\n");
+		ret = FS_EXIT_FAIL;
+		goto out;
+	}
+	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
+	struct fs_many m;
+	if (fs_many_run((const char *const *)files.v, files.n, jobs, on_progress, &pr, &m)) {
+		fprintf(stderr, "feecscope report: out of memory\n");
+		ret = FS_EXIT_FAIL;
+		goto out;
+	}
+	if (pr.shown)
+		fputs("\r\033[K", stderr);
+	for (size_t i = 0; i < m.nr_runs; i++)
+		if (m.runs[i].error[0]) {
+			fprintf(stderr, "feecscope report: %s\n", m.runs[i].error);
+			ret = FS_EXIT_FAIL;
+		}
+	if (!json || strcmp(json, "-"))
+		fs_many_print_text(stdout, &m);
+	char err[512];
+	const char *paths[2] = { json, csv };
+	for (int k = 0; k < 2; k++) {
+		if (!paths[k])
+			continue;
+		bool to_stdout = !strcmp(paths[k], "-");
+		FILE *f = to_stdout ? stdout : fs_out_fopen(paths[k], err, sizeof(err));
+		if (!f) {
+			fprintf(stderr, "feecscope report: %s\n", err);
+			ret = FS_EXIT_FAIL;
+			continue;
+		}
+		(k ? fs_many_print_csv : fs_many_print_json)(f, &m);
+		if (to_stdout ? fflush(f) : fclose(f)) {
+			fprintf(stderr, "feecscope report: %s: write failed\n", paths[k]);
+			ret = FS_EXIT_FAIL;
+		}
+	}
+	fs_many_free(&m);
+out:
+	for (size_t i = 0; i < files.n; i++)
+		free(files.v[i]);
+	free(files.v);
+	return ret;
+}

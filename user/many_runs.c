@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/* feecscope report's engine (many_runs.h): replay many recordings on threads, group, combine. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "many_runs.h"
+#include "pipeline.h"
+#include "em/em_io.h"
+#include "engine/verdict.h"
+#include "source/csv_records.h"
+#include "source/recording.h"
+
+/* ---- one recording ---- */
+
+/* The output that keeps what report needs from a run's final report. */
+static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+{
+	struct fs_run *r = self;
+
+	r->wakeups = rep->st->wakeups;
+	r->span_ns = rep->span_ns;
+	r->cpu_fj = rep->cpu.total_fj;
+	snprintf(r->em, sizeof(r->em), "%s", rep->em->source);
+	if (rep->nr_verdicts) {
+		const struct fs_verdict *V = &rep->verdicts[0];
+
+		r->has_verdict = true;
+		snprintf(r->policy, sizeof(r->policy), "%s", rep->st->pol[V->pol].desc->name);
+		snprintf(r->twin, sizeof(r->twin), "%s", rep->st->pol[V->twin].desc->name);
+		r->delta_fj = V->delta_fj;
+		r->lo_fj = V->lo_fj;
+		r->hi_fj = V->hi_fj;
+		r->measurable = V->measurable;
+	}
+	r->procs = calloc(rep->nr_procs ? rep->nr_procs : 1, sizeof(*r->procs));
+	if (!r->procs) {
+		snprintf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	r->nr_procs = rep->nr_procs;
+	for (size_t i = 0; i < rep->nr_procs; i++) {
+		const struct fs_process *g = &rep->procs[i];
+
+		memcpy(r->procs[i].comm, g->comm, FS_COMM_LEN);
+		r->procs[i].wakeups = g->wakeups;
+		r->procs[i].runtime_ns = g->runtime_ns;
+		r->procs[i].delta_fj = rep->nr_verdicts ? g->delta_fj[0] : 0;
+	}
+	return 0;
+}
+
+static void keep_free(void *self)
+{
+	(void)self;
+}
+
+static const struct fs_output_ops keep_ops = { .finish = keep_finish, .free = keep_free };
+
+struct source {
+	struct fs_rec_reader *rec;
+	struct fs_csv_reader *csv;
+};
+
+static void replay_one(struct fs_run *r)
+{
+	struct fs_rec_meta meta = { 0 };
+	struct source s = { 0 };
+	struct fs_em *em = calloc(1, sizeof(*em));
+	struct fs_pipeline_opts o = { 0 };
+	struct fs_pipeline *p = NULL;
+	char err[512] = "", why[400];
+	bool is_rec, binary;
+	const struct fs_rec_hdr *h;
+	int rc;
+
+	if (!em) {
+		snprintf(r->error, sizeof(r->error), "%s: out of memory", r->path);
+		return;
+	}
+	if (fs_rec_sniff(r->path, &is_rec, &binary, err, sizeof(err)))
+		goto fail;
+	if (binary && !is_rec) {
+		snprintf(err, sizeof(err), "%s: bad magic: not a feecscope recording (nor a text CSV)", r->path);
+		goto fail;
+	}
+	if (!(is_rec ? (void *)(s.rec = fs_rec_reader_open(r->path, &meta, err, sizeof(err))) :
+		       (void *)(s.csv = fs_csv_reader_open(r->path, &meta, err, sizeof(err)))))
+		goto fail;
+	if (!meta.em_text) {
+		snprintf(err, sizeof(err), "%s: no EM in the file (report replays only files that carry theirs)",
+			 r->path);
+		goto fail;
+	}
+	if (fs_em_parse_text(meta.em_text, meta.em_len, r->path, em, why, sizeof(why))) {
+		snprintf(err, sizeof(err), "%s: embedded EM: %s", r->path, why);
+		goto fail;
+	}
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s", meta.kernel_release);
+	/* the default pair, as `replay` picks it: the release's policy and its twin */
+	const struct fs_policy_desc *d = fs_policy_for_release(meta.kernel_release, why, sizeof(why));
+	o.policies[o.nr_policies++] = d;
+	if (d->twin && fs_policy_find(d->twin))
+		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
+	o.em = em;
+	o.emulate_eas = !meta.em_is_kernel;
+	o.kernel_release = r->kernel_release;
+	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
+	o.nr_outputs = 1;
+	if (!(p = fs_pipeline_new(&o, err, sizeof(err))))
+		goto fail;
+	while ((rc = s.rec ? fs_rec_reader_next(s.rec, &h, err, sizeof(err)) :
+			     fs_csv_reader_next(s.csv, &h, err, sizeof(err))) == 1)
+		if (fs_pipeline_feed(p, h, why, sizeof(why))) {
+			snprintf(err, sizeof(err), "%s: %s", r->path, why);
+			rc = -1;
+			break;
+		}
+	/* like replay: what replayed before a damage still counts, and the error says where */
+	if (fs_pipeline_finish(p, why, sizeof(why)) && rc >= 0) {
+		snprintf(err, sizeof(err), "%s", why);
+		rc = -1;
+	}
+	if (rc < 0) {
+		r->partial = r->procs != NULL;
+		goto fail;
+	}
+	goto out;
+fail:
+	snprintf(r->error, sizeof(r->error), "%s", err[0] ? err : "failed");
+out:
+	fs_pipeline_free(p);
+	fs_rec_reader_close(s.rec);
+	fs_csv_reader_close(s.csv);
+	fs_rec_meta_free(&meta);
+	free(em);
+}
+
+/* ---- the workers ---- */
+
+struct pool {
+	struct fs_run *runs;
+	size_t n, next, done;
+	pthread_mutex_t lock;
+	fs_many_progress_fn progress;
+	void *ctx;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&pl->lock);
+		size_t i = pl->next < pl->n ? pl->next++ : pl->n;
+		pthread_mutex_unlock(&pl->lock);
+		if (i == pl->n)
+			return NULL;
+		replay_one(&pl->runs[i]);
+		pthread_mutex_lock(&pl->lock);
+		pl->done++;
+		if (pl->progress)
+			pl->progress(pl->ctx, pl->done, pl->n);
+		pthread_mutex_unlock(&pl->lock);
+	}
+}
+
+/* ---- grouping ---- */
+
+/* Sum the runs in idx[0..k) into t, bootstrapping over all their processes. -1: out of memory. */
+static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs_runs_total *t)
+{
+	size_t np = 0, at = 0;
+
+	for (size_t j = 0; j < k; j++)
+		np += m->runs[idx[j]].has_verdict ? m->runs[idx[j]].nr_procs : 0;
+	struct fs_process *procs = calloc(np ? np : 1, sizeof(*procs));
+	if (!procs)
+		return -1;
+	for (size_t j = 0; j < k; j++) {
+		const struct fs_run *r = &m->runs[idx[j]];
+
+		if (!r->has_verdict)
+			continue;
+		t->recordings++;
+		t->wakeups += r->wakeups;
+		t->span_ns += r->span_ns;
+		t->cpu_fj += r->cpu_fj;
+		for (size_t i = 0; i < r->nr_procs; i++)
+			procs[at++].delta_fj[0] = r->procs[i].delta_fj;
+	}
+	struct fs_verdict v = { 0 };
+	fs_verdict_bootstrap(&v, 1, procs, np);
+	t->delta_fj = v.delta_fj;
+	t->lo_fj = v.lo_fj;
+	t->hi_fj = v.hi_fj;
+	t->measurable = v.measurable;
+	free(procs);
+	return 0;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct fs_run_proc *x = a, *y = b;
+	fs_fj_t ax = x->delta_fj < 0 ? -x->delta_fj : x->delta_fj, ay = y->delta_fj < 0 ? -y->delta_fj : y->delta_fj;
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return strncmp(x->comm, y->comm, FS_COMM_LEN);
+}
+
+static int cmp_comm(const void *a, const void *b)
+{
+	return strncmp(((const struct fs_run_proc *)a)->comm, ((const struct fs_run_proc *)b)->comm, FS_COMM_LEN);
+}
+
+/* Every recording's processes summed by comm (tgids differ between runs; names are what compare). */
+static int merge_procs(struct fs_many *m)
+{
+	size_t np = 0, k = 0;
+
+	for (size_t i = 0; i < m->nr_runs; i++)
+		np += m->runs[i].has_verdict ? m->runs[i].nr_procs : 0;
+	struct fs_run_proc *all = calloc(np ? np : 1, sizeof(*all));
+	if (!all)
+		return -1;
+	for (size_t i = 0; i < m->nr_runs; i++)
+		if (m->runs[i].has_verdict)
+			for (size_t j = 0; j < m->runs[i].nr_procs; j++)
+				all[k++] = m->runs[i].procs[j];
+	qsort(all, np, sizeof(*all), cmp_comm);
+	k = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (k && !strncmp(all[k - 1].comm, all[i].comm, FS_COMM_LEN)) {
+			all[k - 1].wakeups += all[i].wakeups;
+			all[k - 1].runtime_ns += all[i].runtime_ns;
+			all[k - 1].delta_fj += all[i].delta_fj;
+		} else {
+			all[k++] = all[i];
+		}
+	}
+	qsort(all, k, sizeof(*all), cmp_proc);
+	m->procs = all;
+	m->nr_procs = k;
+	return 0;
+}
+
+int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progress_fn progress, void *ctx,
+		struct fs_many *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->runs = calloc(n ? n : 1, sizeof(*out->runs));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!out->runs || !idx)
+		goto oom;
+	out->nr_runs = n;
+	for (size_t i = 0; i < n; i++)
+		out->runs[i].path = paths[i];
+
+	struct pool pl = { .runs = out->runs, .n = n, .progress = progress, .ctx = ctx };
+	pthread_mutex_init(&pl.lock, NULL);
+	if (threads <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		threads = c > 0 ? (int)c : 1;
+	}
+	if ((size_t)threads > n)
+		threads = n ? (int)n : 1;
+	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
+	int started = 0;
+	for (int t = 0; tid && t < threads; t++)
+		if (!pthread_create(&tid[t], NULL, worker, &pl))
+			started++;
+	if (!started)
+		worker(&pl); /* no threads to be had: do it here */
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	free(tid);
+	pthread_mutex_destroy(&pl.lock);
+
+	/* groups: same EM and kernel release, in order of first appearance */
+	out->groups = calloc(n ? n : 1, sizeof(*out->groups));
+	if (!out->groups)
+		goto oom;
+	bool *placed = calloc(n ? n : 1, sizeof(*placed));
+	if (!placed)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		const struct fs_run *r = &out->runs[i];
+		size_t k = 0;
+
+		if (placed[i] || !r->has_verdict)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (!placed[j] && out->runs[j].has_verdict && !strcmp(out->runs[j].em, r->em) &&
+			    !strcmp(out->runs[j].kernel_release, r->kernel_release)) {
+				placed[j] = true;
+				idx[k++] = j;
+			}
+		struct fs_runs_total *g = &out->groups[out->nr_groups++];
+		g->em = r->em;
+		g->kernel_release = r->kernel_release;
+		if (total(out, idx, k, g)) {
+			free(placed);
+			goto oom;
+		}
+	}
+	free(placed);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	if (total(out, idx, n, &out->all) || merge_procs(out))
+		goto oom;
+	free(idx);
+	return 0;
+oom:
+	free(idx);
+	fs_many_free(out);
+	return -1;
+}
+
+void fs_many_free(struct fs_many *m)
+{
+	for (size_t i = 0; m->runs && i < m->nr_runs; i++)
+		free(m->runs[i].procs);
+	free(m->runs);
+	free(m->groups);
+	free(m->procs);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decision CSV for analysis (--csv, layout 2, docs/csv.md): one row per
+ * wake-up and policy, the policy in a column with its role (reference,
+ * margin, twin), so a script works whatever policies ran; rows in wake-up
+ * order (seq_sort.c holds rows whose placement closed early), time also
+ * relative to the first wake-up. Fixed formatting: replays are identical.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decisions_csv.h"
+#include "out_file.h"
+#include "seq_sort.h"
+#include "../source/csv_records.h"
+
+#define HOLD_BYTES (64u << 20) /* rows held in memory before they are sorted on disk */
+#define LINE_MAX_BYTES 640     /* one policy's row: the shared columns (comm, flags) and its own (< 500) */
+
+static const char header[] =
+	"seq,ts_ns,t_ns,pid,tgid,uid,comm,prev_cpu,kernel_cpu,task_util,flags,dt_ns,until,runtime_ns,window_ns,"
+	"policy,is_reference,has_margin,twin,cpu,acct_cpu,reason,prev_delta,best_delta,threshold,"
+	"power_uw,dpower_uw,denergy_nj\n";
+
+struct long_out {
+	FILE *f;
+	char *path;
+	int nr;
+	const struct fs_policy_desc *pols[FS_MAX_POLICIES];
+	const char *twin[FS_MAX_POLICIES];   /* the twin's name when it runs too, else "" */
+	bool have_t0;
+	__u64 t0;                             /* the first wake-up's ts */
+	struct fs_seq_sort *sort;
+	char buf[FS_MAX_POLICIES * LINE_MAX_BYTES];
+};
+
+/* Append-only text building without printf: this runs for every wake-up and policy. */
+struct text {
+	char *p;
+};
+
+static void put_s(struct text *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(t->p, s, n);
+	t->p += n;
+}
+
+static void put_u(struct text *t, unsigned long long v)
+{
+	char d[24];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*t->p++ = d[--n];
+}
+
+static void put_i(struct text *t, long long v)
+{
+	if (v < 0) {
+		*t->p++ = '-';
+		put_u(t, 0ull - (unsigned long long)v);
+	} else {
+		put_u(t, (unsigned long long)v);
+	}
+}
+
+static void put_c(struct text *t, char c)
+{
+	*t->p++ = c;
+}
+
+/* ",v", or "," for none */
+static void put_opt(struct text *t, __u64 v)
+{
+	put_c(t, ',');
+	if (v != UINT64_MAX)
+		put_u(t, v);
+}
+
+/* The row's lines, one per policy, into c->buf; returns their length. */
+static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
+{
+	char flags[160], comm[FS_CSV_COMM_MAX], e[64];
+	struct text t = { c->buf };
+
+	fs_csv_format_wake_flags(flags, sizeof(flags), r->flags);
+	fs_csv_comm(comm, r->comm);
+	/* the wake-up's columns once, copied in front of every policy's */
+	put_u(&t, r->seq), put_c(&t, ',');
+	put_u(&t, r->ts_ns), put_c(&t, ',');
+	put_i(&t, (long long)r->ts_ns - (long long)c->t0), put_c(&t, ',');
+	put_i(&t, r->pid), put_c(&t, ',');
+	put_i(&t, r->tgid), put_c(&t, ',');
+	if (r->uid != FS_NO_UID)
+		put_u(&t, r->uid);
+	put_c(&t, ',');
+	put_s(&t, comm), put_c(&t, ',');
+	put_i(&t, r->prev_cpu), put_c(&t, ',');
+	put_i(&t, r->kernel_cpu), put_c(&t, ',');
+	put_u(&t, r->task_util), put_c(&t, ',');
+	put_s(&t, flags), put_c(&t, ',');
+	put_u(&t, r->iv.dt_ns), put_c(&t, ',');
+	put_s(&t, fs_interval_end_name(r->iv.end)), put_c(&t, ',');
+	if (r->iv.runtime_known)
+		put_u(&t, r->iv.runtime_ns);
+	put_c(&t, ',');
+	put_u(&t, r->iv.window_ns);
+	size_t shared = (size_t)(t.p - c->buf);
+	for (int i = 0; i < c->nr; i++) {
+		const struct fs_decision_pol *p = &r->pol[i];
+
+		if (i) {
+			memcpy(t.p, c->buf, shared);
+			t.p += shared;
+		}
+		put_c(&t, ','), put_s(&t, c->pols[i]->name);
+		put_s(&t, i ? ",0," : ",1,");
+		put_s(&t, c->pols[i]->has_margin ? "1," : "0,");
+		put_s(&t, c->twin[i]), put_c(&t, ',');
+		put_i(&t, p->cpu), put_c(&t, ',');
+		put_i(&t, p->acct_cpu), put_c(&t, ',');
+		put_s(&t, fs_feec_reason_name(p->reason));
+		put_opt(&t, p->prev_delta);
+		put_opt(&t, p->best_delta);
+		put_opt(&t, p->has_threshold ? p->threshold : UINT64_MAX);
+		put_c(&t, ','), put_u(&t, p->power_uw);
+		put_c(&t, ','), put_i(&t, p->dpower_uw);
+		if (r->iv.de_fj[i]) {
+			fs_fmt_fj(e, sizeof(e), r->iv.de_fj[i], 6, 6); /* nJ, exact */
+			put_c(&t, ','), put_s(&t, e);
+		} else {
+			put_s(&t, ",0.000000");
+		}
+		put_c(&t, '\n');
+	}
+	return (size_t)(t.p - c->buf);
+}
+
+static int long_decision(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
+{
+	struct long_out *c = self;
+
+	(void)err, (void)errlen;
+	if (!c->have_t0) {
+		c->have_t0 = true;
+		c->t0 = row->ts_ns;
+	}
+	return 0;
+}
+
+static int long_interval(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
+{
+	struct long_out *c = self;
+	size_t len = format_row(c, row);
+
+	return fs_seq_sort_add(c->sort, row->seq, c->buf, len, err, errlen);
+}
+
+static int long_flush(void *self, char *err, size_t errlen)
+{
+	struct long_out *c = self;
+
+	if (fflush(c->f)) {
+		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int long_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+{
+	struct long_out *c = self;
+	int rc = fs_seq_sort_finish(c->sort, err, errlen);
+	int crc = fclose(c->f);
+
+	(void)rep;
+	c->f = NULL;
+	if (!rc && crc) {
+		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+static void long_free(void *self)
+{
+	struct long_out *c = self;
+
+	fs_seq_sort_free(c->sort);
+	if (c->f)
+		fclose(c->f);
+	free(c->path);
+	free(c);
+}
+
+static const struct fs_output_ops long_ops = {
+	.decision = long_decision, .interval = long_interval, .flush = long_flush, .finish = long_finish,
+	.free = long_free,
+};
+
+int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_policies,
+			     const struct fs_policy_desc *const *pols, char *err, size_t errlen)
+{
+	struct long_out *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->path = strdup(path))) {
+		free(c);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	c->nr = nr_policies;
+	for (int i = 0; i < nr_policies; i++) {
+		c->pols[i] = pols[i];
+		c->twin[i] = "";
+		for (int j = 0; j < nr_policies; j++)
+			if (pols[i]->twin && !strcmp(pols[i]->twin, pols[j]->name))
+				c->twin[i] = pols[j]->name;
+	}
+	if (!(c->f = fs_out_fopen(path, err, errlen))) {
+		long_free(c);
+		return -1;
+	}
+	if (!(c->sort = fs_seq_sort_new(c->f, c->path, 1, HOLD_BYTES))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		long_free(c);
+		return -1;
+	}
+	fputs(header, c->f);
+	o->ops = &long_ops;
+	o->self = c;
+	return 0;
+}
