@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Debian's arm64 kernels across its suites, for the lab matrix.
+#
+# usage: tests/qemu/debian-kernels.sh list     "series version parts", one per kernel
+#        tests/qemu/debian-kernels.sh fetch VERSION PARTS DIR
+#            a list line's kernel into DIR: Image, cpufreq-dt.ko, kernel-release
+#
+# The archive is the one this machine's apt already uses (every source whose Release
+# says "Origin: Debian", read with apt-get indextargets): no host name is written here.
+# A private apt configuration in build/qemu/apt lists that archive's arm64 indexes for
+# every suite alias (oldoldstable .. experimental, their -backports and -security), so
+# nothing of the host's apt state changes. Its indexes are refreshed when a day old;
+# downloads are kept in build/qemu/debs.
+#
+# `list`: the newest 5.10, 6.1 and 6.12, the newest 6.x, and every later series (each
+# series' newest complete kernel). From 6.19 Debian splits a kernel into linux-binary-*
+# (the image) and linux-modules-* (xz-compressed modules); older ones ship both in
+# linux-image-*. The archive keeps modules only for a suite's newest upload, so older
+# backport series (6.19, 7.0, 7.1 in December 2026) have an image without modules:
+# those boot without cpufreq-dt, hence without an EM (parts end ",no-modules").
+set -eu
+cd "$(dirname "$0")/../.."
+A=$PWD/build/qemu/apt
+die() { echo "debian-kernels.sh: $*" >&2; exit 1; }
+
+apt_setup() {
+	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$A/preferences.d"
+	local sites
+	sites=$(APT_CONFIG= apt-get indextargets --format '$(REPO_URI) $(LABEL)' 'Origin: Debian' 2>/dev/null | sort -u)
+	[ -n "$sites" ] || die "no source with Origin: Debian in this machine's apt lists (run apt-get update)"
+	{
+		echo "$sites" | while read -r uri label; do
+			case $label in
+			*-Security) for s in oldoldstable oldstable stable testing; do
+					echo "deb [arch=arm64] $uri $s-security main"; done ;;
+			*) for s in oldoldstable oldstable stable testing unstable experimental \
+					oldoldstable-backports oldstable-backports stable-backports; do
+					echo "deb [arch=arm64] $uri $s main"; done ;;
+			esac
+		done
+	} >"$A/sources.list.new"
+	cat >"$A/apt.conf" <<-EOF
+	Dir::State "$A";
+	Dir::State::Lists "$A/lists";
+	Dir::State::status "/dev/null";
+	Dir::Cache "$A/cache";
+	Dir::Etc::SourceList "$A/sources.list";
+	Dir::Etc::SourceParts "/nonexistent";
+	Dir::Etc::Preferences "$A/preferences";
+	Dir::Etc::PreferencesParts "$A/preferences.d";
+	APT::Architecture "arm64";
+	APT::Architectures { "arm64"; };
+	APT::Sandbox::User "root";
+	Acquire::Languages "none";
+	EOF
+	export APT_CONFIG=$A/apt.conf
+	if ! cmp -s "$A/sources.list.new" "$A/sources.list" ||
+		[ -z "$(find "$A/lists" -maxdepth 1 -name '*InRelease' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+		mv "$A/sources.list.new" "$A/sources.list"
+		# A suite alias that does not exist (e.g. oldoldstable-security) is no failure.
+		apt-get update -q >"$A/update.log" 2>&1 ||
+			! grep '^E: ' "$A/update.log" | grep -qv 'does not have a Release file' ||
+			die "apt-get update failed (see $A/update.log)"
+	fi
+}
+
+# "package version" of every arm64 kernel package (standard flavour) the indexes list.
+kernel_pkgs() {
+	apt-cache dumpavail | awk '
+		/^Package: / { p = $2 }
+		/^Version: / && p ~ /^linux-(image|binary|modules)-[0-9][^ ]*[0-9]-arm64$/ { print p, $2 }' | sort -u
+}
+
+# One line per kernel: "series version parts". parts is the package holding vmlinuz
+# and modules (linux-image-*), or linux-binary-*,linux-modules-* at the same version,
+# or linux-binary-* alone ("no-modules": the archive keeps only the newest backport's
+# modules, so older backports have an image but no cpufreq-dt.ko, hence no EM).
+kernels() {
+	kernel_pkgs | awk '
+		{ split($1, n, "-"); kind = n[2]; abi = $1; sub(/^linux-[a-z]+-/, "", abi)
+		  have[kind, abi, $2] = 1; if (kind == "image") img[abi, $2] = 1 }
+		END {
+			for (k in img) {
+				split(k, a, SUBSEP); abi = a[1]; v = a[2]
+				if (have["binary", abi, v])
+					parts = have["modules", abi, v] ? "linux-binary-" abi ",linux-modules-" abi \
+									 : "linux-binary-" abi ",no-modules"
+				else
+					parts = "linux-image-" abi
+				split(v, d, /[.~-]/)
+				print d[1] "." d[2], v, parts
+			}
+		}' | sort -k1,1V -k2,2V
+}
+
+# The matrix: the newest complete 5.10, 6.1, 6.12 and 6.x, any newer 6.x, every 7.x
+# (each series' newest complete kernel, else its newest image without modules).
+list() {
+	kernels | awk '
+		{ full = $3 !~ /no-modules/; s = $1
+		  if (full || !(s in best_full)) best[s] = $0
+		  if (full) best_full[s] = 1
+		  split(s, v, "."); if (full && v[1] == 6) newest6 = s }
+		END { for (s in best) print s, best[s] }' | sort -V | awk -v n6="$(kernels | awk '
+		$3 !~ /no-modules/ { split($1, v, "."); if (v[1] == 6) s = $1 } END { print s }')" '
+		{ split($1, v, "."); newer = (v[1] == 6 && $1 != n6 && (n6 == "" || cmp($1, n6) > 0)) }
+		function cmp(a, b,  x, y) { split(a, x, "."); split(b, y, "."); return (x[1] - y[1]) * 1000 + x[2] - y[2] }
+		$1 == "5.10" || $1 == "6.1" || $1 == "6.12" || $1 == n6 || newer || v[1] >= 7 { print $2, $3, $4 }'
+}
+
+# PARTS (a list line's third field) at VERSION into DIR: Image (uncompressed),
+# cpufreq-dt.ko (absent for no-modules), kernel-release, package.
+fetch() {
+	local ver=$1 parts=$2 dir=$3 debs=build/qemu/debs p pkgs
+	mkdir -p "$debs" "$dir"
+	[ -s "$dir/Image" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$parts $ver" ] && return
+	pkgs=$(echo "$parts" | tr , ' ' | sed 's/ no-modules//')
+	for p in $pkgs; do
+		ls "$debs/${p}_"*_arm64.deb >/dev/null 2>&1 ||
+			(cd "$debs" && apt-get download -q "$p:arm64=$ver" >/dev/null) || die "apt-get download $p=$ver failed"
+	done
+	local x=$dir/x
+	rm -rf "$x" "$dir/cpufreq-dt.ko" && mkdir -p "$x"
+	for p in $pkgs; do
+		dpkg-deb --fsys-tarfile "$debs/${p}_"*_arm64.deb |
+			tar -x -C "$x" --wildcards './boot/vmlinuz-*' './usr/lib/modules/*/vmlinuz' \
+				'*/cpufreq-dt.ko*' 2>/dev/null || true
+	done
+	# /boot/vmlinuz-RELEASE up to 6.18; /usr/lib/modules/RELEASE/vmlinuz from 6.19
+	local vmlinuz ko release
+	vmlinuz=$(ls "$x"/boot/vmlinuz-* "$x"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n 1)
+	case $vmlinuz in
+	*/boot/vmlinuz-*) release=${vmlinuz##*/vmlinuz-} ;;
+	*/vmlinuz) release=${vmlinuz%/vmlinuz}; release=${release##*/} ;;
+	*) die "$parts: no vmlinuz in the package" ;;
+	esac
+	python3 tests/qemu/unpack-image.py "$vmlinuz" "$dir/Image" || die "$parts: cannot unpack $vmlinuz"
+	ko=$(find "$x" -name 'cpufreq-dt.ko*' | head -n 1)
+	case $ko in
+	'') case $parts in *no-modules) ;; *) die "$parts: no cpufreq-dt.ko" ;; esac ;;
+	*.xz) xz -dc "$ko" >"$dir/cpufreq-dt.ko" ;;
+	*.zst) zstd -dqc "$ko" >"$dir/cpufreq-dt.ko" ;;
+	*.gz) gzip -dc "$ko" >"$dir/cpufreq-dt.ko" ;;
+	*) cp "$ko" "$dir/cpufreq-dt.ko" ;;
+	esac
+	echo "$release" >"$dir/kernel-release"
+	echo "$parts $ver" >"$dir/package"
+	rm -rf "$x"
+}
+
+case ${1:-} in
+list) apt_setup; list ;;
+fetch) [ $# -eq 4 ] || die "usage: fetch VERSION PARTS DIR"; apt_setup; fetch "$2" "$3" "$4" ;;
+*) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
+esac
