@@ -471,14 +471,24 @@ static void collector_report(FILE *out, const struct live *L, const __u64 *cnt)
 		(unsigned long long)cnt[FS_CNT_WAKEUP], (unsigned long long)cnt[FS_CNT_WAKEUP_NEW],
 		(unsigned long long)cnt[FS_CNT_MIGRATE],
 		(unsigned long long)fs_live_bpf_late_records(L->bpf));
+	const struct fs_live_features *f = fs_live_bpf_features(L->bpf);
+
+	fprintf(out, "programs: %d of %d loaded (%d load%s), start-up %.2f s\n", f->progs_loaded,
+		f->progs_wanted, f->loads, f->loads == 1 ? "" : "s: a fallback verified them again",
+		f->startup_ns / 1e9);
+	if (f->lost[0])
+		fprintf(out, "collector fallback: %s\n", f->lost);
 }
 
+/* The header's collector line; a second line says what a refused program costs. */
 static void describe_collector(char *buf, size_t len, const struct fs_live_features *f, const char *btf)
 {
-	snprintf(buf, len, "%s%s, struct rq from %s, %d/%d CPUs%s%s",
+	snprintf(buf, len, "%s%s, struct rq from %s, %d/%d CPUs%s%s, programs %d/%d, start-up %.2f s%s%s",
 		 f->tp_btf ? "tp_btf" : "raw_tp", f->fentry_select ? " + fentry select_task_rq_fair" : "",
 		 f->ksym_runqueues ? "the runqueues ksym" : "cfs_rq->rq", f->rq_known, f->nr_cpus,
-		 f->overutilized_tp ? ", sched_overutilized_tp" : "", btf ? ", BTF from --btf" : "");
+		 f->overutilized_tp ? ", sched_overutilized_tp" : "", btf ? ", BTF from --btf" : "",
+		 f->progs_loaded, f->progs_wanted, f->startup_ns / 1e9,
+		 f->lost[0] ? "\ncollector fallback: " : "", f->lost);
 }
 
 /* Feed a record live made itself (not from the BPF rings) straight to the pipeline. */
@@ -552,7 +562,7 @@ int fs_cmd_live(int argc, char **argv)
 	struct live L = { 0 };
 	__u32 cap[FS_MAX_CPUS];
 	__u64 cnt[FS_CNT__NR] = { 0 };
-	char err[512] = "", collector[256], head[700] = "";
+	char err[512] = "", collector[640], head[700] = "";
 	bool noperm, tty;
 	double t0, next;
 	int rc = FS_EXIT_FAIL, nr_cpus;

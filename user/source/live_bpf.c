@@ -50,6 +50,7 @@ struct fs_live_bpf {
 };
 
 static int g_verbose;
+static __u64 g_t0; /* fs_live_bpf_start() entry, for -v's phase times */
 
 /* libbpf's own log only at -vvv; its warnings at -v and above. */
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -70,7 +71,10 @@ static void vlog(int level, const char *fmt, ...)
 	if (g_verbose < level)
 		return;
 	va_start(ap, fmt);
-	fprintf(stderr, "feecscope live: ");
+	if (g_t0)
+		fprintf(stderr, "feecscope live: [%.3f s] ", (fs_live_boot_ns() - g_t0) / 1e9);
+	else
+		fprintf(stderr, "feecscope live: ");
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 }
@@ -139,6 +143,47 @@ static int select_nargs(const struct btf *btf)
 	const struct btf_type *proto = btf__type_by_id(btf, fn->type);
 
 	return proto && btf_is_func_proto(proto) ? btf_vlen(proto) : 0;
+}
+
+/*
+ * Can a fentry program attach to select_task_rq_fair here? A two-instruction
+ * program answers in well under a millisecond, where a refusal inside the
+ * object would cost a second verification of every program (tens of seconds
+ * under QEMU TCG). Refusals seen: EPERM on this x86 6.18 host (no trampoline
+ * for the JIT), ENOTSUPP without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS.
+ */
+static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int id = btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = id);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fs_probe", "GPL", insns, 2, &opts);
+
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/* Say what a program this kernel cannot run costs: the live header and summary show it. */
+static void note_lost(struct fs_live_features *f, const char *fmt, ...)
+{
+	size_t n = strlen(f->lost);
+	va_list ap;
+
+	if (n && n + 2 < sizeof(f->lost)) {
+		memcpy(f->lost + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(f->lost + n, sizeof(f->lost) - n, fmt, ap);
+	va_end(ap);
 }
 
 static bool kallsyms_has(const char *sym)
@@ -239,6 +284,8 @@ static void harvest_rqs(struct fs_live_bpf *b)
 	b->skel->links.harvest_pelt_cfs = NULL;
 	bpf_link__destroy(b->skel->links.harvest_ksym);
 	b->skel->links.harvest_ksym = NULL;
+	bpf_link__destroy(b->skel->links.harvest_ksym_loop);
+	b->skel->links.harvest_ksym_loop = NULL;
 }
 
 static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool required,
@@ -330,6 +377,20 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 	}
 }
 
+/*
+ * Programs in the kernel, of those this kernel should run: the loaded ones
+ * plus any the probes or a fallback dropped (at most the one fentry).
+ */
+static void count_programs(struct fs_live_bpf *b)
+{
+	struct bpf_program *prog;
+
+	b->feat.progs_loaded = 0;
+	bpf_object__for_each_program(prog, b->skel->obj)
+		b->feat.progs_loaded += bpf_program__fd(prog) >= 0;
+	b->feat.progs_wanted = b->feat.progs_loaded + (b->feat.lost[0] && b->feat.kernel_btf && !b->feat.fentry_select);
+}
+
 /* Open, configure and load the object with the programs the probes chose. */
 static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opts *open_opts,
 			 bool have_ou_tp,
@@ -364,11 +425,16 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.raw_sched_process_exit, !t);
 	/* without kernel BTF we cannot tell whether the bare tracepoint exists: try it */
 	bpf_program__set_autoload(s->progs.raw_sched_overutilized, !t);
-	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair, b->feat.fentry_select);
-	bpf_program__set_autoload(s->progs.harvest_ksym, b->feat.ksym_runqueues);
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair,
+				  b->feat.fentry_select && b->feat.select_nargs == 3);
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair_4args,
+				  b->feat.fentry_select && b->feat.select_nargs == 4);
+	bpf_program__set_autoload(s->progs.harvest_ksym_loop, b->feat.ksym_runqueues && b->feat.bpf_loop);
+	bpf_program__set_autoload(s->progs.harvest_ksym, b->feat.ksym_runqueues && !b->feat.bpf_loop);
 	bpf_program__set_autoload(s->progs.harvest_sched_switch, !b->feat.ksym_runqueues);
 	bpf_program__set_autoload(s->progs.harvest_pelt_cfs, !b->feat.ksym_runqueues);
 
+	b->feat.loads++;
 	rc = feecscope_bpf__load(s);
 	if (rc) {
 		snprintf(err, errlen, "loading the BPF programs into the kernel: %s "
@@ -458,7 +524,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	struct btf *btf = NULL;
 	long long v;
 	int nargs, rc;
+	__u64 t0 = fs_live_boot_ns();
 
+	g_t0 = t0;
 	*out = NULL;
 	*noperm = false;
 	g_verbose = o->verbose;
@@ -518,7 +586,20 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	nargs = b->feat.kernel_btf && !o->raw_tp ? select_nargs(btf) : 0;
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
+	if (b->feat.fentry_select && !o->btf_path) { /* btf is the kernel's: its ids are the attach ids */
+		char why[128];
+
+		if (!fentry_loadable(btf, why, sizeof(why))) {
+			b->feat.fentry_select = false;
+			note_lost(&b->feat, "no fentry on select_task_rq_fair (%s): wake flags unknown, "
+				  "ttwu wakelist wake-ups not filtered", why);
+		}
+	} else if (b->feat.kernel_btf && !o->raw_tp && !b->feat.fentry_select) {
+		note_lost(&b->feat, "select_task_rq_fair not in BTF with 3 or 4 args (%d): wake flags unknown",
+			  nargs);
+	}
 	b->feat.ksym_runqueues = b->feat.kernel_btf && kallsyms_has("runqueues");
+	b->feat.bpf_loop = btf_enum_value(btf, "BPF_FUNC_loop", &v);
 	if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY_FULL", &v)) {
 		b->feat.sd_asym_flag = v;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
@@ -540,9 +621,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	     b->nr_possible);
 
 	/*
-	 * Optional programs the kernel may refuse at load time (fentry needs
-	 * trampolines and may be denied by lockdown/LSM; the ksym needs
-	 * CONFIG_KALLSYMS_ALL): retry without them, saying what was dropped.
+	 * The probes above chose programs this kernel accepts, so this loads
+	 * once. Should an optional one still be refused, each retry verifies
+	 * every program again: drop the optional ones one at a time, and say so.
 	 */
 	for (;;) {
 		if (!open_and_load(b, &open_opts, have_ou_tp, err, errlen))
@@ -550,20 +631,24 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
 		if (b->feat.fentry_select) {
-			vlog(1, "%s; retrying without fentry on select_task_rq_fair "
-			     "(wake flags unknown, ttwu wakelist wake-ups not filtered)\n", err);
+			note_lost(&b->feat, "fentry on select_task_rq_fair refused (%s): wake flags unknown, "
+				  "ttwu wakelist wake-ups not filtered", strerror(errno));
+			vlog(0, "warning: %s; retrying without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
 		} else if (b->feat.ksym_runqueues) {
-			vlog(1, "%s; retrying without the runqueues ksym\n", err);
+			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
 			b->feat.ksym_runqueues = false;
 		} else {
 			goto fail;
 		}
 	}
 	s = b->skel;
+	count_programs(b);
+	vlog(1, "%d programs loaded\n", b->feat.progs_loaded);
 
 	/* Learn the struct rq pointers before anything reads them. */
 	if (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
+	    attach_one(s->progs.harvest_ksym_loop, &s->links.harvest_ksym_loop, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_sched_switch, &s->links.harvest_sched_switch, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0)
 		goto fail;
@@ -579,9 +664,13 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
 	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
 
-	if (attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
+	/* select first: once a waking snapshot waits for it, it must run (select_nargs is frozen) */
+	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
+		       true, err, errlen) < 0 ||
+	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
+		       true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_waking, &s->links.raw_sched_waking, true, err, errlen) < 0 ||
-	    attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_migrate_task, &s->links.tp_btf_sched_migrate_task, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_migrate_task, &s->links.raw_sched_migrate_task, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_wakeup, &s->links.tp_btf_sched_wakeup, true, err, errlen) < 0 ||
@@ -597,8 +686,12 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	rc = attach_one(s->progs.raw_sched_overutilized, &s->links.raw_sched_overutilized, false, err, errlen);
 	if (rc == 0 && bpf_program__autoload(s->progs.raw_sched_overutilized))
 		b->feat.overutilized_tp = true;
+	vlog(1, "programs attached\n");
 	if (check_events_run(b, err, errlen))
 		goto fail;
+	b->feat.startup_ns = fs_live_boot_ns() - t0;
+	vlog(1, "event programs seen running: collector ready\n");
+	g_t0 = 0;
 
 	btf__free(btf);
 	*out = b;

@@ -38,6 +38,12 @@ struct fs_live_features {
 	int nr_cpus;            /* possible CPUs */
 	int rq_known;           /* CPUs whose struct rq was learnt */
 	__u64 rq_unknown_mask;  /* possible CPUs without a struct rq (offline at start) */
+	bool bpf_loop;          /* bpf_loop() helper (v5.17+): the ksym harvest uses it */
+	int progs_loaded;       /* programs in the kernel, of progs_wanted this kernel could run */
+	int progs_wanted;
+	int loads;              /* object loads (full verifications) it took: 1 unless a fallback */
+	__u64 startup_ns;       /* fs_live_bpf_start(): entry to a streaming collector */
+	char lost[320];         /* "" or what a refused program costs and why, for the header */
 };
 
 struct fs_live_bpf;

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The kernel matrix: Debian's arm64 kernels (tests/qemu/debian-kernels.sh) booted in the
+# EAS lab under rt-app, one row per kernel and topology: programs loaded, collector
+# start-up, feec wake-ups, each policy's agreement with the kernel (the guest's recording
+# replayed on the host) and the policy `feecscope live` picked for the release.
+# A row passes when every program this kernel can run loaded with no fallback, and,
+# where the guest has an EM, the picked policy agrees >= 99.5 % and no policy agrees more.
+#
+# usage: tests/lab/matrix.sh [-a] [-w]
+#   -a  every kernel of the list (`make lab-matrix`); default: 5.10, 6.1, 6.12 and the
+#       newest series (the part `make check` runs)
+#   -w  write the table into docs/lab.md (between its matrix markers)
+# Env: FS_LAB_MATRIX_KERNELS="5.10 7.3" (series), FS_LAB_MATRIX_TOPOLOGIES ("2+2 4+3+1"),
+#      FS_LAB_SECONDS (live seconds, 15), FS_LAB_REUSE=1 re-reads build/lab/matrix/.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+all=0 write=0
+while getopts "aw" o; do
+	case $o in a) all=1 ;; w) write=1 ;; *) exit 2 ;; esac
+done
+OUTD=${FS_OUT:-build}
+FEECSCOPE=${FEECSCOPE:-$OUTD/feecscope}
+SECS=${FS_LAB_SECONDS:-15}
+POLICIES="v5.10 v5.15 v6.0 v6.1 v6.6 v6.12 v6.12.97"
+M=$OUTD/lab/matrix
+
+if ! tests/qemu/debian-kernels.sh list >"$TMP/kernels" 2>"$TMP/kernels.err"; then
+	fail "matrix: list Debian's arm64 kernels" "$(cat "$TMP/kernels.err")"
+	finish; exit
+fi
+newest=$(tail -n 1 "$TMP/kernels" | cut -d' ' -f1)
+want=${FS_LAB_MATRIX_KERNELS:-}
+[ -n "$want" ] || { [ $all = 1 ] && want=$(cut -d' ' -f1 "$TMP/kernels"); } || want="5.10 6.1 6.12 $newest"
+
+# "policy pct" lines of a summary's agreement column ("... N/M  P% ...").
+agreements() {
+	awk '{ for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/ && $(i + 1) ~ /%$/) {
+		split($i, f, "/"); print $1, f[2], $(i + 1) + 0; break } }' "$1"
+}
+
+table=$TMP/table
+{
+	printf '%-5s %-5s %5s %5s %5s' kern topo progs start feec
+	for p in $POLICIES; do printf ' %5s' "${p#v}" | sed 's/6.12.97/12.97/'; done
+	printf ' %s\n' auto
+} >"$table"
+built=0
+for series in $want; do
+	read -r _ ver parts < <(grep "^$series " "$TMP/kernels") || {
+		fail "$series: in the archive" "no such series in: $(cut -d' ' -f1 "$TMP/kernels" | tr '\n' ' ')"
+		continue
+	}
+	kd=build/qemu/kernels/$series
+	if ! tests/qemu/debian-kernels.sh fetch "$ver" "$parts" "$kd" >"$TMP/fetch" 2>&1; then
+		fail "$series: fetch $parts $ver" "$(cat "$TMP/fetch")"
+		continue
+	fi
+	for topo in ${FS_LAB_MATRIX_TOPOLOGIES:-2+2 4+3+1}; do
+		d=$M/$series-$topo o=$M/$series-$topo/out row="$series $topo"
+		if [ "${FS_LAB_REUSE:-0}" != 1 ] || [ ! -d "$o" ]; then
+			keep=; [ $built = 1 ] && keep=-k
+			if ! tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" $keep >"$TMP/run" 2>&1; then
+				fail "$row: guest boots and returns its files" "$(tail -n 3 "$TMP/run")"
+				continue
+			fi
+			built=1
+		fi
+		prog=$(sed -n 's/^programs: \([0-9]*\) of \([0-9]*\) loaded.*start-up \([0-9.]*\) s$/\1 \2 \3/p' "$o/live.err" 2>/dev/null)
+		if [ "$(cat "$o/live.rc" 2>/dev/null)" != 0 ] || [ -z "$prog" ]; then
+			fail "$row: collector ran" "live exit $(cat "$o/live.rc" 2>/dev/null || echo -): $(grep -v '^libbpf' "$o/live.err" 2>/dev/null | head -c 300)"
+			continue
+		fi
+		set -- $prog
+		loaded=$1 wanted=$2 start=$3
+		lost=$(sed -n 's/^collector fallback: //p' "$o/live.err" | head -n 1)
+		if [ "$loaded" = "$wanted" ] && [ -z "$lost" ]; then
+			pass "$row: $loaded of $wanted programs loaded, start-up $start s"
+		else
+			fail "$row: every program loaded ($loaded of $wanted)" "${lost:-no fallback line}"
+		fi
+		auto=$(sed -n 's/.*policies \[0\] \([^ ,]*\).*/\1/p' "$o/live.out" | head -n 1)
+		"$FEECSCOPE" replay "$o/live.rec" --policies "$(echo $POLICIES | tr ' ' ,)" \
+			>"$TMP/replay" 2>&1 || { fail "$row: host replay" "$(head -c 300 "$TMP/replay")"; continue; }
+		agreements "$TMP/replay" >"$TMP/agree"
+		feec=$(awk -v p="$auto" '$1 == p { print $2 }' "$TMP/agree")
+		{
+			printf '%-5s %-5s %5s %5s %5s' "$series" "$topo" "$loaded/$wanted" "$start" "${feec:--}"
+			for p in $POLICIES; do printf ' %5s' "$(awk -v p="$p" '$1 == p { printf "%.1f", $3 }' "$TMP/agree")"; done
+			printf ' %s\n' "$auto"
+		} >>"$table"
+		if [ ! -s "$kd/cpufreq-dt.ko" ]; then
+			echo "    $row: no modules in the archive, so no EM: agreement not judged (EAS emulated)"
+			continue
+		fi
+		best=$(sort -k3,3gr "$TMP/agree" | head -n 1 | cut -d' ' -f3)
+		mine=$(awk -v p="$auto" '$1 == p { print $3 }' "$TMP/agree")
+		if [ -n "$mine" ] && awk -v m="$mine" -v b="$best" 'BEGIN { exit !(m >= 99.5 && m >= b) }'; then
+			pass "$row: picked $auto agrees $mine % of $feec feec wake-ups, no policy more"
+		else
+			fail "$row: picked ${auto:-?} agrees >= 99.5 % and best" "$auto ${mine:-?} %, best $best %: $(tr '\n' ' ' <"$TMP/agree")"
+		fi
+	done
+done
+sed 's/^/    /' "$table"
+if [ $write = 1 ]; then
+	{
+		echo '<!-- matrix: tests/lab/matrix.sh -a -w writes this block -->'
+		echo '```'
+		cat "$table"
+		echo '```'
+		echo "<!-- matrix end: $(date -u +%Y-%m-%d), live $SECS s per guest -->"
+	} >"$TMP/block"
+	awk -v block="$TMP/block" '
+		/^<!-- matrix:/ { while ((getline l < block) > 0) print l; skip = 1; next }
+		/^<!-- matrix end/ { skip = 0; next }
+		!skip' docs/lab.md >"$TMP/lab.md" && cp "$TMP/lab.md" docs/lab.md
+fi
+finish
