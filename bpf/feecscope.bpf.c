@@ -45,7 +45,12 @@ const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the 
  * CONFIG_UCLAMP_TASK is built in.
  */
 extern int LINUX_KERNEL_VERSION __kconfig;
-extern const void sched_uclamp_used __ksym __weak;
+/*
+ * &sched_uclamp_used from kallsyms (0: not there), set before the event
+ * programs attach. Not a __ksym: libbpf would scan all of kallsyms before the
+ * load (over a second under QEMU TCG); userspace scans it during the load.
+ */
+__u64 uclamp_used_addr = 0;
 bool uclamp_seen = false;
 
 /* A clamp other than the defaults 0 / 1024 proves sched_uclamp_used on. */
@@ -189,6 +194,14 @@ static __always_inline struct rq *rq_of(__u32 cpu)
  * each one is built with one form only.
  */
 #define TASK_READ(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+/*
+ * An integer field whose width differs between kernels (p->on_rq: int up to
+ * v7.1, u8 from v7.2): the bitfield readers take the width from the kernel's
+ * BTF, where a plain access of the vmlinux.h type would be refused.
+ */
+#define TASK_READ_INT(btf, task, f) ({				\
+	struct task_struct *t_ = (task); /* not "p": the macros below use it */	\
+	(btf) ? BPF_CORE_READ_BITFIELD(t_, f) : BPF_CORE_READ_BITFIELD_PROBED(t_, f); })
 
 static __always_inline int task_cpu_of(bool btf, struct task_struct *p)
 {
@@ -479,8 +492,8 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 		return false; /* built without CONFIG_UCLAMP_TASK */
 	if (LINUX_KERNEL_VERSION < KERNEL_VERSION(5, 9, 0))
 		return true;
-	if (&sched_uclamp_used &&
-	    !bpf_probe_read_kernel(&enabled, sizeof(enabled), &sched_uclamp_used))
+	if (uclamp_used_addr &&
+	    !bpf_probe_read_kernel(&enabled, sizeof(enabled), (void *)uclamp_used_addr))
 		return enabled > 0;
 	return uclamp_seen;
 }
@@ -595,7 +608,7 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
 	if (skip_task(btf, p))
 		return 0;
 	/* still queued (or delayed-dequeued, v6.12+): ttwu_runnable(), no placement decision */
-	if (TASK_READ(btf, p, on_rq)) {
+	if (TASK_READ_INT(btf, p, on_rq)) {
 		count(FS_CNT_RUNNABLE);
 		/* not a decision, but lets a test account for its sched_wakeup */
 		EMIT(struct fs_lplace,
@@ -796,13 +809,22 @@ int BPF_PROG(raw_sched_process_exit, struct task_struct *p) { return on_exit(fal
 SEC("raw_tp/sched_overutilized_tp")
 int BPF_PROG(raw_sched_overutilized, struct root_domain *rd, bool ou) { return on_overutilized(ou); }
 
-/* select_task_rq_fair(p, prev_cpu, wake_flags) v5.11+; (p, prev_cpu, sd_flag, wake_flags) before. */
+/*
+ * select_task_rq_fair(p, prev_cpu, wake_flags) v5.11+; (p, prev_cpu, sd_flag,
+ * wake_flags) before. One program per prototype, each reading its argument at
+ * a fixed ctx offset: one program choosing the slot at run time makes clang
+ * add a variable offset to ctx, which the verifier refuses.
+ */
 SEC("fentry/select_task_rq_fair")
 int BPF_PROG(fentry_select_task_rq_fair)
 {
-	struct task_struct *p = (void *)ctx[0];
+	return on_select((struct task_struct *)ctx[0], ctx[2]);
+}
 
-	return on_select(p, select_nargs == 4 ? ctx[3] : ctx[2]);
+SEC("fentry/select_task_rq_fair")
+int BPF_PROG(fentry_select_task_rq_fair_4args)
+{
+	return on_select((struct task_struct *)ctx[0], ctx[3]);
 }
 
 /* rq harvest: current task's cfs_rq->rq (CONFIG_FAIR_GROUP_SCHED), run until every CPU is known. */
@@ -830,24 +852,43 @@ int BPF_PROG(harvest_pelt_cfs, struct cfs_rq *cfs_rq)
 /* Where `runqueues` is in kallsyms (CONFIG_KALLSYMS_ALL), the ksym gives every CPU at once. */
 extern const struct rq runqueues __ksym __weak;
 
+static __always_inline int harvest_ksym_cpu(__u32 cpu)
+{
+	__u32 key = cpu; /* the map key on the stack: cpu itself stays a register */
+	struct rq *rq;
+	__u64 *slot;
+
+	if (cpu >= nr_cpus)
+		return 1;
+	rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	slot = bpf_map_lookup_elem(&rqs, &key);
+	if (rq && slot)
+		*slot = (__u64)rq;
+	return 0;
+}
+
+static int harvest_ksym_cb(__u32 cpu, void *ctx)
+{
+	return harvest_ksym_cpu(cpu);
+}
+
+/* v5.17+ (bpf_loop): the verifier checks the body once, whatever the CPU count. */
+SEC("?raw_tp/sched_switch")
+int BPF_PROG(harvest_ksym_loop)
+{
+	bpf_loop(FS_MAX_CPUS, harvest_ksym_cb, NULL, 0);
+	return 0;
+}
+
+/* Before v5.17: a bounded loop (the v6.12+ verifier called the previous form infinite). */
 SEC("?raw_tp/sched_switch")
 int BPF_PROG(harvest_ksym)
 {
 	__u32 i;
 
 #pragma clang loop unroll(disable)
-	for (i = 0; i < FS_MAX_CPUS; i++) {
-		struct rq *rq;
-		__u64 v, *slot;
-
-		if (i >= nr_cpus)
+	for (i = 0; i < FS_MAX_CPUS; i++)
+		if (harvest_ksym_cpu(i))
 			break;
-		rq = bpf_per_cpu_ptr(&runqueues, i);
-		slot = bpf_map_lookup_elem(&rqs, &i);
-		if (!rq || !slot)
-			continue;
-		v = (__u64)rq;
-		*slot = v;
-	}
 	return 0;
 }

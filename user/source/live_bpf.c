@@ -171,6 +171,32 @@ static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
 	return true;
 }
 
+/*
+ * Does the kernel resolve the typed ksym `runqueues` (BTF has it; its address
+ * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program: the kernel
+ * looks the name up itself, so no one reads all of /proc/kallsyms.
+ */
+static bool ksym_loadable(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_BTF_ID, .imm = id },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd;
+
+	if (id < 0)
+		return false;
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "fs_probe", "GPL", insns, 4, NULL);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 /* Say what a program this kernel cannot run costs: the live header and summary show it. */
 static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 {
@@ -186,22 +212,53 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool kallsyms_has(const char *sym)
+/* Address of a kallsyms symbol, 0 if absent (or hidden: kptr_restrict). */
+static __u64 kallsyms_addr(const char *sym)
 {
 	char line[512], name[256], type;
-	unsigned long long addr;
-	bool found = false;
+	unsigned long long addr, found = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
-		return false;
+		return 0;
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, sym)) {
-			found = addr != 0;
+			found = addr;
 			break;
 		}
 	fclose(f);
 	return found;
+}
+
+/* The kallsyms scan for sched_uclamp_used, run while libbpf loads the object. */
+struct uclamp_scan {
+	pthread_t th;
+	bool started;
+	__u64 addr;
+};
+
+static void *scan_uclamp(void *arg)
+{
+	struct uclamp_scan *u = arg;
+
+	u->addr = kallsyms_addr("sched_uclamp_used");
+	return NULL;
+}
+
+/* Does struct S of the BTF have member M (at its top level)? */
+static bool btf_has_member(const struct btf *btf, const char *s, const char *m)
+{
+	int id = btf ? btf__find_by_name_kind(btf, s, BTF_KIND_STRUCT) : -1;
+
+	if (id < 0)
+		return false;
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *mb = btf_members(t);
+
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, mb[i].name_off), m))
+			return true;
+	return false;
 }
 
 static bool util_est_disabled(void)
@@ -525,6 +582,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	long long v;
 	int nargs, rc;
 	__u64 t0 = fs_live_boot_ns();
+	struct uclamp_scan uscan = { 0 };
 
 	g_t0 = t0;
 	*out = NULL;
@@ -598,8 +656,12 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		note_lost(&b->feat, "select_task_rq_fair not in BTF with 3 or 4 args (%d): wake flags unknown",
 			  nargs);
 	}
-	b->feat.ksym_runqueues = b->feat.kernel_btf && kallsyms_has("runqueues");
+	/* a typed ksym: the kernel's BTF has it as a per-CPU variable, kallsyms gives its address */
+	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(btf, "runqueues");
 	b->feat.bpf_loop = btf_enum_value(btf, "BPF_FUNC_loop", &v);
+	/* CONFIG_UCLAMP_TASK: the static key's address, found while the object loads */
+	if (btf_has_member(btf, "task_struct", "uclamp"))
+		uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
 	if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY_FULL", &v)) {
 		b->feat.sd_asym_flag = v;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
@@ -664,6 +726,12 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
 	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
 
+	if (uscan.started) {
+		pthread_join(uscan.th, NULL);
+		uscan.started = false;
+		s->bss->uclamp_used_addr = uscan.addr;
+		vlog(1, "sched_uclamp_used %s\n", uscan.addr ? "found in kallsyms" : "not in kallsyms: inferred");
+	}
 	/* select first: once a waking snapshot waits for it, it must run (select_nargs is frozen) */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
 		       true, err, errlen) < 0 ||
@@ -697,6 +765,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	*out = b;
 	return 0;
 fail:
+	if (uscan.started)
+		pthread_join(uscan.th, NULL);
 	btf__free(btf);
 	fs_live_bpf_destroy(b);
 	return -1;
