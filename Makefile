@@ -66,7 +66,7 @@ VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
 
 .DELETE_ON_ERROR:
-.PHONY: all test unit bench clean vmlinux deps check live
+.PHONY: all test unit bench clean vmlinux deps check live lab-matrix
 
 all: $(OUTPUT)/feecscope
 
@@ -128,6 +128,12 @@ check: deps
 live: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(OUTPUT)/feecscope live $(LIVE_ARGS)
+
+# Every Debian arm64 kernel in the QEMU lab on both topologies (tests/lab/matrix.sh,
+# docs/lab.md); rewrites the matrix table in docs/lab.md. `make check` runs a subset.
+lab-matrix: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)FEECSCOPE=$(CURDIR)/$(OUTPUT)/feecscope FS_OUT=$(CURDIR)/$(OUTPUT) bash tests/lab/matrix.sh -a -w
 
 # The BPF-cost floor (empty programs) for tests/bench/live_overhead.sh.
 $(OUTPUT)/bench/floor.bpf.o: tests/bench/bpf/floor.bpf.c $(VMLINUX)
