@@ -11,7 +11,8 @@
 #       6.1, 6.12 and the newest series on 2+2 (the part `make check` runs, ~6 min)
 #   -w  write the table into docs/lab.md (between its matrix markers)
 # Env: FS_LAB_MATRIX_KERNELS="5.10 7.3" (series), FS_LAB_MATRIX_TOPOLOGIES ("2+2 4+3+1"),
-#      FS_LAB_SECONDS (live seconds, 15), FS_LAB_REUSE=1 re-reads build/lab/matrix/.
+#      FS_LAB_SECONDS (live seconds, 15), FS_LAB_MIN_FEEC (feec wake-ups to judge, 200;
+#      a guest with fewer boots once more), FS_LAB_REUSE=1 re-reads build/lab/matrix/.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 all=0 write=0
@@ -21,6 +22,7 @@ done
 OUTD=${FS_OUT:-build}
 FEECSCOPE=${FEECSCOPE:-$OUTD/feecscope}
 SECS=${FS_LAB_SECONDS:-15}
+MIN_FEEC=${FS_LAB_MIN_FEEC:-200}
 POLICIES="v5.10 v5.15 v6.0 v6.1 v6.6 v6.12 v6.12.97"
 M=$OUTD/lab/matrix
 
@@ -77,8 +79,18 @@ for series in $want; do
 		lost=$(sed -n 's/^collector fallback: //p' "$o/live.err" | head -n 1)
 		if [ "$loaded" = "$wanted" ] && [ -z "$lost" ]; then
 			pass "$row: $loaded of $wanted programs loaded, start-up $start s"
+		elif [ "$loaded" = $((wanted - 1)) ] && [ "${lost#select_task_rq_fair not in BTF}" != "$lost" ]; then
+			# Debian's 5.10 BTF has no select_task_rq_fair: nothing to attach fentry to
+			pass "$row: $loaded of $wanted programs loaded (kernel BTF lacks select_task_rq_fair: wake flags lost, said in the header), start-up $start s"
 		else
 			fail "$row: every program loaded ($loaded of $wanted)" "${lost:-no fallback line}"
+		fi
+		# TCG on a busy host can keep the root domain overutilized: boot once more.
+		n=$(sed -nE 's/.*feec-eligible under [^ ]+ ([0-9]+).*/\1/p' "$o/live.out" | tail -n 1)
+		if [ "${FS_LAB_REUSE:-0}" != 1 ] && [ "${n:-0}" -lt "$MIN_FEEC" ] && [ -s "$kd/cpufreq-dt.ko" ]; then
+			echo "    $row: only ${n:-no} feec-eligible wake-ups: guest too slow, booting it again"
+			tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" -k >"$TMP/run" 2>&1 ||
+				{ fail "$row: guest boots again" "$(tail -n 3 "$TMP/run")"; continue; }
 		fi
 		auto=$(sed -n 's/.*policies \[0\] \([^ ,]*\).*/\1/p' "$o/live.out" | head -n 1)
 		"$FEECSCOPE" replay "$o/live.rec" --policies "$(echo $POLICIES | tr ' ' ,)" \
@@ -96,7 +108,9 @@ for series in $want; do
 		fi
 		best=$(sort -k3,3gr "$TMP/agree" | head -n 1 | cut -d' ' -f3)
 		mine=$(awk -v p="$auto" '$1 == p { print $3 }' "$TMP/agree")
-		if [ -n "$mine" ] && awk -v m="$mine" -v b="$best" 'BEGIN { exit !(m >= 99.5 && m >= b) }'; then
+		if [ "${feec:-0}" -lt "$MIN_FEEC" ]; then
+			fail "$row: at least $MIN_FEEC feec wake-ups to judge" "${feec:-0} (guest overutilized: host too busy)"
+		elif [ -n "$mine" ] && awk -v m="$mine" -v b="$best" 'BEGIN { exit !(m >= 99.5 && m >= b) }'; then
 			pass "$row: picked $auto agrees $mine % of $feec feec wake-ups, no policy more"
 		else
 			fail "$row: picked ${auto:-?} agrees >= 99.5 % and best" "$auto ${mine:-?} %, best $best %: $(tr '\n' ' ' <"$TMP/agree")"
