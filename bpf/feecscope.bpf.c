@@ -26,6 +26,12 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 nr_cpus = 1;         /* possible CPUs, <= FS_MAX_CPUS */
 const volatile __s32 self_tgid = 0;       /* feecscope itself: not observed */
 const volatile __u32 select_nargs = 0;    /* 0: no fentry on select_task_rq_fair; else 3 (v5.11+) or 4 */
+/*
+ * Set by userspace once the fentry program is attached: until then (and for
+ * good where the attach fails) a snapshot goes out at sched_waking instead of
+ * waiting for a select_task_rq_fair that no program sees.
+ */
+bool select_attached = false;
 const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from debugfs */
 /*
  * The flag update_top_cache_domain() keys sd_asym_cpucapacity on:
@@ -626,7 +632,7 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
 	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
 	if (!s)
 		return 0;
-	if (select_nargs && reaches_select(btf, p)) {
+	if (select_nargs && select_attached && reaches_select(btf, p)) {
 		s->pid = s->w.pid;
 		s->valid = 1;
 		return 0;

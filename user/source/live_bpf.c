@@ -146,11 +146,12 @@ static int select_nargs(const struct btf *btf)
 }
 
 /*
- * Can a fentry program attach to select_task_rq_fair here? A two-instruction
- * program answers in well under a millisecond, where a refusal inside the
- * object would cost a second verification of every program (tens of seconds
- * under QEMU TCG). Refusals seen: EPERM on this x86 6.18 host (no trampoline
- * for the JIT), ENOTSUPP without CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS.
+ * Can a fentry program load and attach on select_task_rq_fair here? A
+ * two-instruction program answers in milliseconds, where a refusal inside the
+ * object would cost a second verification of every program (seconds under
+ * QEMU TCG). Refusals seen: EPERM at load on this x86 6.18 host; ENOTSUPP
+ * (524) at attach on Debian's arm64 6.1 (no ftrace direct calls for the
+ * trampoline there).
  */
 static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
 {
@@ -164,11 +165,17 @@ static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
 	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fs_probe", "GPL", insns, 2, &opts);
 
 	if (fd < 0) {
-		snprintf(why, whylen, "%s", strerror(errno));
+		snprintf(why, whylen, "load: %s", errno == 524 ? "not supported" : strerror(errno));
 		return false;
 	}
+	int link = bpf_raw_tracepoint_open(NULL, fd);
+
+	if (link < 0)
+		snprintf(why, whylen, "attach: %s", errno == 524 ? "not supported" : strerror(errno));
+	else
+		close(link);
 	close(fd);
-	return true;
+	return link >= 0;
 }
 
 /*
@@ -732,12 +739,19 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		s->bss->uclamp_used_addr = uscan.addr;
 		vlog(1, "sched_uclamp_used %s\n", uscan.addr ? "found in kallsyms" : "not in kallsyms: inferred");
 	}
-	/* select first: once a waking snapshot waits for it, it must run (select_nargs is frozen) */
+	/* snapshots wait for select_task_rq_fair only once a program sees it */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
-		       true, err, errlen) < 0 ||
+		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
-		       true, err, errlen) < 0 ||
-	    attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
+		       false, err, errlen)) {
+		note_lost(&b->feat, "fentry on select_task_rq_fair not attached (%s): wake flags unknown, "
+			  "ttwu wakelist wake-ups not filtered", strerror(errno));
+		b->feat.fentry_select = false;
+		b->feat.progs_loaded--;
+	} else if (b->feat.fentry_select) {
+		s->bss->select_attached = true;
+	}
+	if (attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_waking, &s->links.raw_sched_waking, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_migrate_task, &s->links.tp_btf_sched_migrate_task, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_migrate_task, &s->links.raw_sched_migrate_task, true, err, errlen) < 0 ||
