@@ -197,9 +197,14 @@ static bool ksym_loadable(const struct btf *btf, const char *name)
 
 	if (id < 0)
 		return false;
-	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "fs_probe", "GPL", insns, 4, NULL);
-	if (fd < 0)
+	char log[512] = "";
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log), .log_level = 1);
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "fs_probe", "GPL", insns, 4, &opts);
+	if (fd < 0) {
+		vlog(1, "ksym %s not usable (%s): %s\n", name, strerror(errno), log);
 		return false;
+	}
 	close(fd);
 	return true;
 }
