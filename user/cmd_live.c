@@ -478,6 +478,13 @@ static void collector_report(FILE *out, const struct live *L, const __u64 *cnt)
 		f->startup_ns / 1e9);
 	if (f->lost[0])
 		fprintf(out, "collector fallback: %s\n", f->lost);
+	__u64 run_ns = 0, run_cnt = 0;
+
+	/* kernel.bpf_stats_enabled=1: the BPF cost per snapshot (tests/bench/lab_cost.sh) */
+	if (!fs_live_bpf_prog_stats(L->bpf, &run_ns, &run_cnt) && run_ns && cnt[FS_CNT_SNAPSHOT])
+		fprintf(out, "bpf-stats: %llu ns in %llu program runs, %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
+			(unsigned long long)run_ns, (unsigned long long)run_cnt,
+			(double)run_ns / cnt[FS_CNT_SNAPSHOT], (unsigned long long)cnt[FS_CNT_SNAPSHOT], f->nr_cpus);
 }
 
 /* The header's collector line; a second line says what a refused program costs. */

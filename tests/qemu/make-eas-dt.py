@@ -4,6 +4,7 @@ builds an Energy Model for and runs EAS on, and write the DT facts it used.
 
 usage: make-eas-dt.py TOPOLOGY VIRT.dts OUT.dts FACTS.tsv
   TOPOLOGY  2+2    HiKey960's clusters (A53 / A73 OPPs and coefficients), 4 CPUs
+            1+1    one CPU of each of those clusters, 2 CPUs
             4+3+1  SM8150's three clusters (Pixel 4 SoC), 8 CPUs
   VIRT.dts  from: qemu-system-aarch64 -M virt,dumpdtb=virt.dtb -cpu cortex-a53 -smp N
                   dtc -I dtb -O dts virt.dtb -o VIRT.dts
@@ -23,6 +24,15 @@ TOPOLOGIES = {
          [(533000, 700000), (999000, 800000), (1402000, 900000),
           (1709000, 1000000), (1844000, 1100000)]),
         ('big', [2, 3], 1024, 550,
+         [(903000, 700000), (1421000, 800000), (1805000, 900000),
+          (2112000, 1000000), (2362000, 1100000)]),
+    ],
+    # One CPU of each Hi3660 cluster: the 2-CPU point of tests/bench/lab_cost.sh.
+    '1+1': [
+        ('little', [0], 592, 110,
+         [(533000, 700000), (999000, 800000), (1402000, 900000),
+          (1709000, 1000000), (1844000, 1100000)]),
+        ('big', [1], 1024, 550,
          [(903000, 700000), (1421000, 800000), (1805000, 900000),
           (2112000, 1000000), (2362000, 1100000)]),
     ],

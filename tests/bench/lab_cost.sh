@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# BPF cost per snapshot against the CPU count, in the QEMU lab: one kernel booted at 2,
+# 4 and 8 vCPUs (topologies 1+1, 2+2, 4+3+1) with kernel.bpf_stats_enabled=1 under the
+# lab's rt-app workload; each guest's `feecscope live` reports the run time of all its
+# programs per snapshot ("bpf-stats:" line). A least-squares line through the three
+# points splits it into a fixed part and a per-CPU slope (goal: slope <= 100 ns).
+# TCG emulates the guest: its nanoseconds are the emulator's, several times a real
+# core's, so the figures compare kernels and code versions, not hardware.
+# usage: tests/bench/lab_cost.sh [OUT]   (make bench passes build/)
+# Env: FS_BENCH_SERIES (a tests/qemu/debian-kernels.sh series, default 6.18),
+#      FS_LAB_SECONDS (live seconds per guest, 10).
+set -u
+cd "$(dirname "$0")/../.."
+series=${FS_BENCH_SERIES:-6.18}
+SECS=${FS_LAB_SECONDS:-10}
+line=$(tests/qemu/debian-kernels.sh list | grep "^$series ") || { echo "lab_cost: no series $series"; exit 1; }
+set -- $line
+kd=build/qemu/kernels/$series
+tests/qemu/debian-kernels.sh fetch "$2" "$3" "$kd" || exit 1
+pts=
+keep=
+for topo in 1+1 2+2 4+3+1; do
+	d=build/lab/cost/$series-$topo
+	FS_LAB_BPF_STATS=1 tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" $keep >/dev/null 2>&1
+	keep=-k
+	l=$(grep '^bpf-stats:' "$d/out/live.err" 2>/dev/null | tail -n 1)
+	if [ -z "$l" ]; then
+		echo "lab_cost: $series $topo: no bpf-stats line (live exit $(cat "$d/out/live.rc" 2>/dev/null || echo -))"
+		continue
+	fi
+	echo "  $series $topo: ${l#bpf-stats: }"
+	pts="$pts $(echo "$l" | sed -E 's/.* ([0-9]+) ns per snapshot \(([0-9]+) snapshots, ([0-9]+) CPUs\).*/\3:\1:\2/')"
+done
+python3 - $pts <<'EOF'
+import sys
+pts = [tuple(int(x) for x in a.split(':')) for a in sys.argv[1:]]
+if len(pts) < 2:
+    sys.exit("lab_cost: fewer than two points, no slope")
+n = len(pts)
+mx = sum(p[0] for p in pts) / n
+my = sum(p[1] for p in pts) / n
+slope = sum((p[0] - mx) * (p[1] - my) for p in pts) / sum((p[0] - mx) ** 2 for p in pts)
+fixed = my - slope * mx
+print(f"BPF per snapshot = {fixed:.0f} ns + {slope:.0f} ns x CPUs (TCG; goal slope <= 100 ns)")
+EOF
