@@ -457,7 +457,8 @@ static void count_programs(struct fs_live_bpf *b)
 	b->feat.progs_loaded = 0;
 	bpf_object__for_each_program(prog, b->skel->obj)
 		b->feat.progs_loaded += bpf_program__fd(prog) >= 0;
-	b->feat.progs_wanted = b->feat.progs_loaded + (b->feat.lost[0] && b->feat.kernel_btf && !b->feat.fentry_select);
+	b->feat.progs_wanted = b->feat.progs_loaded +
+			       (b->feat.lost[0] && b->feat.kernel_btf && !b->feat.fentry_select);
 }
 
 /* Open, configure and load the object with the programs the probes chose. */
