@@ -635,6 +635,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
+	vlog(1, "BTF parsed (%u types)\n", btf__type_cnt(btf));
 	rc = libbpf_num_possible_cpus();
 	if (rc <= 0) {
 		snprintf(err, errlen, "reading the possible CPU count: %s", strerror(-rc));
@@ -670,6 +671,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			  nargs);
 	}
 	/* a typed ksym: the kernel's BTF has it as a per-CPU variable, kallsyms gives its address */
+	vlog(1, "fentry probed\n");
 	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(btf, "runqueues");
 	b->feat.bpf_loop = btf_enum_value(btf, "BPF_FUNC_loop", &v);
 	/* CONFIG_UCLAMP_TASK: the static key's address, found while the object loads */
