@@ -34,10 +34,19 @@ newest=$(tail -n 1 "$TMP/kernels" | cut -d' ' -f1)
 want=${FS_LAB_MATRIX_KERNELS:-}
 [ -n "$want" ] || { [ $all = 1 ] && want=$(cut -d' ' -f1 "$TMP/kernels"); } || want="5.10 6.1 6.12 $newest"
 
-# "policy pct" lines of a summary's agreement column ("... N/M  P% ...").
+# "policy wake-ups pct" per row of a summary's policy table: the agreement is the first
+# "P%" field ("=kernel" column; older summaries wrote "N/M P%"), the wake-ups judged its
+# N/M denominator or else the row's "eligible" count (the second number).
 agreements() {
-	awk '{ for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/ && $(i + 1) ~ /%$/) {
-		split($i, f, "/"); print $1, f[2], $(i + 1) + 0; break } }' "$1"
+	awk '/^policy / && /kernel/ { on = 1; next }
+	     on && NF == 0 { on = 0 }
+	     on { n = 0; el = ""; den = ""; pct = ""
+		  for (i = 2; i <= NF; i++) {
+			if ($i ~ /^[0-9]+$/ && ++n == 2) el = $i
+			if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, f, "/"); den = f[2] }
+			if ($i ~ /^[0-9.]+%$/ && pct == "") pct = $i + 0
+		  }
+		  if (pct != "") print $1, (den != "" ? den : el), pct }' "$1"
 }
 
 table=$TMP/table
