@@ -333,13 +333,46 @@ static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
 	return known;
 }
 
+/*
+ * Attach again every harvest program that is attached. Seen on the arm64 7.3
+ * lab guest (QEMU TCG, host saturated), once in about twenty boots: the ksym
+ * harvest attached without error and never ran, as check_events_run() has
+ * seen of event programs on 6.1; a second attach cured it there.
+ */
+static void reattach_harvest(struct feecscope_bpf *s)
+{
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+	} h[] = {
+		{ s->progs.harvest_ksym, &s->links.harvest_ksym },
+		{ s->progs.harvest_ksym_loop, &s->links.harvest_ksym_loop },
+		{ s->progs.harvest_sched_switch, &s->links.harvest_sched_switch },
+		{ s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs },
+	};
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		if (!*h[i].link)
+			continue;
+		bpf_link__destroy(*h[i].link);
+		*h[i].link = bpf_program__attach(h[i].prog);
+	}
+}
+
 /* Run the harvest until every CPU's rq is known (offline CPUs cannot be learnt). */
 static void harvest_rqs(struct fs_live_bpf *b)
 {
+	int before = -1;
+
 	for (int round = 0; round < 5; round++) {
 		b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
 		if (b->feat.rq_known == b->feat.nr_cpus)
 			break;
+		if (b->feat.rq_known == before) { /* a round of wake-ups on those CPUs taught nothing */
+			vlog(0, "warning: the struct rq harvest learnt nothing in a round; attaching it again\n");
+			reattach_harvest(b->skel);
+		}
+		before = b->feat.rq_known;
 		prime_cpus(b->feat.nr_cpus, b->feat.rq_unknown_mask);
 	}
 	b->feat.rq_known = count_rqs(b, &b->feat.rq_unknown_mask);
