@@ -233,6 +233,7 @@ static __u64 kallsyms_addr(const char *sym)
 
 	if (!f)
 		return 0;
+	setvbuf(f, NULL, _IOFBF, 1 << 20); /* few large reads: each one costs a syscall under TCG */
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, sym)) {
 			found = addr;
@@ -487,9 +488,20 @@ static void count_programs(struct fs_live_bpf *b)
 {
 	struct bpf_program *prog;
 
+	__u64 verified = 0;
+
 	b->feat.progs_loaded = 0;
-	bpf_object__for_each_program(prog, b->skel->obj)
-		b->feat.progs_loaded += bpf_program__fd(prog) >= 0;
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		b->feat.progs_loaded += fd >= 0;
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			verified += info.verified_insns; /* v5.16+, else 0 */
+	}
+	vlog(1, "%d programs loaded, the verifier walked %llu instructions (v5.16+)\n",
+	     b->feat.progs_loaded, (unsigned long long)verified);
 	b->feat.progs_wanted = b->feat.progs_loaded +
 			       (b->feat.lost[0] && b->feat.kernel_btf && !b->feat.fentry_select);
 }
@@ -754,7 +766,6 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	}
 	s = b->skel;
 	count_programs(b);
-	vlog(1, "%d programs loaded\n", b->feat.progs_loaded);
 
 	/* Learn the struct rq pointers before anything reads them. */
 	if (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
