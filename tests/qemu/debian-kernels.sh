@@ -8,9 +8,9 @@
 # The archive is the one this machine's apt already uses (every source whose Release
 # says "Origin: Debian", read with apt-get indextargets): no host name is written here.
 # A private apt configuration in build/qemu/apt lists that archive's arm64 indexes for
-# every suite alias (oldoldstable .. experimental, their -backports and -security), so
-# nothing of the host's apt state changes. Its indexes are refreshed when a day old;
-# downloads are kept in build/qemu/debs.
+# every suite alias (oldoldstable .. experimental, -backports, -updates, -security), so
+# nothing of the host's apt state changes. Its indexes are refreshed when a day old or
+# older than this machine's own; downloads are kept in build/qemu/debs.
 #
 # `list`: the newest 5.10, 6.1 and 6.12, the newest 6.x, and every later series (each
 # series' newest complete kernel). From 6.19 Debian splits a kernel into linux-binary-*
@@ -23,22 +23,23 @@ cd "$(dirname "$0")/../.."
 A=$PWD/build/qemu/apt
 die() { echo "debian-kernels.sh: $*" >&2; exit 1; }
 
+# "URI alias" of every suite alias of the Debian sources this machine's apt uses.
+aliases() {
+	APT_CONFIG= apt-get indextargets --format '$(REPO_URI) $(LABEL)' 'Origin: Debian' 2>/dev/null |
+		sort -u | while read -r uri label; do
+		case $label in
+		*-Security) for s in oldoldstable oldstable stable testing; do echo "$uri $s-security"; done ;;
+		*) for s in oldoldstable oldstable stable testing unstable experimental \
+				oldoldstable-backports oldstable-backports stable-backports \
+				oldstable-updates stable-updates; do echo "$uri $s"; done ;;
+		esac
+	done
+}
+
 apt_setup() {
-	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$A/preferences.d"
-	local sites
-	sites=$(APT_CONFIG= apt-get indextargets --format '$(REPO_URI) $(LABEL)' 'Origin: Debian' 2>/dev/null | sort -u)
-	[ -n "$sites" ] || die "no source with Origin: Debian in this machine's apt lists (run apt-get update)"
-	{
-		echo "$sites" | while read -r uri label; do
-			case $label in
-			*-Security) for s in oldoldstable oldstable stable testing; do
-					echo "deb [arch=arm64] $uri $s-security main"; done ;;
-			*) for s in oldoldstable oldstable stable testing unstable experimental \
-					oldoldstable-backports oldstable-backports stable-backports; do
-					echo "deb [arch=arm64] $uri $s main"; done ;;
-			esac
-		done
-	} >"$A/sources.list.new"
+	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$A/preferences.d" "$A/release"
+	aliases >"$A/aliases.new"
+	[ -s "$A/aliases.new" ] || die "no source with Origin: Debian in this machine's apt lists (run apt-get update)"
 	cat >"$A/apt.conf" <<-EOF
 	Dir::State "$A";
 	Dir::State::Lists "$A/lists";
@@ -54,14 +55,33 @@ apt_setup() {
 	Acquire::Languages "none";
 	EOF
 	export APT_CONFIG=$A/apt.conf
-	if ! cmp -s "$A/sources.list.new" "$A/sources.list" ||
-		[ -z "$(find "$A/lists" -maxdepth 1 -name '*InRelease' -mmin -1440 2>/dev/null | head -n 1)" ]; then
-		mv "$A/sources.list.new" "$A/sources.list"
-		# A suite alias that does not exist (e.g. oldoldstable-security) is no failure.
-		apt-get update -q >"$A/update.log" 2>&1 ||
-			! grep '^E: ' "$A/update.log" | grep -qv 'does not have a Release file' ||
-			die "apt-get update failed (see $A/update.log)"
-	fi
+	# Refresh when the sources changed, the indexes are a day old, or this machine's own
+	# apt lists are newer than ours (the archive moved since).
+	local host_lists
+	host_lists=$(APT_CONFIG= apt-config shell L Dir::State::lists/d | sed -n "s/^L='\(.*\)'$/\1/p")
+	cmp -s "$A/aliases.new" "$A/aliases" && [ -e "$A/updated" ] &&
+		[ -n "$(find "$A/updated" -mmin -1440 2>/dev/null)" ] &&
+		[ -z "$(find "${host_lists:-/var/lib/apt/lists}" -maxdepth 1 -name '*InRelease' -newer "$A/updated" 2>/dev/null | head -n 1)" ] &&
+		return 0
+	# The archive's alias paths (dists/oldstable-security) can serve an older Release
+	# than the codename's (seen: a month older), so each alias is resolved to the
+	# codename its Release names and the indexes are read by codename.
+	local uri alias code
+	: >"$A/sources.list"
+	while read -r uri alias; do
+		rm -f "$A/release/r"
+		/usr/lib/apt/apt-helper download-file "${uri%/}/dists/$alias/Release" "$A/release/r" >/dev/null 2>&1 ||
+			continue # that alias does not exist (any more)
+		code=$(sed -n 's/^Codename: //p' "$A/release/r" | head -n 1)
+		# experimental's codename (rc-buggy) is no directory: keep the alias there
+		[ -n "$code" ] && /usr/lib/apt/apt-helper download-file "${uri%/}/dists/$code/Release" \
+			"$A/release/c" >/dev/null 2>&1 || code=$alias
+		echo "deb [arch=arm64] $uri $code main"
+	done <"$A/aliases.new" | sort -u >"$A/sources.list"
+	[ -s "$A/sources.list" ] || die "no suite of the archive answered (see $A/aliases.new)"
+	apt-get update -q >"$A/update.log" 2>&1 || die "apt-get update failed (see $A/update.log)"
+	mv "$A/aliases.new" "$A/aliases"
+	touch "$A/updated"
 }
 
 # "package version" of every arm64 kernel package (standard flavour) the indexes list.
