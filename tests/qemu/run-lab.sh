@@ -90,7 +90,7 @@ chmod +x "$R/init"
 # cores stay mostly below the overutilized threshold, so EAS stays in charge.
 cat >"$R/lab/workload.json" <<JSON
 {
-	"global": { "duration": $((dur + 2)), "calibration": 100, "default_policy": "SCHED_OTHER",
+	"global": { "duration": $((dur + 120)), "calibration": 100, "default_policy": "SCHED_OTHER",
 		    "ftrace": false, "lock_pages": false, "logdir": "/tmp", "log_basename": "rt" },
 	"tasks": {
 		"tiny":   { "instance": 4, "loop": -1, "runtime": 300,  "timer": { "ref": "unique", "period": 8000 } },
@@ -110,7 +110,8 @@ kp=$("${FEECSCOPE:-build/feecscope}" policies -r "$(cat "$K/kernel-release")" 2>
 		[ "${FS_LAB_BPF_STATS:-0}" = 1 ] && echo "echo 1 >/proc/sys/kernel/bpf_stats_enabled"
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & sleep 1; feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; wait; exit \$r'"
+		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"
