@@ -578,6 +578,17 @@ int fs_cmd_live(int argc, char **argv)
 
 	if (prc)
 		return prc > 0 ? FS_EXIT_OK : FS_EXIT_USAGE;
+	/*
+	 * Catch Ctrl-C / SIGTERM from the start (a background job inherits
+	 * SIGINT ignored, and start-up can take seconds): one during start-up
+	 * ends the run as soon as the collector is up, outputs complete. Setup's
+	 * system calls restart; the poll loop below is interrupted.
+	 */
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (!fs_live_have_privileges(err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		return FS_EXIT_NOPERM;
@@ -696,8 +707,7 @@ int fs_cmd_live(int argc, char **argv)
 		fflush(stdout);
 	}
 
-	sa.sa_handler = on_signal; /* no SA_RESTART: the poll returns at once */
-	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0; /* no SA_RESTART from here: the poll returns at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 

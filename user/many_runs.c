@@ -190,7 +190,7 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 			procs[at++].delta_fj[0] = r->procs[i].delta_fj;
 	}
 	struct fs_verdict v = { 0 };
-	fs_verdict_bootstrap(&v, 1, procs, np);
+	fs_verdict_bootstrap(&v, 1, procs, np, FS_BOOTSTRAP_ROUNDS);
 	t->delta_fj = v.delta_fj;
 	t->lo_fj = v.lo_fj;
 	t->hi_fj = v.hi_fj;

@@ -510,7 +510,7 @@ void fs_pipeline_open_tasks(const struct fs_pipeline *p, fs_open_task_fn fn, voi
 }
 
 /* Fill p->rep from the accounting as it stands. */
-static int build_report(struct fs_pipeline *p, char *err, size_t errlen)
+static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t errlen)
 {
 	struct fs_report *r = &p->rep;
 	size_t np = 0;
@@ -523,7 +523,7 @@ static int build_report(struct fs_pipeline *p, char *err, size_t errlen)
 	}
 	for (int v = 0; v < p->nr_verdicts; v++)
 		p->verdicts[v].decisions = p->st.wakeups; /* every wake-up is decided by both */
-	fs_verdict_bootstrap(p->verdicts, p->nr_verdicts, p->procs, np);
+	fs_verdict_bootstrap(p->verdicts, p->nr_verdicts, p->procs, np, rounds);
 	memset(r, 0, sizeof(*r));
 	r->st = &p->st;
 	r->em = p->o.em;
@@ -554,7 +554,9 @@ const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p)
 {
 	char err[128];
 
-	return build_report(p, err, sizeof(err)) ? NULL : &p->rep;
+	/* while running (the live view): a rougher interval, cheap at every refresh */
+	return build_report(p, p->finished ? FS_BOOTSTRAP_ROUNDS : FS_BOOTSTRAP_ROUNDS_LIVE, err, sizeof(err)) ?
+	       NULL : &p->rep;
 }
 
 int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
@@ -578,7 +580,7 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	free(open);
 	fs_acct_sys_close(&p->sys, p->st.last_ts);
 	fs_cpu_energy_close(&p->cpu_energy, p->st.last_ts);
-	if (ret || build_report(p, err, errlen))
+	if (ret || build_report(p, FS_BOOTSTRAP_ROUNDS, err, errlen))
 		return -1;
 	for (int i = 0; i < p->o.nr_outputs; i++) {
 		const struct fs_output *o = &p->o.outputs[i];

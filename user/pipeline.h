@@ -92,7 +92,8 @@ void fs_pipeline_open_tasks(const struct fs_pipeline *p, fs_open_task_fn fn, voi
 
 /*
  * The report as of now (live view): valid until the next call or feed.
- * Open placements are not charged yet.
+ * Open placements are not charged yet; before fs_pipeline_finish() the
+ * interval comes from FS_BOOTSTRAP_ROUNDS_LIVE rounds, after it from all.
  */
 const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p);
 /* Close the accounting (open placements end at the last timestamp), give every output the report. */

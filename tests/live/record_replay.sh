@@ -10,7 +10,7 @@ cd "$TMP" || exit 1
 rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
 RT=$!
 
-# run NAME HOW [LIVE OPTIONS]: HOW = duration | INT | TERM
+# run NAME HOW [LIVE OPTIONS]: HOW = duration | INT | TERM | EARLY (SIGINT during start-up)
 run() {
 	local n=$1 how=$2 rc
 	shift 2
@@ -22,10 +22,21 @@ run() {
 		"$FEECSCOPE" live -i 0.5 --record "$n.fsr" --csv "$n.live.csv" --summary "$n.live.sum" "$@" \
 			--perfetto "$n.live.pftrace" >"$n.out" 2>"$n.err" &
 		local pid=$!
-		sleep 2.5
-		kill -"$how" $pid
+		if [ "$how" = EARLY ]; then # Ctrl-C while the collector still loads
+			sleep 0.1
+			kill -INT $pid
+		else
+			# live's banner says the collector is up; the signal then lands mid-run
+			for _ in $(seq 1 300); do grep -q '^feecscope live:' "$n.out" 2>/dev/null && break; sleep 0.1; done
+			sleep 1.5
+			kill -"$how" $pid
+		fi
+		# a live that ignores the signal must fail the test, not hang it
+		( sleep 120; kill -KILL $pid 2>/dev/null ) &
+		local dog=$!
 		wait $pid
 		rc=$?
+		kill $dog 2>/dev/null; wait $dog 2>/dev/null
 	fi
 	[ $rc -eq 0 ] && pass "$n: live exits 0 ($how)" || { fail "$n: live exit status ($how)" "$rc"; sed 's/^/    /' "$n.err" | tail -5; }
 	# The summary is the last thing on stdout: its tail must be the --summary file.
@@ -54,13 +65,14 @@ run() {
 		python3 "$P/check_trace.py" "$n.pf.txt" "$n.wide.csv" "$n.json" "$n.live.sum"
 	local rows
 	rows=$(($(wc -l <"$n.live.csv") - 1))
-	[ "$rows" -ge 100 ] && pass "$n: CSV has $rows decisions" || fail "$n: CSV rows" "$rows"
+	[ "$how" = EARLY ] || { [ "$rows" -ge 100 ] && pass "$n: CSV has $rows decisions" || fail "$n: CSV rows" "$rows"; }
 }
 
 run normal duration
 run policies duration --policies v6.12,v6.12+margin,v5.4
 run sigint INT
 run sigterm TERM
+run early EARLY
 
 kill $RT 2>/dev/null; wait $RT 2>/dev/null
 finish

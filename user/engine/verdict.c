@@ -171,10 +171,13 @@ static size_t draw(__u64 *s, size_t n)
 	return (size_t)(((unsigned __int128)splitmix64(s) * n) >> 64);
 }
 
-void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr)
+void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds)
 {
 	/* per thread: feecscope report replays recordings in parallel */
 	static _Thread_local fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
+
+	if (rounds < 40 || rounds > FS_BOOTSTRAP_ROUNDS)
+		rounds = FS_BOOTSTRAP_ROUNDS;
 
 	for (int q = 0; q < nv; q++) {
 		fs_fj_t total = 0;
@@ -188,7 +191,7 @@ void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process 
 			v[q].measurable = false;
 			continue;
 		}
-		for (int b = 0; b < FS_BOOTSTRAP_ROUNDS; b++) {
+		for (int b = 0; b < rounds; b++) {
 			fs_fj_t s = 0;
 
 			for (size_t i = 0; i < nr; i++)
@@ -196,10 +199,10 @@ void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process 
 			sums[b] = s;
 		}
 		/* percentile bounds: the 51st and the 1950th of 2000 ordered sums (indices 50, 1949) */
-		int lo = FS_BOOTSTRAP_ROUNDS / 40, hi = FS_BOOTSTRAP_ROUNDS - 1 - FS_BOOTSTRAP_ROUNDS / 40;
+		int lo = rounds / 40, hi = rounds - 1 - rounds / 40;
 
-		select_kth(sums, 0, FS_BOOTSTRAP_ROUNDS - 1, lo);
-		select_kth(sums, lo + 1, FS_BOOTSTRAP_ROUNDS - 1, hi);
+		select_kth(sums, 0, rounds - 1, lo);
+		select_kth(sums, lo + 1, rounds - 1, hi);
 		v[q].lo_fj = sums[lo];
 		v[q].hi_fj = sums[hi];
 		v[q].measurable = v[q].lo_fj > 0 || v[q].hi_fj < 0;

@@ -15,7 +15,8 @@
 #include "accounting.h"
 
 #define FS_MAX_VERDICTS (FS_MAX_POLICIES / 2)
-#define FS_BOOTSTRAP_ROUNDS 2000
+#define FS_BOOTSTRAP_ROUNDS 2000    /* the report's interval */
+#define FS_BOOTSTRAP_ROUNDS_LIVE 200 /* the live view's, refreshed every interval: a rougher interval */
 #define FS_BOOTSTRAP_SEED 0x6665656373636f70ull /* fixed: live and replay give the same interval */
 
 struct fs_verdict {
@@ -50,9 +51,11 @@ int fs_processes_build(const struct fs_acct *a, const struct fs_verdict *v, int 
 		       struct fs_process **out, size_t *nr);
 
 /*
- * Fill each verdict's delta and interval from the processes: B rounds of
- * drawing nr processes with replacement (splitmix64 from FS_BOOTSTRAP_SEED).
+ * Fill each verdict's delta and interval from the processes: `rounds` rounds
+ * (at most FS_BOOTSTRAP_ROUNDS) of drawing nr processes with replacement
+ * (splitmix64 from FS_BOOTSTRAP_SEED); the interval is their 2.5th and 97.5th
+ * percentiles.
  */
-void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr);
+void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds);
 
 #endif /* FEECSCOPE_VERDICT_H */
