@@ -9,7 +9,8 @@
 # usage: tests/ab/build-kernels.sh [-f]
 #   -f  rebuild even if the cache holds kernels of the same source, config and patch
 # Env: FS_AB_CACHE (default /var/cache/feecscope-ab) holds the source, the object
-#      tree and the results: $FS_AB_CACHE/kernel-{A,B}/{Image,config,kernel-release}.
+#      tree and the results: $FS_AB_CACHE/kernel-{A,B}/ with Image, cpufreq-dt.ko,
+#      kernel-release (what tests/qemu/run-lab.sh -K boots), config, build-seconds.
 #      FS_AB_SRC_VER pins the linux-source-6.1 version (default: apt's candidate).
 # Needs root for apt-get (it installs the build tools it lacks). Exit 0 when both
 # images are there, 1 on a failed step, 3 without the tools and no root to install.
@@ -77,9 +78,9 @@ done <"$repo/tests/ab/kernel.config"
 
 build() { # variant
 	local v=$1 t=$(date +%s)
-	make -C "$src" O="$O" -j2 Image >"$C/build-$v.log" 2>&1 || die "make for kernel $v failed (see $C/build-$v.log)"
+	make -C "$src" O="$O" -j2 Image modules >"$C/build-$v.log" 2>&1 || die "make for kernel $v failed (see $C/build-$v.log)"
 	rm -rf "$C/kernel-$v" && mkdir -p "$C/kernel-$v"
-	cp "$O/arch/arm64/boot/Image" "$O/.config" "$C/kernel-$v/"
+	cp "$O/arch/arm64/boot/Image" "$O/drivers/cpufreq/cpufreq-dt.ko" "$O/.config" "$C/kernel-$v/"
 	mv "$C/kernel-$v/.config" "$C/kernel-$v/config"
 	make -s -C "$src" O="$O" kernelrelease >"$C/kernel-$v/kernel-release"
 	echo "$(($(date +%s) - t))" >"$C/kernel-$v/build-seconds"
