@@ -102,7 +102,7 @@ def workload(out, name, kernel, feecscope, pds):
     f = run([sys.executable, os.path.join(HERE, '..', 'qemu', 'check-fidelity.py'), p('csv'),
              own, other, str(MIN_AGREE)])
     a = re.search(r'agrees with the kernel on (\d+)/(\d+)', f.stdout)
-    d = re.search(r'differ \((\d+) wake-ups.*?times.*?with \S+ (\d+) times.*?with \S+ (\d+) times',
+    d = re.search(r'differ \((\d+) wake-ups.*?agrees with \S+ (\d+) times.*?with \S+ (\d+) times',
                   f.stdout)
     if not a or not d:
         raise SystemExit(f'collect.py: check-fidelity on {p("csv")} printed no figures:\n{f.stdout}')

@@ -3,13 +3,17 @@
 # feec's energy margin put back, tests/ab/margin.patch) boot in the arm64 EAS lab
 # (tests/qemu/run-lab.sh -K) on both topologies; each boot runs every workload once
 # under the trace-event meter and feecscope live --record (tests/ab/guest-steps.sh).
-# Runs alternate A,B / B,A so that a slow spell of the host hits both kernels.
-# Not part of `make check`: about 80 s a boot, 4 boots per run index.
+# The guest runs under QEMU's -icount (shift 0: one instruction a nanosecond of
+# guest time, idle skipped), so guest time follows the instructions executed, not
+# the host's load: without it TCG's overhead, and so the overutilized share and
+# the energy, varied by half between two boots of the same kernel on a busy host.
+# Runs alternate A,B / B,A all the same. Not part of `make check`: about three
+# minutes a boot, 4 boots per run index (FS_AB_QEMU_ARGS replaces the -icount).
 #
 # usage: tests/ab/run.sh [-n RUNS] [-t "2+2 4+3+1"] [-w "phone light bigsmall"]
 #                        [-s SECONDS] [-o DIR]
 #   -n  runs of each (kernel, topology, workload) (default 10)
-#   -s  seconds of each workload (default 10; the JSON's duration is rewritten)
+#   -s  seconds of each workload (default 8; the JSON's duration is rewritten)
 #   -o  results (default build/ab): DIR/<topology>/<kernel>/run<N>/ (run-lab.sh's
 #       files, the guest's in out/, run.json from collect.py), DIR/summary.md
 # A run whose run.json exists is not redone: a second call resumes. Kernels come
@@ -17,7 +21,7 @@
 # Exit 0 when every run produced its figures, 1 otherwise.
 set -eu
 cd "$(dirname "$0")/../.."
-n=10 topos="2+2 4+3+1" wls="phone light bigsmall" secs=10 out=build/ab
+n=10 topos="2+2 4+3+1" wls="phone light bigsmall" secs=8 out=build/ab
 while getopts "n:t:w:s:o:h" o; do
 	case $o in
 	n) n=$OPTARG ;;
@@ -47,7 +51,7 @@ done
 	echo "ab_setup"
 	for w in $wls; do echo "ab_run $w $secs"; done
 } >"$stage/steps.sh"
-budget=$(( $(echo $wls | wc -w) * (secs + 40) ))
+budget=$(( $(echo $wls | wc -w) * (secs + 60) + 120 ))
 
 failed=0
 for r in $(seq 1 "$n"); do
@@ -58,7 +62,8 @@ for r in $(seq 1 "$n"); do
 			d="$out/$t/$k/run$r"
 			[ -s "$d/run.json" ] && continue
 			mkdir -p "$(dirname "$d")"
-			if ! FS_LAB_EXTRA="$stage" tests/qemu/run-lab.sh -k -K "$C/kernel-$k" -t "$t" \
+			if ! FS_LAB_QEMU_ARGS="${FS_AB_QEMU_ARGS:--icount shift=0,sleep=on}" \
+				FS_LAB_EXTRA="$stage" tests/qemu/run-lab.sh -k -K "$C/kernel-$k" -t "$t" \
 				-d "$budget" -o "$d" >"$d.log" 2>&1; then
 				echo "run.sh: $t $k run $r: the guest failed (see $d.log, $d/console.log)" >&2
 				failed=$((failed + 1)); continue
