@@ -24,6 +24,7 @@ wrong), 2 on a bad command line.
 import gzip
 import json
 import re
+import signal
 import sys
 
 EVENT = re.compile(r'\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s?(.*)$')
@@ -258,4 +259,5 @@ def main(argv):
 
 
 if __name__ == '__main__':
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `meter.py ... | head` ends quietly
     sys.exit(main(sys.argv[1:]))
