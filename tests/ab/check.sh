@@ -41,6 +41,16 @@ expect_fail "meter: bad EM power" "em.txt:12: power '4k' is not a number" $M "$F
 expect_fail "meter: missing trace" 'nothere.txt: No such file' $M "$TMP/nothere.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
 $M >/dev/null 2>&1; check "meter: usage error exits 2" test $? -eq 2
 
+# summarize.py on three canned runs per kernel: A 10/12/14 mJ -> 12 +- t(2)=4.303 *
+# 2/sqrt(3) = 4.97; B - A is 1 mJ every run -> 1.0 +- 0.0, +8.3 %; agreement 3 x 995
+# of 1000 = 99.50 %, 3 x 999 = 99.90 %; overutilized 1,1,4 % per kernel: mean 2, max 4.
+python3 "$D/summarize.py" "$F/summarize-runs.tsv" >"$TMP/s.md" 2>&1
+check "summarize: the hand-worked row" grep -qxF '| 2+2 | phone | 3/3 | 12.0 ± 5.0 | 13.0 ± 5.0 | 1.0 ± 0.0 | +8.3 | 1.00/2.00 | 99.50% of 3000 | 99.90% of 3000 | 2.0 (4.0) |' "$TMP/s.md"
+sed '1s/energy_mj/energy/' "$F/summarize-runs.tsv" >"$TMP/badhead.tsv"
+expect_fail "summarize: wrong header" 'badhead.tsv: header is not' python3 "$D/summarize.py" "$TMP/badhead.tsv"
+sed '3s/\t12.000000\t/\t12,0\t/' "$F/summarize-runs.tsv" >"$TMP/badnum.tsv"
+expect_fail "summarize: a bad number names the line" 'badnum.tsv:3:' python3 "$D/summarize.py" "$TMP/badnum.tsv"
+
 src=${FS_AB_CACHE:-/var/cache/feecscope-ab}/src/linux-source-6.1
 if [ -f "$src/kernel/sched/fair.c" ]; then
 	check "margin.patch applies to $(cat "$src/../version" 2>/dev/null)" \
