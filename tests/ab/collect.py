@@ -5,7 +5,7 @@ usage: collect.py RUN_DIR KERNEL TOPOLOGY RUN WORKLOAD... [--feecscope PATH]
   RUN_DIR   run-lab.sh's results directory (RUN_DIR/out/ holds the guest's files)
   KERNEL    A (as shipped: its policy is v6.1) or B (margin restored: v6.1+margin)
 Per workload: the meter (meter.py) on NAME.trace.gz with the guest's own EM dump,
-the ring buffers' overruns, `feecscope replay NAME.rec --csv` on the host, the
+the ring buffers' overruns, `feecscope replay NAME.rec --csv --json` on the host, the
 agreement of the kernel's placements with both policies (tests/qemu/
 check-fidelity.py, 99.5% required of the kernel's own policy), the overutilized
 share of wake-ups, and rt-app's and feecscope's exit codes. Writes RUN_DIR/run.json
@@ -84,13 +84,14 @@ def workload(out, name, kernel, feecscope, pds):
         busy[pds[int(cpu)]] = busy.get(pds[int(cpu)], 0.0) + c['busy_s']
     w['busy_s_per_pd'] = busy
 
-    r = run([feecscope, 'replay', p('rec'), '--policies', 'v6.1,v6.1+margin', '--csv', p('csv')])
+    r = run([feecscope, 'replay', p('rec'), '--policies', 'v6.1,v6.1+margin', '--csv', p('csv'),
+             '--json', p('json')])
     if r.returncode:
         raise SystemExit(f'collect.py: feecscope replay {p("rec")}: {r.stderr.strip()}')
     with open(p('summary.txt'), 'w') as fh:
         fh.write(r.stdout)
     s = r.stdout
-    wk = re.search(r'wake-ups: (\d+) \(forks', s)
+    wk = re.search(r'wake-ups:? (\d+) \(forks', s)
     ou = re.search(r'wake-ups: overutilized (\d+);', s)
     if not wk or not ou:
         raise SystemExit(f'collect.py: {p("summary.txt")}: no wake-up / overutilized counts')
