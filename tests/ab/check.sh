@@ -51,6 +51,11 @@ expect_fail "summarize: wrong header" 'badhead.tsv: header is not' python3 "$D/s
 sed '3s/\t12.000000\t/\t12,0\t/' "$F/summarize-runs.tsv" >"$TMP/badnum.tsv"
 expect_fail "summarize: a bad number names the line" 'badnum.tsv:3:' python3 "$D/summarize.py" "$TMP/badnum.tsv"
 
+for w in "$D"/workloads/*.json; do
+	check "workload $(basename "$w") is JSON with a duration run.sh can rewrite" \
+		python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['global']; assert isinstance(g['duration'], int)" "$w"
+done
+
 src=${FS_AB_CACHE:-/var/cache/feecscope-ab}/src/linux-source-6.1
 if [ -f "$src/kernel/sched/fair.c" ]; then
 	check "margin.patch applies to $(cat "$src/../version" 2>/dev/null)" \
