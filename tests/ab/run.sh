@@ -36,11 +36,13 @@ done
 C=${FS_AB_CACHE:-/var/cache/feecscope-ab}
 tests/ab/build-kernels.sh
 make -s -j2 >/dev/null
-make -s -j2 ARCH=arm64 >"$out.make-arm64.log" 2>&1 || { echo "run.sh: make ARCH=arm64 failed (see $out.make-arm64.log)" >&2; exit 1; }
+mkdir -p "$out"
+make -s -j2 ARCH=arm64 >"$out/make-arm64.log" 2>&1 || { echo "run.sh: make ARCH=arm64 failed (see $out/make-arm64.log)" >&2; exit 1; }
 
 # What goes into the guest's /lab: the steps, their functions, the workloads.
-stage="$out/stage"
-rm -rf "$stage" && mkdir -p "$stage"
+mkdir -p "$out"
+stage=$(mktemp -d "$out/stage.XXXXXX")   # one per call: two calls (e.g. -t 2+2, -t 4+3+1) may run at once
+trap 'rm -rf "$stage"' EXIT
 cp tests/ab/guest-steps.sh "$stage/"
 for w in $wls; do
 	[ -f "tests/ab/workloads/$w.json" ] || { echo "run.sh: no workload tests/ab/workloads/$w.json" >&2; exit 2; }
