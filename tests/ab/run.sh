@@ -40,7 +40,6 @@ mkdir -p "$out"
 make -s -j2 ARCH=arm64 >"$out/make-arm64.log" 2>&1 || { echo "run.sh: make ARCH=arm64 failed (see $out/make-arm64.log)" >&2; exit 1; }
 
 # What goes into the guest's /lab: the steps, their functions, the workloads.
-mkdir -p "$out"
 stage=$(mktemp -d "$out/stage.XXXXXX")   # one per call: two calls (e.g. -t 2+2, -t 4+3+1) may run at once
 trap 'rm -rf "$stage"' EXIT
 cp tests/ab/guest-steps.sh "$stage/"
