@@ -7,7 +7,9 @@ Per topology and workload: runs, each kernel's metered energy (mean and 95%
 interval, Student t), B - A paired by run index (the two boots of one index ran
 back to back) with its 95% interval and as % of A, the busy time on the PDs
 above the smallest, the kernels' agreement with their own policies (summed over
-runs), and the overutilized share of wake-ups (mean and worst run).
+runs), where v6.1 and v6.1+margin chose differently how often the kernel sided with
+its own policy and with the twin, and the overutilized share of wake-ups (mean and
+worst run).
 --tsv writes one line per (run, kernel, topology, workload) to OUT.
 """
 import glob
@@ -85,8 +87,8 @@ def fmt(m, h, digits=1):
 def table(rows):
     out = ['| topology | workload | runs A/B | A mJ | B mJ | B − A mJ (paired) | B − A % | '
            'big-PD busy s A / B | agree A (v6.1) | agree B (v6.1+margin) | '
-           'overutilized % mean (max) |',
-           '|---|---|---|---|---|---|---|---|---|---|---|']
+           'policies differ: kernel sides with own / twin, A; B | overutilized % mean (max) |',
+           '|---|---|---|---|---|---|---|---|---|---|---|---|']
     cases = sorted({(r['topology'], r['workload']) for r in rows})
     for topo, wl in cases:
         rs = [r for r in rows if (r['topology'], r['workload']) == (topo, wl)]
@@ -106,9 +108,11 @@ def table(rows):
             a = sum(r['agree'] for r in by[k].values())
             c = sum(r['counted'] for r in by[k].values())
             agree.append(f'{100 * a / c:.2f}% of {c}' if c else '-')
+        sides = '; '.join(f'{sum(r["sides_own"] for r in by[k].values())}/'
+                          f'{sum(r["sides_twin"] for r in by[k].values())}' for k in 'AB')
         ou = [r['overutilized_share'] for r in rs]
         out.append(f'| {topo} | {wl} | {len(by["A"])}/{len(by["B"])} | {fmt(*ea)} | {fmt(*eb)} | '
-                   f'{fmt(*diff)} | {pct:+.1f} | {big} | {agree[0]} | {agree[1]} | '
+                   f'{fmt(*diff)} | {pct:+.1f} | {big} | {agree[0]} | {agree[1]} | {sides} | '
                    f'{100 * sum(ou) / len(ou):.1f} ({100 * max(ou):.1f}) |')
     return '\n'.join(out)
 
