@@ -38,6 +38,7 @@ for t in tests/cli/*.sh; do
 	[ -e "$t" ] || continue
 	run_suite "cli-$(basename "$t" .sh)" bash "$t"
 done
+run_suite ab-meter bash tests/ab/check.sh   # the A/B meter on a canned trace (tests/ab/run.sh is not run here)
 if [ "$(id -u)" -eq 0 ]; then
 	for t in tests/live/*.sh tests/lab/*.sh; do
 		[ -e "$t" ] || continue

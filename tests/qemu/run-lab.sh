@@ -14,6 +14,8 @@
 # Env: FS_LAB_FEECSCOPE=PATH puts another static arm64 feecscope in the guest;
 #      FS_LAB_BPF_STATS=1 turns kernel.bpf_stats_enabled on before the live step;
 #      FS_LAB_LIVE_ARGS: extra options of the guest's `feecscope live` (default --policies <policy for the guest release>,v5.4).
+#      FS_LAB_EXTRA=DIR: its files go into the guest's /lab last (a steps.sh there replaces the generated one).
+#      FS_LAB_QEMU_ARGS: extra options of the guest's qemu-system-aarch64 (e.g. -icount).
 # Results in DIR: console.log, eas.dts, dt-facts.tsv, expected-em/ (dt-to-em.py),
 # out/ (the guest's files: guest-facts.txt, em-debugfs.txt, dmesg.txt, <step>.out/.rc,
 # live.rec, live.csv, guest.em), vmlinux.btf (the guest kernel's BTF).
@@ -115,6 +117,7 @@ kp=$("${FEECSCOPE:-build/feecscope}" policies -r "$(cat "$K/kernel-release")" 2>
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"
+[ -z "${FS_LAB_EXTRA:-}" ] || cp -r "$FS_LAB_EXTRA"/. "$R/lab/"
 (cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --owner 0:0 --quiet) | gzip -1 >"$dir/initrd.cpio.gz"
 
 # Boot. TCG on two host cores: a 4-CPU cycle takes well under a minute.
@@ -122,7 +125,7 @@ start=$(date +%s)
 timeout $((dur + 240)) qemu-system-aarch64 -M virt -cpu cortex-a53 -smp $ncpu -m 1G \
 	-display none -nic none -monitor none -serial file:"$dir/console.log" -no-reboot \
 	-dtb "$dir/eas.dtb" -kernel "$K/Image" -initrd "$dir/initrd.cpio.gz" \
-	-append "console=ttyAMA0 loglevel=4 panic=-1 sched_verbose" || rc=$?
+	-append "console=ttyAMA0 loglevel=4 panic=-1 sched_verbose" ${FS_LAB_QEMU_ARGS:-} || rc=$?
 echo "run-lab.sh: $topo guest cycle took $(($(date +%s) - start)) s${rc:+ (qemu exit $rc)}" >"$dir/cycle.txt"
 cat "$dir/cycle.txt"
 python3 tests/qemu/unpack-console.py "$dir/console.log" "$dir/out"

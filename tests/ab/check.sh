@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The cheap part of the A/B check, run by `make check`: the meter on a canned
+# trace (figures worked by hand below), its bad-input errors, and, when
+# tests/ab/build-kernels.sh has left the kernel source in the cache, that the
+# margin patch still applies to it. The A/B runs themselves are tests/ab/run.sh.
+. "$(dirname "$0")/../lib.sh"
+D=$(dirname "$0")
+F=$D/fixtures
+M="python3 $D/meter.py"
+
+# The canned trace: window 1.0 - 4.0 s. cpu0 (PD 0: 500 MHz 100 uW, 1 GHz 300 uW)
+# idles to 2.0, runs pid 7 at 1 GHz to 2.5 and at 500 MHz to 3.5: 0.5*300 +
+# 1.0*100 = 250 uJ. cpu1 (PD 1-2: 1 GHz 1000 uW, 2 GHz 4000 uW) runs pid 42 from
+# before the window (first switch at 2.0, so busy since 1.0) at 1 GHz to 1.5 and
+# 2 GHz to 2.0, idles to 3.0, runs pid 9 past the end marker: 0.5*1000 +
+# 0.5*4000 + 1.0*4000 = 6500 uJ. cpu2 sees no switch: idle, 0 uJ.
+$M "$F/meter-trace.txt" "$F/meter-em.txt" "$F/meter-freq0.txt" --json "$TMP/m.json" >"$TMP/m.txt" 2>&1
+field() { python3 -c "import json,sys; r=json.load(open('$TMP/m.json')); print(eval(sys.argv[1]))" "$1"; }
+check "meter: canned trace runs" test -s "$TMP/m.json"
+check "meter: total 6750 uJ" test "$(field "round(r['energy_uj'], 6)")" = 6750.0
+check "meter: cpu0 250 uJ, 1.5 s busy" test "$(field "(round(r['cpus']['0']['energy_uj'], 6), round(r['cpus']['0']['busy_s'], 6))")" = "(250.0, 1.5)"
+check "meter: cpu1 1 GHz 0.5 s, 2 GHz 1.5 s" test "$(field "sorted((k, round(v, 6)) for k, v in r['cpus']['1']['busy_at_khz'].items())")" = "[('1000000', 0.5), ('2000000', 1.5)]"
+check "meter: cpu1 idle loop 1.0 s" test "$(field "round(r['cpus']['1']['idle_loop_s'], 6)")" = 1.0
+check "meter: cpu2 flagged without a switch" test "$(field "r['cpus']['2']['no_switch_seen']")" = True
+check "meter: window 3 s, 5 switches" test "$(field "(round(r['window_s'], 6), r['events']['sched_switch'])")" = "(3.0, 5)"
+check "meter: printout in mJ" grep -q '^window 3.000000 s   CPU energy 6.750 mJ$' "$TMP/m.txt"
+
+# Bad input: exit 1 naming the file, the line and what is wrong.
+sed 's/state=500000 cpu_id=0/state=700000 cpu_id=0/' "$F/meter-trace.txt" >"$TMP/badfreq.txt"
+expect_fail "meter: frequency not in the EM" 'badfreq.txt:13: cpu0 at 700000 kHz' \
+	$M "$TMP/badfreq.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
+grep -v 'fsab end' "$F/meter-trace.txt" >"$TMP/onemarker.txt"
+expect_fail "meter: one marker only" 'onemarker.txt: only one of' $M "$TMP/onemarker.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
+{ cat "$F/meter-trace.txt"; echo "CPU:1 [LOST 12 EVENTS]"; } >"$TMP/lost.txt"
+expect_fail "meter: lost events" 'lost.txt:[0-9]+: the ring buffer lost events' $M "$TMP/lost.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
+grep -v cpu1 "$F/meter-freq0.txt" >"$TMP/f0.txt"
+grep -v 'cpu_id=1$' "$F/meter-trace.txt" >"$TMP/nof.txt"
+expect_fail "meter: busy CPU with no known frequency" 'cpu1 busy before any cpu_frequency' $M "$TMP/nof.txt" "$F/meter-em.txt" "$TMP/f0.txt"
+sed 's/power: 4000/power: 4k/' "$F/meter-em.txt" >"$TMP/em.txt"
+expect_fail "meter: bad EM power" "em.txt:12: power '4k' is not a number" $M "$F/meter-trace.txt" "$TMP/em.txt" "$F/meter-freq0.txt"
+expect_fail "meter: missing trace" 'nothere.txt: No such file' $M "$TMP/nothere.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
+$M >/dev/null 2>&1; check "meter: usage error exits 2" test $? -eq 2
+
+# summarize.py on three canned runs per kernel: A 10/12/14 mJ -> 12 +- t(2)=4.303 *
+# 2/sqrt(3) = 4.97; B - A is 1 mJ every run -> 1.0 +- 0.0, +8.3 %; agreement 3 x 995
+# of 1000 = 99.50 %, 3 x 999 = 99.90 %; where the policies differ 3 x 9 with the own
+# policy, 3 x 1 with the twin; overutilized 1,1,4 % per kernel: mean 2, max 4.
+python3 "$D/summarize.py" "$F/summarize-runs.tsv" >"$TMP/s.md" 2>&1
+check "summarize: the hand-worked row" grep -qxF '| 2+2 | phone | 3/3 | 12.0 ± 5.0 | 13.0 ± 5.0 | 1.0 ± 0.0 | +8.3 | 1.00/2.00 | 99.50% of 3000 | 99.90% of 3000 | 27/3; 27/3 | 2.0 (4.0) |' "$TMP/s.md"
+sed '1s/energy_mj/energy/' "$F/summarize-runs.tsv" >"$TMP/badhead.tsv"
+expect_fail "summarize: wrong header" 'badhead.tsv: header is not' python3 "$D/summarize.py" "$TMP/badhead.tsv"
+sed '3s/\t12.000000\t/\t12,0\t/' "$F/summarize-runs.tsv" >"$TMP/badnum.tsv"
+expect_fail "summarize: a bad number names the line" 'badnum.tsv:3:' python3 "$D/summarize.py" "$TMP/badnum.tsv"
+
+for w in "$D"/workloads/*.json; do
+	check "workload $(basename "$w") is JSON with a duration run.sh can rewrite" \
+		python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['global']; assert isinstance(g['duration'], int)" "$w"
+done
+
+# docs/ab.md's table is summarize.py's of the committed runs, figure for figure.
+R=$D/results/runs.tsv
+if [ -f "$R" ]; then
+	python3 "$D/summarize.py" "$R" | sed -n '/^|/p' >"$TMP/table.md"
+	sed -n '/^<!-- ab-table -->$/,/^<!-- \/ab-table -->$/p' "$D/../../docs/ab.md" | sed -n '/^|/p' >"$TMP/doc.md"
+	check "docs/ab.md holds the table of tests/ab/results/runs.tsv" test -s "$TMP/doc.md"
+	expect_same "docs/ab.md table = summarize.py of results/runs.tsv" "$TMP/table.md" "$TMP/doc.md"
+fi
+
+src=${FS_AB_CACHE:-/var/cache/feecscope-ab}/src/linux-source-6.1
+if [ -f "$src/kernel/sched/fair.c" ]; then
+	check "margin.patch applies to $(cat "$src/../version" 2>/dev/null)" \
+		patch -d "$src" -p1 --dry-run -s -i "$PWD/$D/margin.patch"
+else
+	echo "note: no kernel source in the cache (tests/ab/build-kernels.sh): patch not checked"
+fi
+finish
