@@ -13,6 +13,7 @@
 #include "engine/cpu_energy.h"
 #include "engine/landscape.h"
 #include "engine/power_estimate.h"
+#include "engine/time_blocks.h"
 #include "engine/verdict.h"
 #include "source/recording.h"
 
@@ -27,6 +28,8 @@ struct fs_pipeline {
 	struct fs_cpu_energy cpu_energy;
 	struct fs_verdict verdicts[FS_MAX_VERDICTS];
 	int nr_verdicts;
+	struct fs_time_blocks blocks;       /* each verdict's Δ over time, for its interval */
+	fs_fj_t *block_sums;                /* scratch: one verdict's blocks */
 	bool rows;                          /* some output takes placement rows */
 	bool rd_overutilized;               /* last FS_REC_OVERUTIL state */
 	bool any_ts, finished;
@@ -62,6 +65,14 @@ static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const st
 			 char *err, size_t errlen)
 {
 	struct fs_decision_row *row = t->pending;
+
+	if (p->nr_verdicts) {
+		fs_fj_t d[FS_MAX_VERDICTS];
+
+		for (int v = 0; v < p->nr_verdicts; v++)
+			d[v] = iv->de_fj[p->verdicts[v].pol] - iv->de_fj[p->verdicts[v].twin];
+		fs_blocks_add(&p->blocks, iv->start_ns, d);
+	}
 
 	if (!row)
 		return 0;
@@ -128,6 +139,11 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 				      fs_policy_can_redecide(&p->pol[i], &p->pol[j]) ? j : -1;
 	}
 	p->nr_verdicts = fs_verdict_pairs(o->policies, o->nr_policies, p->verdicts);
+	if (fs_blocks_init(&p->blocks, p->nr_verdicts) ||
+	    !(p->block_sums = malloc(FS_BLOCK_BINS * sizeof(*p->block_sums)))) {
+		snprintf(err, errlen, "pipeline: out of memory");
+		goto fail;
+	}
 	return p;
 fail:
 	fs_pipeline_free(p);
@@ -410,6 +426,7 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 	if (!p->any_ts) {
 		p->st.first_ts = p->st.last_ts = rec->ts_ns;
 		p->any_ts = true;
+		fs_blocks_start(&p->blocks, rec->ts_ns);
 	}
 	if (rec->ts_ns > p->st.last_ts)
 		p->st.last_ts = rec->ts_ns;
@@ -521,9 +538,21 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 		snprintf(err, errlen, "pipeline: out of memory (processes)");
 		return -1;
 	}
-	for (int v = 0; v < p->nr_verdicts; v++)
-		p->verdicts[v].decisions = p->st.wakeups; /* every wake-up is decided by both */
-	fs_verdict_bootstrap(p->verdicts, p->nr_verdicts, p->procs, np, rounds);
+	/* Δ exactly, over the processes; its interval from a bootstrap over time blocks */
+	fs_fj_t zero[FS_MAX_VERDICTS] = { 0 };
+
+	fs_blocks_add(&p->blocks, p->st.last_ts, zero); /* the blocks reach the end of the observation */
+	for (int v = 0; v < p->nr_verdicts; v++) {
+		struct fs_verdict *V = &p->verdicts[v];
+
+		V->decisions = p->st.wakeups; /* every wake-up is decided by both */
+		V->delta_fj = 0;
+		for (size_t i = 0; i < np; i++)
+			V->delta_fj += p->procs[i].delta_fj[v];
+		V->units = fs_blocks_cut(&p->blocks, v, p->st.last_ts, p->block_sums, FS_BLOCK_BINS, &V->block_ns);
+		fs_bootstrap_sum(p->block_sums, V->units, rounds, &V->lo_fj, &V->hi_fj);
+		V->measurable = V->lo_fj > 0 || V->hi_fj < 0;
+	}
 	memset(r, 0, sizeof(*r));
 	r->st = &p->st;
 	r->em = p->o.em;
@@ -601,6 +630,8 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	for (size_t i = 0; p->acct && i < fs_acct_nr_tasks(p->acct); i++)
 		free(fs_acct_task_at(p->acct, i)->pending);
 	fs_acct_free(p->acct);
+	fs_blocks_free(&p->blocks);
+	free(p->block_sums);
 	free_outputs(p->o.outputs, p->o.nr_outputs);
 	free(p->procs);
 	free(p);

@@ -44,13 +44,14 @@ expect_same "handworked: summary matches golden" "$H.summary.txt" "$TMP/hw.sum"
 expect_same "handworked: decision CSV matches golden" "$H.decisions.csv" "$TMP/hw.dec.csv"
 expect_same "handworked: JSON matches golden" "$H.json" "$TMP/hw.json"
 check "handworked: the verdict is the first line, as worked by hand" \
-	grep -qx 'margin costs +4.50 mJ (+1.80..+7.20) over 0.033 s (+136.4 mW, +7.1% of CPU)' <(head -n 1 "$TMP/hw.sum")
+	grep -qx 'margin: no measurable difference: +4.50 mJ (+0.000..+9.00) over 0.033 s' <(head -n 1 "$TMP/hw.sum")
 python3 - "$TMP/hw.json" "$TMP/hw.sum" >"$TMP/hw.check" 2>&1 <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1])); s = open(sys.argv[2]).read()
 v = d["verdicts"][0]
 assert (v["policy"], v["twin"]) == ("v5.4", "v5.4-nomargin")
-assert v["delta_mj"] == 4.5 and v["ci95_mj"] == [1.8, 7.2] and v["measurable"], v
+assert v["delta_mj"] == 4.5 and v["ci95_mj"] == [0.0, 9.0] and not v["measurable"], v
+assert v["ci_blocks"] == 4 and v["ci_block_s"] == 0.01, v
 assert d["cpu_energy_mj"] == 63.6 and v["percent"] == 7.0755 and v["mean_mw"] == 136.363, d
 assert d["estimate"] == "cpu-time" and d["counts"]["exits"] == 1 and d["task_cpu_time_ns"] == 5000000
 p = {x["comm"]: x for x in d["processes"]}
@@ -58,7 +59,7 @@ assert p["periodic"]["delta_mj"] == [3.6] and p["helper"]["delta_mj"] == [0.9], 
 assert p["periodic"]["runtime_ns"] == 4000000 and p["helper"]["runtime_ns"] == 1000000
 # the summary says the same figures
 m = re.search(r"E\(v5.4\) - E\(v5.4-nomargin\) = ([0-9.]+) mJ, 95% interval ([0-9.]+) \.\. ([0-9.]+)", s.replace("\n        ", " "))
-assert m and [float(x) for x in m.groups()] == [4.5, 1.8, 7.2], m
+assert m and [float(x) for x in m.groups()] == [4.5, 0.0, 9.0], m
 assert re.search(r"^CPU energy: 63.600 mJ", s, re.M)
 PY
 check "handworked: JSON = the hand figures = the summary's" sh -c "test ! -s '$TMP/hw.check'" || sed 's/^/    /' "$TMP/hw.check"

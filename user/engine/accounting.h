@@ -59,6 +59,7 @@ struct fs_placement {
 /* A closed placement and what it charged. */
 struct fs_interval {
 	enum fs_interval_end end;
+	__u64 start_ns;             /* the wake-up that started it */
 	__u64 dt_ns;                /* wall time it held */
 	bool runtime_known;
 	__u64 runtime_ns;           /* CPU time the task used in it (0 if unknown) */

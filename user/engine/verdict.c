@@ -171,40 +171,52 @@ static size_t draw(__u64 *s, size_t n)
 	return (size_t)(((unsigned __int128)splitmix64(s) * n) >> 64);
 }
 
-void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds)
+void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj, fs_fj_t *hi_fj)
 {
 	/* per thread: feecscope report replays recordings in parallel */
 	static _Thread_local fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
+	__u64 seed = FS_BOOTSTRAP_SEED;
 
 	if (rounds < 40 || rounds > FS_BOOTSTRAP_ROUNDS)
 		rounds = FS_BOOTSTRAP_ROUNDS;
+	if (!n) {
+		*lo_fj = *hi_fj = 0;
+		return;
+	}
+	for (int b = 0; b < rounds; b++) {
+		fs_fj_t s = 0;
+
+		for (size_t i = 0; i < n; i++)
+			s += units[draw(&seed, n)];
+		sums[b] = s;
+	}
+	/* percentile bounds: the 51st and the 1950th of 2000 ordered sums (indices 50, 1949) */
+	int lo = rounds / 40, hi = rounds - 1 - rounds / 40;
+
+	select_kth(sums, 0, rounds - 1, lo);
+	select_kth(sums, lo + 1, rounds - 1, hi);
+	*lo_fj = sums[lo];
+	*hi_fj = sums[hi];
+}
+
+void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds)
+{
+	fs_fj_t *units = malloc((nr + 1) * sizeof(*units));
 
 	for (int q = 0; q < nv; q++) {
-		fs_fj_t total = 0;
-		__u64 seed = FS_BOOTSTRAP_SEED;
-
-		for (size_t i = 0; i < nr; i++)
-			total += procs[i].delta_fj[q];
-		v[q].delta_fj = total;
-		if (!nr) {
-			v[q].lo_fj = v[q].hi_fj = 0;
-			v[q].measurable = false;
-			continue;
+		v[q].delta_fj = 0;
+		for (size_t i = 0; i < nr; i++) {
+			v[q].delta_fj += procs[i].delta_fj[q];
+			if (units)
+				units[i] = procs[i].delta_fj[q];
 		}
-		for (int b = 0; b < rounds; b++) {
-			fs_fj_t s = 0;
-
-			for (size_t i = 0; i < nr; i++)
-				s += procs[draw(&seed, nr)].delta_fj[q];
-			sums[b] = s;
-		}
-		/* percentile bounds: the 51st and the 1950th of 2000 ordered sums (indices 50, 1949) */
-		int lo = rounds / 40, hi = rounds - 1 - rounds / 40;
-
-		select_kth(sums, 0, rounds - 1, lo);
-		select_kth(sums, lo + 1, rounds - 1, hi);
-		v[q].lo_fj = sums[lo];
-		v[q].hi_fj = sums[hi];
+		if (units)
+			fs_bootstrap_sum(units, nr, rounds, &v[q].lo_fj, &v[q].hi_fj);
+		else
+			v[q].lo_fj = v[q].hi_fj = v[q].delta_fj; /* out of memory: no interval to give */
 		v[q].measurable = v[q].lo_fj > 0 || v[q].hi_fj < 0;
+		v[q].units = nr;
+		v[q].block_ns = 0;
 	}
+	free(units);
 }

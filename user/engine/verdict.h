@@ -6,8 +6,9 @@
  *     Δ = E(with margin) − E(without) = Σ_tasks (energy_fj[margin] − energy_fj[twin])
  *
  * positive when the margin costs energy, whichever policy the kernel follows,
- * with a 95 % interval from a bootstrap over processes; and the processes
- * (threads grouped by tgid) with their CPU time and Δ.
+ * with a 95 % interval from a bootstrap (over time blocks for a run,
+ * time_blocks.h; over processes for feecscope report's pools); and the
+ * processes (threads grouped by tgid) with their CPU time and Δ.
  */
 #ifndef FEECSCOPE_VERDICT_H
 #define FEECSCOPE_VERDICT_H
@@ -23,6 +24,8 @@ struct fs_verdict {
 	int pol, twin;          /* indices of the margin policy and its no-margin twin */
 	fs_fj_t delta_fj;       /* E(pol) - E(twin) */
 	fs_fj_t lo_fj, hi_fj;   /* 95 % interval (2.5th and 97.5th bootstrap percentiles) */
+	size_t units;           /* what the bootstrap drew from: time blocks (or processes) */
+	__u64 block_ns;         /* the blocks' width, 0 for processes */
 	bool measurable;        /* the interval excludes 0 */
 	__u64 decisions;        /* wake-ups both decided on (every wake-up after the filters) */
 	__u64 differ;           /* ... where their CPUs differ */
@@ -51,11 +54,14 @@ int fs_processes_build(const struct fs_acct *a, const struct fs_verdict *v, int 
 		       struct fs_process **out, size_t *nr);
 
 /*
- * Fill each verdict's delta and interval from the processes: `rounds` rounds
- * (at most FS_BOOTSTRAP_ROUNDS) of drawing nr processes with replacement
- * (splitmix64 from FS_BOOTSTRAP_SEED); the interval is their 2.5th and 97.5th
- * percentiles.
+ * A 95 % interval of the sum of units[0..n) (time blocks, processes): rounds
+ * draws (40 .. FS_BOOTSTRAP_ROUNDS, else FS_BOOTSTRAP_ROUNDS) of n units with
+ * replacement (splitmix64 from FS_BOOTSTRAP_SEED), their 2.5th and 97.5th
+ * percentiles. n == 0: [0, 0].
  */
+void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj, fs_fj_t *hi_fj);
+
+/* Each verdict's delta, and an interval by the bootstrap over processes (feecscope report's pools). */
 void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds);
 
 #endif /* FEECSCOPE_VERDICT_H */

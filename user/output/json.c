@@ -109,6 +109,8 @@ static void write_policies(FILE *o, const struct fs_report *r)
 
 static void write_verdicts(FILE *o, const struct fs_report *r)
 {
+	char b[64];
+
 	fputs("  \"verdicts\": [", o);
 	for (int v = 0; v < r->nr_verdicts; v++) {
 		const struct fs_verdict *V = &r->verdicts[v];
@@ -123,7 +125,10 @@ static void write_verdicts(FILE *o, const struct fs_report *r)
 		mj(o, V->lo_fj);
 		fputs(", ", o);
 		mj(o, V->hi_fj);
-		fputs("], \"mean_mw\": ", o);
+		fprintf(o, "], \"ci_blocks\": %zu, \"ci_block_s\": ", V->units);
+		fs_fmt_fj(b, sizeof(b), (fs_fj_t)V->block_ns, 9, 3);
+		fputs(b, o);
+		fputs(", \"mean_mw\": ", o);
 		mean_mw(o, V->delta_fj, r->span_ns);
 		fputs(", \"percent\": ", o);
 		percent(o, V->delta_fj, r->cpu.total_fj);

@@ -193,9 +193,12 @@ static void print_verdict_detail(FILE *out, const struct fs_report *r)
 		fmt_mj(d, sizeof(d), V->delta_fj);
 		fmt_mj(lo, sizeof(lo), V->lo_fj);
 		fmt_mj(hi, sizeof(hi), V->hi_fj);
+		char width[32];
+
+		fs_fmt_fj(width, sizeof(width), (fs_fj_t)V->block_ns, 9, V->block_ns >= 1000000000ull ? 0 : 2);
 		snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, 95%% interval %s .. %s mJ (bootstrap over "
-			 "%zu processes); %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
-			 r->st->pol[V->twin].desc->name, d, lo, hi, r->nr_procs, (unsigned long long)V->differ,
+			 "%zu time blocks of %s s); %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
+			 r->st->pol[V->twin].desc->name, d, lo, hi, V->units, width, (unsigned long long)V->differ,
 			 (unsigned long long)V->decisions);
 		wrap(out, "margin: ", text, 8);
 	}

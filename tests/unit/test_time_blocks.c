@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The verdict's interval: time bins, blocks, and the bootstrap over them. */
+#include "test.h"
+#include "engine/time_blocks.h"
+#include "engine/verdict.h"
+
+/* 20 s of a steady cost, 1 mJ every 100 ms: 1 s blocks of 10 mJ each; the interval is [200, 200] mJ. */
+FS_TEST(blocks_steady_cost_is_measurable)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[FS_BLOCK_BINS], one = 1000000000000ll, lo, hi;
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 1) == 0);
+	fs_blocks_start(&b, 0);
+	for (int k = 0; k < 200; k++)
+		fs_blocks_add(&b, (__u64)k * 100000000ull, &one);
+	fs_fj_t zero = 0;
+	fs_blocks_add(&b, 19999999999ull, &zero);
+	size_t n = fs_blocks_cut(&b, 0, 19999999999ull, out, FS_BLOCK_BINS, &w);
+	/* 20 s in 10 ms bins = 2000 bins; blocks of 1.28 s (128 bins: the first power of two >= 1 s) */
+	EXPECT_EQ_U64(w, 1280000000ull);
+	EXPECT_EQ(n, 16);
+	fs_fj_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += out[i];
+	EXPECT_TRUE(total == 200 * one);
+	fs_bootstrap_sum(out, n, FS_BOOTSTRAP_ROUNDS, &lo, &hi);
+	EXPECT_TRUE(lo > 0 && hi > lo);      /* measurable */
+	EXPECT_TRUE(lo > 150 * one && hi < 250 * one);
+	fs_blocks_free(&b);
+}
+
+/* One burst in 20 s of nothing: the interval reaches down to 0 — no measurable difference. */
+FS_TEST(blocks_one_burst_is_not_measurable)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[FS_BLOCK_BINS], big = 50000000000000ll, zero = 0, lo, hi;
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 1) == 0);
+	fs_blocks_start(&b, 0);
+	fs_blocks_add(&b, 3000000000ull, &big);
+	fs_blocks_add(&b, 20000000000ull, &zero);
+	size_t n = fs_blocks_cut(&b, 0, 20000000000ull, out, FS_BLOCK_BINS, &w);
+	EXPECT_TRUE(n >= 10);
+	fs_bootstrap_sum(out, n, FS_BOOTSTRAP_ROUNDS, &lo, &hi);
+	EXPECT_TRUE(lo == 0 && hi >= big);
+	fs_blocks_free(&b);
+}
+
+/* Hours of trace: the bins widen instead of growing; nothing is lost in the merges. */
+FS_TEST(blocks_memory_is_bounded)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[FS_BLOCK_BINS], one = 1, lo, hi;
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 2) == 0);
+	fs_blocks_start(&b, 5);
+	fs_fj_t d[2] = { 1, -3 };
+	for (__u64 t = 5; t < 7200000000000ull; t += 250000000ull) /* two hours, every 250 ms */
+		fs_blocks_add(&b, t, d);
+	EXPECT_TRUE(b.nbins <= FS_BLOCK_BINS);
+	EXPECT_TRUE(b.bin_ns > FS_BLOCK_BIN0_NS);
+	size_t n = fs_blocks_cut(&b, 1, 7200000000000ull, out, FS_BLOCK_BINS, &w);
+	fs_fj_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += out[i];
+	EXPECT_TRUE(total == -3 * 28800);
+	EXPECT_TRUE(w >= FS_BLOCK_TARGET_NS && n >= 10);
+	(void)one;
+	fs_bootstrap_sum(out, n, 0, &lo, &hi); /* rounds out of range: the full count */
+	EXPECT_TRUE(lo <= hi && hi < 0);
+	fs_blocks_free(&b);
+}
+
+/* A late record (before t0) joins the first bin; no bins without a start. */
+FS_TEST(blocks_edges)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[4], v = 7;
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 1) == 0);
+	EXPECT_EQ(fs_blocks_cut(&b, 0, 100, out, 4, &w), 0);
+	fs_blocks_start(&b, 1000000000ull);
+	fs_blocks_add(&b, 999000000ull, &v);
+	EXPECT_EQ(fs_blocks_cut(&b, 0, 1000000000ull, out, 4, &w), 1);
+	EXPECT_TRUE(out[0] == 7);
+	fs_blocks_free(&b);
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Time bins of the margin's cost, cut into blocks for the verdict's bootstrap (time_blocks.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "time_blocks.h"
+
+int fs_blocks_init(struct fs_time_blocks *b, int nv)
+{
+	memset(b, 0, sizeof(*b));
+	b->nv = nv;
+	b->bin_ns = FS_BLOCK_BIN0_NS;
+	if (!nv)
+		return 0;
+	b->bins = calloc((size_t)nv * FS_BLOCK_BINS, sizeof(*b->bins));
+	return b->bins ? 0 : -1;
+}
+
+void fs_blocks_start(struct fs_time_blocks *b, __u64 t0)
+{
+	if (b->started)
+		return;
+	b->started = true;
+	b->t0 = t0;
+}
+
+void fs_blocks_free(struct fs_time_blocks *b)
+{
+	free(b->bins);
+	b->bins = NULL;
+}
+
+/* Twice as wide bins: adjacent pairs summed. */
+static void widen(struct fs_time_blocks *b)
+{
+	for (int q = 0; q < b->nv; q++) {
+		fs_fj_t *s = b->bins + (size_t)q * FS_BLOCK_BINS;
+
+		for (size_t i = 0; i < FS_BLOCK_BINS / 2; i++)
+			s[i] = s[2 * i] + s[2 * i + 1];
+		memset(s + FS_BLOCK_BINS / 2, 0, FS_BLOCK_BINS / 2 * sizeof(*s));
+	}
+	b->bin_ns *= 2;
+	b->nbins = (b->nbins + 1) / 2;
+}
+
+void fs_blocks_add(struct fs_time_blocks *b, __u64 ts, const fs_fj_t *delta)
+{
+	if (!b->nv)
+		return;
+	if (!b->started) {
+		b->started = true;
+		b->t0 = ts;
+	}
+	__u64 i = ts > b->t0 ? (ts - b->t0) / b->bin_ns : 0; /* a late record joins the first bin */
+
+	while (i >= FS_BLOCK_BINS) {
+		widen(b);
+		i = (ts - b->t0) / b->bin_ns;
+	}
+	if (i + 1 > b->nbins)
+		b->nbins = i + 1;
+	for (int q = 0; q < b->nv; q++)
+		b->bins[(size_t)q * FS_BLOCK_BINS + i] += delta[q];
+}
+
+size_t fs_blocks_cut(const struct fs_time_blocks *b, int q, __u64 end, fs_fj_t *out, size_t max, __u64 *block_ns)
+{
+	__u64 span = b->started && end > b->t0 ? end - b->t0 : 0;
+	__u64 want = span / FS_BLOCK_MIN_BLOCKS < FS_BLOCK_TARGET_NS ? span / FS_BLOCK_MIN_BLOCKS : FS_BLOCK_TARGET_NS;
+	size_t per = 1; /* bins per block */
+
+	while (per * b->bin_ns < want && per < FS_BLOCK_BINS)
+		per *= 2;
+	*block_ns = per * b->bin_ns;
+	if (!b->started || !max)
+		return 0;
+	/* every block up to the last bin in use (fs_blocks_add(end, zeros) first to reach the end) */
+	size_t nbins = b->nbins, n = (nbins + per - 1) / per;
+
+	if (n > max)
+		n = max;
+	const fs_fj_t *s = b->bins + (size_t)q * FS_BLOCK_BINS;
+
+	for (size_t k = 0; k < n; k++) {
+		out[k] = 0;
+		for (size_t i = k * per; i < (k + 1) * per && i < nbins; i++)
+			out[k] += s[i];
+	}
+	return n;
+}
