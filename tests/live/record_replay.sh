@@ -10,6 +10,12 @@ cd "$TMP" || exit 1
 rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &
 RT=$!
 
+# decided OUT: live's last status line shows at least 150 decisions (wake-ups x eligible)
+decided() {
+	awk '/^t=.*wakeups=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+	     END { exit !(v["wakeups"] * v["eligible"] / 100 >= 150) }' "$1" 2>/dev/null
+}
+
 # run NAME HOW [LIVE OPTIONS]: HOW = duration | INT | TERM | EARLY (SIGINT during start-up)
 run() {
 	local n=$1 how=$2 rc
@@ -28,7 +34,11 @@ run() {
 		else
 			# live's banner says the collector is up; the signal then lands mid-run
 			for _ in $(seq 1 300); do grep -q '^feecscope live:' "$n.out" 2>/dev/null && break; sleep 0.1; done
-			sleep 1.5
+			# ... once the status lines show 150 decisions (a loaded host slows rt-app's wake-ups)
+			for _ in $(seq 1 600); do
+				decided "$n.out" && break
+				sleep 0.1
+			done
 			kill -"$how" $pid
 		fi
 		# a live that ignores the signal must fail the test, not hang it
