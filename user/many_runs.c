@@ -31,6 +31,7 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		r->delta_fj = V->delta_fj;
 		r->lo_fj = V->lo_fj;
 		r->hi_fj = V->hi_fj;
+		r->has_ci = fs_verdict_has_interval(V);
 		r->measurable = V->measurable;
 	}
 	r->procs = calloc(rep->nr_procs ? rep->nr_procs : 1, sizeof(*r->procs));
@@ -194,6 +195,7 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 	t->delta_fj = v.delta_fj;
 	t->lo_fj = v.lo_fj;
 	t->hi_fj = v.hi_fj;
+	t->has_ci = fs_verdict_has_interval(&v);
 	t->measurable = v.measurable;
 	free(procs);
 	return 0;

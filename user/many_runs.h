@@ -34,6 +34,7 @@ struct fs_run {
 	__u64 span_ns;
 	fs_fj_t cpu_fj;                 /* the CPUs' energy */
 	fs_fj_t delta_fj, lo_fj, hi_fj; /* the verdict and its interval */
+	bool has_ci;                    /* else too few units (FS_VERDICT_MIN_UNITS) for lo..hi */
 	bool measurable;
 	size_t nr_procs;
 	struct fs_run_proc *procs;
@@ -45,7 +46,7 @@ struct fs_runs_total {
 	int recordings;                 /* with a verdict */
 	__u64 wakeups, span_ns;
 	fs_fj_t cpu_fj, delta_fj, lo_fj, hi_fj;
-	bool measurable;
+	bool has_ci, measurable;
 };
 
 struct fs_many {

@@ -551,7 +551,7 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 			V->delta_fj += p->procs[i].delta_fj[v];
 		V->units = fs_blocks_cut(&p->blocks, v, p->st.last_ts, p->block_sums, FS_BLOCK_BINS, &V->block_ns);
 		fs_bootstrap_sum(p->block_sums, V->units, rounds, &V->lo_fj, &V->hi_fj);
-		V->measurable = V->lo_fj > 0 || V->hi_fj < 0;
+		V->measurable = fs_verdict_measurable(V);
 	}
 	memset(r, 0, sizeof(*r));
 	r->st = &p->st;

@@ -90,3 +90,23 @@ FS_TEST(blocks_edges)
 	EXPECT_TRUE(out[0] == 7);
 	fs_blocks_free(&b);
 }
+
+/*
+ * Three blocks give no interval: a 30 ms trace of a steady cost (three 10 ms
+ * bins) would otherwise read "measurable" from 3 × its smallest and largest
+ * block; four blocks give one.
+ */
+FS_TEST(verdict_needs_four_time_blocks)
+{
+	struct fs_verdict v = { .delta_fj = 3, .lo_fj = 3, .hi_fj = 3, .units = 3 };
+
+	EXPECT_TRUE(!fs_verdict_has_interval(&v));
+	EXPECT_TRUE(!fs_verdict_measurable(&v));
+	v.units = 4;
+	EXPECT_TRUE(fs_verdict_has_interval(&v));
+	EXPECT_TRUE(fs_verdict_measurable(&v));
+	v.lo_fj = 0;
+	EXPECT_TRUE(!fs_verdict_measurable(&v)); /* the interval reaches 0 */
+	v.lo_fj = -5, v.hi_fj = -1;
+	EXPECT_TRUE(fs_verdict_measurable(&v));  /* all below 0: the margin saves */
+}

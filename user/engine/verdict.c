@@ -214,9 +214,9 @@ void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process 
 			fs_bootstrap_sum(units, nr, rounds, &v[q].lo_fj, &v[q].hi_fj);
 		else
 			v[q].lo_fj = v[q].hi_fj = v[q].delta_fj; /* out of memory: no interval to give */
-		v[q].measurable = v[q].lo_fj > 0 || v[q].hi_fj < 0;
 		v[q].units = nr;
 		v[q].block_ns = 0;
+		v[q].measurable = fs_verdict_measurable(&v[q]);
 	}
 	free(units);
 }

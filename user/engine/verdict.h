@@ -19,6 +19,12 @@
 #define FS_BOOTSTRAP_ROUNDS 2000    /* the report's interval */
 #define FS_BOOTSTRAP_ROUNDS_LIVE 200 /* the live view's, refreshed every interval: a rougher interval */
 #define FS_BOOTSTRAP_SEED 0x6665656373636f70ull /* fixed: live and replay give the same interval */
+/*
+ * Fewer units than this give no interval: with n units every draw repeats
+ * one unit with probability n^(1-n), which is above the 2.5 % tail for n <= 3,
+ * so the percentiles would just be n times the smallest and largest unit.
+ */
+#define FS_VERDICT_MIN_UNITS 4
 
 struct fs_verdict {
 	int pol, twin;          /* indices of the margin policy and its no-margin twin */
@@ -26,7 +32,7 @@ struct fs_verdict {
 	fs_fj_t lo_fj, hi_fj;   /* 95 % interval (2.5th and 97.5th bootstrap percentiles) */
 	size_t units;           /* what the bootstrap drew from: time blocks (or processes) */
 	__u64 block_ns;         /* the blocks' width, 0 for processes */
-	bool measurable;        /* the interval excludes 0 */
+	bool measurable;        /* there is an interval (fs_verdict_has_interval) and it excludes 0 */
 	__u64 decisions;        /* wake-ups both decided on (every wake-up after the filters) */
 	__u64 differ;           /* ... where their CPUs differ */
 };
@@ -41,6 +47,16 @@ struct fs_process {
 	fs_fj_t energy_fj[FS_MAX_POLICIES]; /* vs the reference, summed over threads */
 	fs_fj_t rank_fj;        /* |delta_fj[0]| (no verdict: |energy_fj[1]|): the sort key */
 };
+
+static inline bool fs_verdict_has_interval(const struct fs_verdict *v)
+{
+	return v->units >= FS_VERDICT_MIN_UNITS;
+}
+
+static inline bool fs_verdict_measurable(const struct fs_verdict *v)
+{
+	return fs_verdict_has_interval(v) && (v->lo_fj > 0 || v->hi_fj < 0);
+}
 
 /* The (margin, twin) pairs among pols[0..n), in run order; returns how many. */
 int fs_verdict_pairs(const struct fs_policy_desc *const *pols, int n, struct fs_verdict *out);

@@ -121,11 +121,16 @@ static void write_verdicts(FILE *o, const struct fs_report *r)
 		str(o, r->st->pol[V->twin].desc->name, 64);
 		fputs(", \"delta_mj\": ", o);
 		mj(o, V->delta_fj);
-		fputs(", \"ci95_mj\": [", o);
-		mj(o, V->lo_fj);
-		fputs(", ", o);
-		mj(o, V->hi_fj);
-		fprintf(o, "], \"ci_blocks\": %zu, \"ci_block_s\": ", V->units);
+		if (fs_verdict_has_interval(V)) {
+			fputs(", \"ci95_mj\": [", o);
+			mj(o, V->lo_fj);
+			fputs(", ", o);
+			mj(o, V->hi_fj);
+			fputc(']', o);
+		} else {
+			fputs(", \"ci95_mj\": null", o); /* too few time blocks for one */
+		}
+		fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": ", V->units);
 		fs_fmt_fj(b, sizeof(b), (fs_fj_t)V->block_ns, 9, 3);
 		fputs(b, o);
 		fputs(", \"mean_mw\": ", o);

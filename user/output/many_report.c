@@ -16,15 +16,18 @@ static void pct(char *b, size_t n, fs_fj_t a, fs_fj_t cpu)
 		snprintf(b, n, "-");
 }
 
-/* "+4.50 mJ (+1.80..+7.20)" within 34 columns */
-static void verdict(char *b, size_t n, fs_fj_t d, fs_fj_t lo, fs_fj_t hi)
+/* "+4.50 mJ (+1.80..+7.20)" within 34 columns; "+4.50 mJ (no interval)" from too few units */
+static void verdict(char *b, size_t n, fs_fj_t d, bool has_ci, fs_fj_t lo, fs_fj_t hi)
 {
 	char x[40], y[40], z[40];
 
 	fs_fmt_mj_short(x, sizeof(x), d, true);
 	fs_fmt_mj_short(y, sizeof(y), lo, true);
 	fs_fmt_mj_short(z, sizeof(z), hi, true);
-	snprintf(b, n, "%s mJ (%s..%s)", x, y, z);
+	if (has_ci)
+		snprintf(b, n, "%s mJ (%s..%s)", x, y, z);
+	else
+		snprintf(b, n, "%s mJ (no interval)", x);
 }
 
 /* The last `width` characters of s, with "..." in front when cut. */
@@ -43,10 +46,11 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 	char v[160], p[32], cut[80], cut2[64];
 
 	fprintf(o, "margin verdict over %d of %zu recordings: ", m->all.recordings, m->nr_runs);
-	verdict(v, sizeof(v), m->all.delta_fj, m->all.lo_fj, m->all.hi_fj);
+	verdict(v, sizeof(v), m->all.delta_fj, m->all.has_ci, m->all.lo_fj, m->all.hi_fj);
 	pct(p, sizeof(p), m->all.delta_fj, m->all.cpu_fj);
 	fprintf(o, "%s\n", v);
 	fprintf(o, "  %s, %s%% of CPU energy, %llu wake-ups, %.1f s observed\n",
+		!m->all.has_ci ? "too few processes for an interval" :
 		m->all.measurable ? "measurable" : "no measurable difference", p,
 		(unsigned long long)m->all.wakeups, (double)m->all.span_ns / 1e9);
 	fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over processes)\n\n", o);
@@ -60,7 +64,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 			fprintf(o, "%s\n", r->error[0] ? "not replayed (below)" : "no margin/no-margin pair");
 			continue;
 		}
-		verdict(v, sizeof(v), r->delta_fj, r->lo_fj, r->hi_fj);
+		verdict(v, sizeof(v), r->delta_fj, r->has_ci, r->lo_fj, r->hi_fj);
 		fprintf(o, "%-13s %8llu %6.1f  %s%s\n", tail(r->kernel_release, 13, cut2, sizeof(cut2)),
 			(unsigned long long)r->wakeups, (double)r->span_ns / 1e9, v, r->partial ? " !" : "");
 	}
@@ -69,7 +73,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 	for (size_t g = 0; g < m->nr_groups; g++) {
 		const struct fs_runs_total *G = &m->groups[g];
 
-		verdict(v, sizeof(v), G->delta_fj, G->lo_fj, G->hi_fj);
+		verdict(v, sizeof(v), G->delta_fj, G->has_ci, G->lo_fj, G->hi_fj);
 		pct(p, sizeof(p), G->delta_fj, G->cpu_fj);
 		/* an EM's source line says what it is first: keep its start */
 		fprintf(o, "%2zu. EM %.70s%s\n", g + 1, G->em, strlen(G->em) > 70 ? "..." : "");
@@ -114,6 +118,15 @@ static void jstr(FILE *o, const char *s)
 	fputc('"', o);
 }
 
+/* [lo, hi], or null where too few units gave no interval */
+static void ci_json(FILE *o, bool has_ci, const char *lo, const char *hi)
+{
+	if (has_ci)
+		fprintf(o, "[%s, %s]", lo, hi);
+	else
+		fputs("null", o);
+}
+
 static void jtotal(FILE *o, const struct fs_runs_total *t)
 {
 	char a[64], b[64], c[64], d[64], p[32];
@@ -125,9 +138,10 @@ static void jtotal(FILE *o, const struct fs_runs_total *t)
 	if (t->cpu_fj)
 		fs_fmt_ratio_pct(p, sizeof(p), t->delta_fj, t->cpu_fj, 4);
 	fprintf(o, "\"recordings\": %d, \"wakeups\": %llu, \"duration_s\": %.9f, \"cpu_energy_mj\": %s, "
-		"\"delta_mj\": %s, \"ci95_mj\": [%s, %s], \"measurable\": %s, \"percent\": %s",
-		t->recordings, (unsigned long long)t->wakeups, (double)t->span_ns / 1e9, d, a, b, c,
-		t->measurable ? "true" : "false", t->cpu_fj ? p : "null");
+		"\"delta_mj\": %s, \"ci95_mj\": ", t->recordings, (unsigned long long)t->wakeups,
+		(double)t->span_ns / 1e9, d, a);
+	ci_json(o, t->has_ci, b, c);
+	fprintf(o, ", \"measurable\": %s, \"percent\": %s", t->measurable ? "true" : "false", t->cpu_fj ? p : "null");
 }
 
 void fs_many_print_json(FILE *o, const struct fs_many *m)
@@ -159,8 +173,9 @@ void fs_many_print_json(FILE *o, const struct fs_many *m)
 			fputs(", \"twin\": ", o);
 			jstr(o, r->twin);
 			fprintf(o, ", \"wakeups\": %llu, \"duration_s\": %.9f, \"cpu_energy_mj\": %s, \"delta_mj\": %s, "
-				"\"ci95_mj\": [%s, %s], \"measurable\": %s", (unsigned long long)r->wakeups,
-				(double)r->span_ns / 1e9, d, a, b, c, r->measurable ? "true" : "false");
+				"\"ci95_mj\": ", (unsigned long long)r->wakeups, (double)r->span_ns / 1e9, d, a);
+			ci_json(o, r->has_ci, b, c);
+			fprintf(o, ", \"measurable\": %s", r->measurable ? "true" : "false");
 		}
 		fputc('}', o);
 	}
@@ -225,6 +240,8 @@ void fs_many_print_csv(FILE *o, const struct fs_many *m)
 			mj(b, sizeof(b), r->lo_fj);
 			mj(c, sizeof(c), r->hi_fj);
 			mj(d, sizeof(d), r->cpu_fj);
+			if (!r->has_ci) /* empty cells: no interval from too few time blocks */
+				b[0] = c[0] = 0;
 			fprintf(o, ",%s,%s,%llu,%.9f,%s,%s,%s,%s,%d,", r->policy, r->twin, (unsigned long long)r->wakeups,
 				(double)r->span_ns / 1e9, d, a, b, c, r->measurable);
 		} else {

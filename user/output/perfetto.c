@@ -531,10 +531,12 @@ static void write_verdicts(struct perfetto_out *w, const struct fs_report *rep)
 		arg_named_str(&w->pb, "twin", rep->st->pol[V->twin].desc->name);
 		mj_text(b, sizeof(b), V->delta_fj);
 		arg_named_str(&w->pb, "delta_mj", b);
-		mj_text(b, sizeof(b), V->lo_fj);
-		arg_named_str(&w->pb, "ci95_lo_mj", b);
-		mj_text(b, sizeof(b), V->hi_fj);
-		arg_named_str(&w->pb, "ci95_hi_mj", b);
+		if (fs_verdict_has_interval(V)) { /* none from too few time blocks */
+			mj_text(b, sizeof(b), V->lo_fj);
+			arg_named_str(&w->pb, "ci95_lo_mj", b);
+			mj_text(b, sizeof(b), V->hi_fj);
+			arg_named_str(&w->pb, "ci95_hi_mj", b);
+		}
 		fs_pb_begin(&w->pb, TE_DEBUG_ANNOTATIONS);
 		fs_pb_string(&w->pb, DA_NAME, "measurable");
 		fs_pb_varint(&w->pb, DA_BOOL_VALUE, V->measurable);
@@ -586,12 +588,15 @@ static void write_attributes(struct perfetto_out *w, const struct fs_report *rep
 		snprintf(key, sizeof(key), "feecscope.verdict%d.delta_mj", v);
 		mj_text(b, sizeof(b), V->delta_fj);
 		attr_str(pb, key, b);
-		snprintf(key, sizeof(key), "feecscope.verdict%d.ci95_mj", v);
-		char lo[64], hi[64];
-		mj_text(lo, sizeof(lo), V->lo_fj);
-		mj_text(hi, sizeof(hi), V->hi_fj);
-		snprintf(b, sizeof(b), "%s..%s", lo, hi);
-		attr_str(pb, key, b);
+		if (fs_verdict_has_interval(V)) {
+			char lo[64], hi[64];
+
+			snprintf(key, sizeof(key), "feecscope.verdict%d.ci95_mj", v);
+			mj_text(lo, sizeof(lo), V->lo_fj);
+			mj_text(hi, sizeof(hi), V->hi_fj);
+			snprintf(b, sizeof(b), "%s..%s", lo, hi);
+			attr_str(pb, key, b);
+		}
 		snprintf(key, sizeof(key), "feecscope.verdict%d.measurable", v);
 		attr_int(pb, key, V->measurable);
 	}

@@ -89,7 +89,13 @@ int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v)
 	char f[8][1024];
 	int nf = 0;
 
-	if (V->measurable) {
+	if (!fs_verdict_has_interval(V)) {
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ over %s s (%zu time block%s); %llu "
+			 "of %llu decisions differ", pre, d, t, V->units, V->units == 1 ? "" : "s", k, n);
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ over %s s (%zu time block%s)",
+			 pre, d, t, V->units, V->units == 1 ? "" : "s");
+		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ", pre, d);
+	} else if (V->measurable) {
 		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU energy); "
 			 "%llu of %llu decisions differ", pre, d, lo, hi, t, mw, pct, k, n);
 		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU "
@@ -196,10 +202,16 @@ static void print_verdict_detail(FILE *out, const struct fs_report *r)
 		char width[32];
 
 		fs_fmt_fj(width, sizeof(width), (fs_fj_t)V->block_ns, 9, V->block_ns >= 1000000000ull ? 0 : 2);
-		snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, 95%% interval %s .. %s mJ (bootstrap over "
-			 "%zu time blocks of %s s); %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
-			 r->st->pol[V->twin].desc->name, d, lo, hi, V->units, width, (unsigned long long)V->differ,
-			 (unsigned long long)V->decisions);
+		if (!fs_verdict_has_interval(V))
+			snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, no interval: %zu time block%s of %s s, "
+				 "fewer than %d; %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
+				 r->st->pol[V->twin].desc->name, d, V->units, V->units == 1 ? "" : "s", width, FS_VERDICT_MIN_UNITS,
+				 (unsigned long long)V->differ, (unsigned long long)V->decisions);
+		else
+			snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, 95%% interval %s .. %s mJ (bootstrap "
+				 "over %zu time blocks of %s s); %llu of %llu decisions differ",
+				 r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name, d, lo, hi, V->units,
+				 width, (unsigned long long)V->differ, (unsigned long long)V->decisions);
 		wrap(out, "margin: ", text, 8);
 	}
 	if (r->nr_verdicts)
