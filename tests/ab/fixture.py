@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The A/B runs' small fixtures: what docs/validation.md is computed from.
+
+usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH]
+For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
+writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
+  meter      the meter's energy and window, and per PD its CPUs, capacity, busy
+             time, energy and busy-weighted mean frequency (tests/ab/meter.py)
+  feecscope  `feecscope replay REC --policies v6.1,v6.1+margin --json`: the
+             verdict (the margin's cost predicted from this trace, its interval),
+             the CPU energy, the counts
+  kernel     the kernel's placements that changed PD, overutilized share,
+             agreement with its own policy (run.json, tests/ab/collect.py)
+  moved      the placements where v6.1 and v6.1+margin chose different PDs
+             (replay --csv): the CPU time the task ran there, by (v6.1's PD,
+             v6.1+margin's PD), and that time priced two ways with the PDs'
+             metered busy power (docs/validation.md, "Why"): as the lab runs it
+             (the same time on either CPU: `lab_mj`) and capacity-scaled as the
+             EM assumes (`scaled_mj`)
+Everything is a few hundred bytes a workload; the recordings, traces and CSVs
+stay in RESULTS_DIR. Exit 1 naming the file when one is missing or malformed.
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+POLICIES = 'v6.1,v6.1+margin'
+OWN = {'A': 'v6.1', 'B': 'v6.1+margin'}
+
+
+def die(msg):
+    sys.exit(f'fixture.py: {msg}')
+
+
+def load_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        die(f'{path}: {e}')
+
+
+def em_pds(path):
+    """PD name -> (cpus, frequencies) from the guest's debugfs dump."""
+    pds = {}
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                key, _, val = line.strip().partition(': ')
+                parts = key.split('/')
+                if len(parts) == 2 and parts[1] == 'cpus':
+                    cpus = []
+                    for part in val.split(','):
+                        a, _, b = part.partition('-')
+                        cpus += range(int(a), int(b or a) + 1)
+                    pds.setdefault(parts[0], [[], []])[0] = cpus
+                elif len(parts) == 3 and parts[2] == 'frequency':
+                    pds.setdefault(parts[0], [[], []])[1].append(int(val))
+    except (OSError, ValueError) as e:
+        die(f'{path}: {e}')
+    return pds
+
+
+def capacities(path):
+    caps = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[0] == 'capacity':
+                caps[int(w[1][3:])] = int(w[2])
+    return caps
+
+
+def meter_by_pd(meter, pds, caps):
+    out = {}
+    for name, (cpus, freqs) in sorted(pds.items()):
+        busy = energy = fsum = 0.0
+        for c in cpus:
+            m = meter['cpus'].get(str(c))
+            if m is None:
+                die(f'meter output has no cpu{c}')
+            busy += m['busy_s']
+            energy += m['energy_uj'] / 1000
+            fsum += sum(int(k) * v for k, v in m['busy_at_khz'].items())
+        out[name] = {'cpus': cpus, 'capacity': caps[cpus[0]], 'fmax_khz': max(freqs),
+                     'busy_s': round(busy, 6), 'energy_mj': round(energy, 6),
+                     'mean_khz': round(fsum / busy) if busy else 0}
+    return out
+
+
+def moved(csv_path, kernel, pd_of, pd):
+    """Placements where the two policies chose different PDs: CPU time and its price."""
+    own, twin = OWN[kernel], OWN['B' if kernel == 'A' else 'A']
+    by = {}
+    lab = scaled = 0.0  # mJ (s x mW), E(v6.1+margin) - E(v6.1)
+    other_cpu = 0       # placements where the kernel ran the task on neither policy's CPU
+    price = {n: (p['energy_mj'] / p['busy_s'] if p['busy_s'] else 0.0) for n, p in pd.items()}  # mW
+    speed = {n: p['capacity'] * p['mean_khz'] / p['fmax_khz'] for n, p in pd.items()}
+    with open(csv_path) as f:
+        for row in csv.DictReader(f):
+            if not row['runtime_ns']:
+                continue
+            a, b = int(row['v6.1_acct_cpu']), int(row['v6.1+margin_acct_cpu'])
+            pa, pb = pd_of[a], pd_of[b]
+            if pa == pb:
+                continue
+            run = int(row['kernel_cpu'])
+            cpus = {'v6.1': a, 'v6.1+margin': b}
+            if run != cpus[own]:
+                other_cpu += 1
+                continue
+            r = int(row['runtime_ns']) / 1e9
+            key = f'{pa}>{pb}'
+            by[key] = by.get(key, 0.0) + r
+            here, there = pd_of[cpus[own]], pd_of[cpus[twin]]
+            sign = 1 if own == 'v6.1+margin' else -1
+            lab += sign * r * (price[here] - price[there])
+            if speed[there]:
+                scaled += sign * r * (price[here] - price[there] * speed[here] / speed[there])
+    return {'cpu_s': {k: round(v, 6) for k, v in sorted(by.items())},
+            'lab_mj': round(lab, 3), 'scaled_mj': round(scaled, 3),
+            'not_on_own_cpu': other_cpu}
+
+
+def workload(rundir, name, kernel, runjson, feecscope, pds, caps):
+    out = os.path.join(rundir, 'out')
+    pd_of = {c: n for n, (cpus, _) in pds.items() for c in cpus}
+    meter = load_json(os.path.join(out, f'{name}.meter.json'))
+    pd = meter_by_pd(meter, pds, caps)
+    with tempfile.TemporaryDirectory() as tmp:
+        csvp = os.path.join(tmp, 'd.csv')
+        p = subprocess.run([feecscope, 'replay', os.path.join(out, f'{name}.rec'), '--policies', POLICIES,
+                            '--json', '-', '--csv', csvp, '--csv-layout', 'wide'], capture_output=True, text=True)
+        if p.returncode:
+            die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
+        d = json.loads(p.stdout)
+        mv = moved(csvp, kernel, pd_of, pd)
+    v = d['verdicts'][0]
+    c = d['counts']
+    w = runjson['workloads'][name]
+    return {
+        'meter': {'energy_mj': round(meter['energy_uj'] / 1000, 6), 'window_s': round(meter['window_s'], 6),
+                  'pd': pd},
+        'feecscope': {'delta_mj': v['delta_mj'], 'ci95_mj': v['ci95_mj'], 'measurable': v['measurable'],
+                      'decisions': v['decisions'], 'differ': v['differ'], 'cpu_energy_mj': d['cpu_energy_mj'],
+                      'duration_s': d['duration_s'], 'wakeups': c['wakeups'],
+                      'overutilized': c['overutilized'], 'feec_eligible': c['feec_eligible']},
+        'kernel': {'placements_known': w['placements_known'], 'pd_changes': w['pd_changes'],
+                   'overutilized_share': round(w['overutilized_share'], 6),
+                   'agree': w['agree']['agree'], 'counted': w['agree']['counted']},
+        'moved': mv,
+    }
+
+
+def main(argv):
+    feecscope = os.environ.get('FEECSCOPE', 'build/feecscope')
+    if '--feecscope' in argv:
+        i = argv.index('--feecscope')
+        feecscope = argv[i + 1]
+        del argv[i:i + 2]
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    root, dest = argv
+    n = 0
+    for topo in sorted(os.listdir(root)):
+        for kernel in ('A', 'B'):
+            kdir = os.path.join(root, topo, kernel)
+            if not os.path.isdir(kdir):
+                continue
+            for run in sorted(os.listdir(kdir)):
+                rundir = os.path.join(kdir, run)
+                if not run.startswith('run') or not run[3:].isdigit() or \
+                        not os.path.exists(os.path.join(rundir, 'run.json')):
+                    continue
+                rj = load_json(os.path.join(rundir, 'run.json'))
+                pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
+                caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
+                res = {'topology': topo, 'kernel': kernel, 'run': int(run[3:]), 'release': rj['release'],
+                       'workloads': {wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps)
+                                     for wl in sorted(rj['workloads'])}}
+                os.makedirs(os.path.join(dest, topo), exist_ok=True)
+                with open(os.path.join(dest, topo, f'{kernel}-{run}.json'), 'w') as f:
+                    json.dump(res, f, indent=None, sort_keys=True, separators=(',', ':'))
+                    f.write('\n')
+                n += 1
+    print(f'fixture.py: {n} runs written to {dest}')
+    return 0 if n else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
