@@ -84,7 +84,7 @@ def workload(out, name, kernel, feecscope, pds):
         busy[pds[int(cpu)]] = busy.get(pds[int(cpu)], 0.0) + c['busy_s']
     w['busy_s_per_pd'] = busy
 
-    r = run([feecscope, 'replay', p('rec'), '--policies', 'v6.1,v6.1+margin', '--csv', p('csv'),
+    r = run([feecscope, 'replay', p('rec'), '--policies', 'v6.1,v6.1+margin', '--csv', p('csv'), '--csv-layout', 'wide',
              '--json', p('json')])
     if r.returncode:
         raise SystemExit(f'collect.py: feecscope replay {p("rec")}: {r.stderr.strip()}')
