@@ -66,7 +66,7 @@ VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
 
 .DELETE_ON_ERROR:
-.PHONY: all test unit bench clean vmlinux deps check live lab-matrix
+.PHONY: all test unit bench clean vmlinux deps check live lab-matrix validate validation-table
 
 all: $(OUTPUT)/feecscope
 
@@ -134,6 +134,25 @@ live: deps
 lab-matrix: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)FEECSCOPE=$(CURDIR)/$(OUTPUT)/feecscope FS_OUT=$(CURDIR)/$(OUTPUT) bash tests/lab/matrix.sh -a -w
+
+# The kernel A/B validation (docs/validation.md). validation-table: the comparison
+# recomputed from the committed fixtures (python3 only). validate: everything from
+# the kernels cached by tests/ab/build-kernels.sh (root, hours; never in CI, never
+# builds kernels): the guests, the committed runs and fixtures, the page's figures.
+AB_CACHE ?= $(or $(FS_AB_CACHE),/var/cache/feecscope-ab)
+validation-table:
+	$(Q)python3 tests/ab/validation.py table
+
+validate: all
+	$(Q)test -s $(AB_CACHE)/kernel-A/Image -a -s $(AB_CACHE)/kernel-B/Image || \
+		{ echo "make validate: no kernels in $(AB_CACHE) (run tests/ab/build-kernels.sh as root first)" >&2; exit 3; }
+	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh
+	$(Q)python3 tests/ab/summarize.py build/ab --tsv tests/ab/results/runs.tsv >/dev/null
+	$(Q)python3 tests/ab/compare.py --replay build/ab $(OUTPUT)/feecscope --tsv tests/ab/results/predictions.tsv
+	$(Q)python3 tests/ab/fixture.py build/ab tests/ab/fixtures/runs --feecscope $(OUTPUT)/feecscope
+	$(Q)python3 tests/ab/validation.py write docs/validation.md
+	$(Q)python3 tests/ab/validation.py plot docs/validation.png
+	$(Q)python3 tests/ab/validation.py table
 
 # The BPF-cost floor (empty programs) for tests/bench/live_overhead.sh.
 $(OUTPUT)/bench/floor.bpf.o: tests/bench/bpf/floor.bpf.c $(VMLINUX)

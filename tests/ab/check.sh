@@ -66,6 +66,32 @@ if [ -f "$R" ]; then
 	expect_same "docs/ab.md table = summarize.py of results/runs.tsv" "$TMP/table.md" "$TMP/doc.md"
 fi
 
+# validation.py on two canned runs per kernel (fixtures/validation-canned, one
+# workload, PDs little cap 100 and big cap 400), worked by hand: E(A) 400, 420 and
+# E(B) 525, 570 mJ -> B - A 125, 150: 137.5 +- t(1)=12.706 * 17.678/sqrt(2) = 158.8,
+# 137.5/410 = +33.5 %; predicted from A 10, 20 -> 15.0 +- 63.5, from B 30, 30; busy
+# shift at A's prices (-0.5 s x 50 + 0.5 s x 300, -0.5 x 60 + 0.5 x 300) = 122.5,
+# price change (0, 1.5 s x 20 mW) = 15.0: the two sum to B - A.
+V="python3 $D/validation.py"
+C=$D/fixtures/validation-canned
+$V table "$C" >"$TMP/vt.md" 2>&1
+check "validation: the hand-worked comparison row" grep -qxF '| 2+2 | bigsmall | 2 | +137.5 ± 158.8 | +33.5 | +15.0 ± 63.5 | +30.0 ± 0.0 | yes; yes | 5; 8 | 11; 2 | 33.3; 50.0 | 2.0 (3.0); 2.0 (2.0) |' "$TMP/vt.md"
+$V analysis "$C" >"$TMP/va.md" 2>&1
+check "validation: the hand-worked decomposition row" grep -qxF '| 2+2 | bigsmall | +137.5 ± 158.8 | +122.5 | +15.0 | 3.00; 3.00 | 0.10; 0.60 | +6.0 ± 12.7 | +120.0 ± 254.1 | -1.0; +40.0 | +15.0; +30.0 |' "$TMP/va.md"
+$V pd "$C" >"$TMP/vp.md" 2>&1
+check "validation: the hand-worked per-PD row" grep -qxF '| 2+2 | bigsmall | big (400) | 1.00; 1.50 | 300; 310 | 1000; 1200 | +150.0 | +15.0 |' "$TMP/vp.md"
+mkdir -p "$TMP/bad/2+2"
+sed 's/"delta_mj"/"delta"/' "$C/2+2/B-run1.json" >"$TMP/bad/2+2/B-run1.json"
+expect_fail "validation: a missing field names the file and field" 'B-run1.json bigsmall.feecscope: no field "delta_mj"' $V table "$TMP/bad"
+printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n' >"$TMP/doc.md"
+expect_fail "validation: check names a stale block" 'doc.md: block "table" line 1' $V check "$TMP/doc.md" "$C"
+check "validation: write fills the blocks" $V write "$TMP/doc.md" "$C"
+check "validation: then check passes" $V check "$TMP/doc.md" "$C"
+$V plot "$TMP/v.png" "$C" >/dev/null 2>&1
+check "validation: the plot is a PNG" python3 -c "import sys; assert open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n'" "$TMP/v.png"
+# docs/validation.md holds validation.py's figures of the committed per-run fixtures.
+check "docs/validation.md = validation.py of tests/ab/fixtures/runs" $V check "$D/../../docs/validation.md"
+
 src=${FS_AB_CACHE:-/var/cache/feecscope-ab}/src/linux-source-6.1
 if [ -f "$src/kernel/sched/fair.c" ]; then
 	check "margin.patch applies to $(cat "$src/../version" 2>/dev/null)" \

@@ -3,6 +3,8 @@
 
 usage: validation.py table [FIXTURES]           the comparison (Markdown)
        validation.py analysis [FIXTURES]        where the energy went (Markdown)
+       validation.py pd [FIXTURES]              the same per PD, bigsmall (Markdown)
+       validation.py moved [FIXTURES]           CPU time the policies place apart, by PD
        validation.py check DOC [FIXTURES]       exit 1 if DOC's generated blocks differ
        validation.py write DOC [FIXTURES]       rewrite DOC's generated blocks
        validation.py plot OUT.png [FIXTURES]    the figure of docs/validation.md
@@ -105,6 +107,7 @@ def case_figures(case):
         f['pdchg_' + k] = mean([w['kernel']['pd_changes'] for w in ws])
         f['big_' + k] = mean([big_share(w) for w in ws])
         f['over_' + k] = mean([w['kernel']['overutilized_share'] for w in ws])
+        f['overmax_' + k] = max(w['kernel']['overutilized_share'] for w in ws)
         f['lab_' + k] = interval([w['moved']['lab_mj'] for w in ws])
         f['scaled_' + k] = interval([w['moved']['scaled_mj'] for w in ws])
         f['moved_' + k] = mean([sum(w['moved']['cpu_s'].values()) for w in ws])
@@ -131,7 +134,7 @@ def inside(m, h, x):
 def table(cases):
     out = ['| topology | workload | runs | measured B − A mJ | % of A | predicted from A mJ | '
            'predicted from B mJ | inside (A; B) | decisions differ A; B | kernel PD changes A; B | '
-           'big-PD busy % A; B | overutilized % A; B |',
+           'big-PD busy % A; B | overutilized % A; B, mean (max) |',
            '|---|---|---|---|---|---|---|---|---|---|---|---|']
     for key in order(cases):
         f = case_figures(cases[key])
@@ -143,7 +146,8 @@ def table(cases):
                    f'{pm(*f["pred_A"])} | {pm(*f["pred_B"])} | {ins} | '
                    f'{f["differ_A"]:.0f}; {f["differ_B"]:.0f} | {f["pdchg_A"]:.0f}; {f["pdchg_B"]:.0f} | '
                    f'{100 * f["big_A"]:.1f}; {100 * f["big_B"]:.1f} | '
-                   f'{100 * f["over_A"]:.1f}; {100 * f["over_B"]:.1f} |')
+                   f'{100 * f["over_A"]:.1f} ({100 * f["overmax_A"]:.1f}); '
+                   f'{100 * f["over_B"]:.1f} ({100 * f["overmax_B"]:.1f}) |')
     return '\n'.join(out)
 
 
@@ -164,7 +168,45 @@ def analysis(cases):
     return '\n'.join(out)
 
 
-BLOCKS = {'table': table, 'analysis': analysis}
+def per_pd(cases):
+    out = ['| topology | workload | PD (capacity) | busy s A; B | mean busy power mW A; B | '
+           'busy-weighted MHz A; B | busy shift × A\'s price mJ | B\'s busy × price change mJ |',
+           '|---|---|---|---|---|---|---|---|']
+    for key in order(cases):
+        pairs = paired(cases[key])
+        if not pairs or key[1] != 'bigsmall':
+            continue
+        for n in sorted(pairs[0][0]['meter']['pd'], key=lambda n: pairs[0][0]['meter']['pd'][n]['capacity']):
+            a = [x['meter']['pd'][n] for x, _ in pairs]
+            b = [y['meter']['pd'][n] for _, y in pairs]
+            price = lambda p: p['energy_mj'] / p['busy_s'] if p['busy_s'] else 0.0  # noqa: E731
+            shift = mean([(q['busy_s'] - p['busy_s']) * price(p) for p, q in zip(a, b)])
+            freq = mean([q['busy_s'] * (price(q) - price(p)) for p, q in zip(a, b)])
+            out.append(f'| {key[0]} | {key[1]} | {n} ({a[0]["capacity"]}) | '
+                       f'{mean([p["busy_s"] for p in a]):.2f}; {mean([p["busy_s"] for p in b]):.2f} | '
+                       f'{mean([price(p) for p in a]):.0f}; {mean([price(p) for p in b]):.0f} | '
+                       f'{mean([p["mean_khz"] for p in a]) / 1000:.0f}; {mean([p["mean_khz"] for p in b]) / 1000:.0f} | '
+                       f'{shift:+.1f} | {freq:+.1f} |')
+    return '\n'.join(out)
+
+
+def moved(cases):
+    out = ['| topology | workload | v6.1\'s PD > v6.1+margin\'s PD | CPU s per run in A\'s recordings | '
+           'in B\'s recordings |', '|---|---|---|---|---|']
+    for key in order(cases):
+        pairs = paired(cases[key])
+        if not pairs or key[1] != 'bigsmall':
+            continue
+        keys = sorted({k for a, b in pairs for w in (a, b) for k in w['moved']['cpu_s']})
+        for k in keys:
+            ma = mean([a['moved']['cpu_s'].get(k, 0.0) for a, _ in pairs])
+            mb = mean([b['moved']['cpu_s'].get(k, 0.0) for _, b in pairs])
+            if ma >= 0.005 or mb >= 0.005:
+                out.append(f'| {key[0]} | {key[1]} | {k} | {ma:.2f} | {mb:.2f} |')
+    return '\n'.join(out)
+
+
+BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved}
 
 
 def blocks_of(doc_path):
@@ -215,14 +257,14 @@ def plot(out_png, cases):
     for key in order(cases):
         f = case_figures(cases[key])
         if f['runs']:
-            rows.append((f'{key[0]} {key[1]}', f['measured'], f['pred_A'][0], f['pred_B'][0], f['lab_B'][0]))
+            rows.append((f'{key[0]} {key[1]}'.upper(), f['measured'], f['pred_A'][0], f['pred_B'][0], f['lab_B'][0]))
     pngplot.bars(out_png, rows, ('MEASURED B-A (95%)', 'FEECSCOPE FROM A', 'FEECSCOPE FROM B',
                                  'LAB PHYSICS FROM B'), 'B - A, mJ')
     return 0
 
 
 def main(argv):
-    if not argv or argv[0] not in ('table', 'analysis', 'check', 'write', 'plot'):
+    if not argv or argv[0] not in ('table', 'analysis', 'pd', 'moved', 'check', 'write', 'plot'):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     cmd = argv[0]
