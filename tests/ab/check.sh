@@ -83,7 +83,7 @@ check "validation: the hand-worked per-PD row" grep -qxF '| 2+2 | bigsmall | big
 mkdir -p "$TMP/bad/2+2"
 sed 's/"delta_mj"/"delta"/' "$C/2+2/B-run1.json" >"$TMP/bad/2+2/B-run1.json"
 expect_fail "validation: a missing field names the file and field" 'B-run1.json bigsmall.feecscope: no field "delta_mj"' $V table "$TMP/bad"
-printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n' >"$TMP/doc.md"
+printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n<!-- validation:moved -->\n<!-- /validation:moved -->\n' >"$TMP/doc.md"
 expect_fail "validation: check names a stale block" 'doc.md: block "table" line 1' $V check "$TMP/doc.md" "$C"
 check "validation: write fills the blocks" $V write "$TMP/doc.md" "$C"
 check "validation: then check passes" $V check "$TMP/doc.md" "$C"
