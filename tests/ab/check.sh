@@ -80,6 +80,8 @@ $V analysis "$C" >"$TMP/va.md" 2>&1
 check "validation: the hand-worked decomposition row" grep -qxF '| 2+2 | bigsmall | +137.5 ± 158.8 | +122.5 | +15.0 | 3.00; 3.00 | 0.10; 0.60 | +6.0 ± 12.7 | +120.0 ± 254.1 | -1.0; +40.0 | +15.0; +30.0 |' "$TMP/va.md"
 $V pd "$C" >"$TMP/vp.md" 2>&1
 check "validation: the hand-worked per-PD row" grep -qxF '| 2+2 | bigsmall | big (400) | 1.00; 1.50 | 300; 310 | 1000; 1200 | +150.0 | +15.0 |' "$TMP/vp.md"
+$V moved "$C" >"$TMP/vm.md" 2>&1
+check "validation: the hand-worked CPU time placed apart" grep -qxF '| 2+2 | bigsmall | little>big | 0.10 | 0.60 |' "$TMP/vm.md"
 mkdir -p "$TMP/bad/2+2"
 sed 's/"delta_mj"/"delta"/' "$C/2+2/B-run1.json" >"$TMP/bad/2+2/B-run1.json"
 expect_fail "validation: a missing field names the file and field" 'B-run1.json bigsmall.feecscope: no field "delta_mj"' $V table "$TMP/bad"
