@@ -137,8 +137,10 @@ lab-matrix: deps
 
 # The kernel A/B validation (docs/validation.md). validation-table: the comparison
 # recomputed from the committed fixtures (python3 only). validate: everything from
-# the kernels cached by tests/ab/build-kernels.sh (root, hours; never in CI, never
-# builds kernels): the guests, the committed runs and fixtures, the page's figures.
+# the kernels cached by tests/ab/build-kernels.sh (root, hours; never in CI): the
+# guests, the committed runs and fixtures, the page's figures. It stops without
+# kernels in the cache; run.sh rebuilds them only if kernel.config or margin.patch
+# changed since they were built.
 AB_CACHE ?= $(or $(FS_AB_CACHE),/var/cache/feecscope-ab)
 validation-table:
 	$(Q)python3 tests/ab/validation.py table
