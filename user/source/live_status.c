@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The collector's status lines and end report (live_status.h). */
+#include "live_status.h"
+
+/* Why fentry on select_task_rq_fair is not there, when it is not. */
+static const char *no_fentry_why(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo)
+{
+	if (bo->raw_tp)
+		return "--raw-tp";
+	if (!f->kernel_btf)
+		return "no kernel BTF";
+	return "the kernel refused it; -v says why";
+}
+
+int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo,
+			 const struct fs_em *em, bool emulate_eas, char (*lines)[320], int max)
+{
+	int n = 0;
+
+#define LINE(...) do { if (n < max) snprintf(lines[n++], sizeof(lines[0]), __VA_ARGS__); } while (0)
+	LINE("EM: %s", em->source);
+	if (emulate_eas)
+		LINE("EAS emulated: the EM is not this kernel's own; the gates come from the landscape");
+	LINE("collector: %s%s, struct rq from %s, %d/%d CPUs%s%s, programs %d/%d, start-up %.2f s",
+	     f->tp_btf ? "tp_btf" : "raw_tp", f->fentry_select ? " + fentry select_task_rq_fair" : "",
+	     f->ksym_runqueues ? "the runqueues ksym" : "cfs_rq->rq", f->rq_known, f->nr_cpus,
+	     f->overutilized_tp ? ", sched_overutilized_tp" : "", bo->btf_path ? ", BTF from --btf" : "",
+	     f->progs_loaded, f->progs_wanted, f->startup_ns / 1e9);
+	/* what a program the kernel could not run costs, as the collector noted it */
+	if (f->lost[0])
+		LINE("collector fallback: %s", f->lost);
+	else if (!f->fentry_select)
+		LINE("collector fallback: no fentry on select_task_rq_fair (%s): wake flags unknown, wakelist "
+		     "wake-ups counted as decisions", no_fentry_why(f, bo));
+#undef LINE
+	return n;
+}
+
+/* One fact a line, each line within 80 columns for ordinary counts; scripts grep the keys. */
+void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const __u64 *cnt, const struct fs_pair_stats *ps)
+{
+	const struct fs_live_features *f = fs_live_bpf_features(b);
+	__u64 run_ns = 0, run_cnt = 0;
+
+#define U(x) (unsigned long long)(x)
+	fprintf(out, "collector: sched_waking %llu, snapshots %llu, ring-buffer drops %llu, nested misses %llu\n",
+		U(cnt[FS_CNT_WAKING]), U(cnt[FS_CNT_SNAPSHOT]), U(cnt[FS_CNT_LOST]), U(cnt[FS_CNT_NESTED]));
+	fprintf(out, "skipped: rt/dl %llu, still runnable %llu, never reached select %llu, own %llu, rq unknown %llu\n",
+		U(cnt[FS_CNT_NOT_FAIR]), U(cnt[FS_CNT_RUNNABLE]), U(cnt[FS_CNT_NO_SELECT]), U(cnt[FS_CNT_SELF]),
+		U(cnt[FS_CNT_RQ_UNKNOWN]));
+	fprintf(out, "pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu)\n",
+		U(ps->paired), U(ps->via_migrate), U(ps->expired), U(ps->superseded));
+	fprintf(out, "unpaired: placements without snapshot %llu, migrate/wakeup CPU mismatch %llu, "
+		"malformed %llu\n", U(ps->place_unpaired), U(ps->place_mismatch), U(ps->malformed));
+	fprintf(out, "events: sched_wakeup %llu, sched_wakeup_new %llu, sched_migrate_task %llu\n",
+		U(cnt[FS_CNT_WAKEUP]), U(cnt[FS_CNT_WAKEUP_NEW]), U(cnt[FS_CNT_MIGRATE]));
+	fprintf(out, "balance migrations %llu; per-CPU ring merge: late %llu\n", U(ps->migrations),
+		U(fs_live_bpf_late_records(b)));
+	fprintf(out, "programs: %d of %d loaded (%d load%s), start-up %.2f s\n", f->progs_loaded,
+		f->progs_wanted, f->loads, f->loads == 1 ? "" : "s: a fallback verified them again",
+		f->startup_ns / 1e9);
+	if (f->lost[0])
+		fprintf(out, "collector fallback: %s\n", f->lost);
+	/* kernel.bpf_stats_enabled=1: the BPF cost per snapshot (tests/bench/lab_cost.sh) */
+	if (!fs_live_bpf_prog_stats(b, &run_ns, &run_cnt) && run_ns && cnt[FS_CNT_SNAPSHOT])
+		fprintf(out, "bpf-stats: %llu ns in %llu program runs, %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
+			U(run_ns), U(run_cnt), (double)run_ns / cnt[FS_CNT_SNAPSHOT], U(cnt[FS_CNT_SNAPSHOT]),
+			f->nr_cpus);
+#undef U
+}
