@@ -156,7 +156,7 @@ $(OUTPUT)/tests/view_shot: tests/tools/view_shot.c $(OUTPUT)/libfeecscope.a
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
 
 docs: all $(OUTPUT)/tests/view_shot
-	$(Q)tests/tools/docs.sh --write $(OUTPUT)
+	$(Q)python3 tests/tools/docs.py --write $(OUTPUT)
 
 # The BPF-cost floor (empty programs) for tests/bench/live_overhead.sh.
 $(OUTPUT)/bench/floor.bpf.o: tests/bench/bpf/floor.bpf.c $(VMLINUX)

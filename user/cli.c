@@ -150,6 +150,19 @@ int fs_cli_usage(const char *cmd, const char *fmt, ...)
 	return FS_EXIT_USAGE;
 }
 
+void fs_cli_error(const char *cmd, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	int col = fprintf(stderr, "feecscope%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+
+	wrap_words(stderr, col, 2, buf, strlen(buf));
+}
+
 void fs_cli_hint(const char *text)
 {
 	fputs("hint: ", stderr);

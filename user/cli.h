@@ -71,6 +71,9 @@ int fs_cli_next(struct fs_cli *c, int argc, char **argv);
  */
 int fs_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* "feecscope CMD: MESSAGE" on stderr, wrapped at 80 columns (continuation lines indented by 2). */
+void fs_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* "hint: TEXT" on stderr, wrapped at 80 columns: what to do about the error just printed. */
 void fs_cli_hint(const char *text);
 

@@ -161,7 +161,7 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 	*emulate = true;
 	if (o->run.em_spec) {
 		if (fs_em_load(o->run.em_spec, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope live: --em %s: %s\n", o->run.em_spec, err);
+			fs_cli_error("live", "--em %s: %s", o->run.em_spec, err);
 			return -1;
 		}
 	} else if (fs_em_load(NULL, em, err, sizeof(err)) == 0) {
@@ -170,18 +170,18 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 		snprintf(why, sizeof(why), "%s", err);
 		memset(em, 0, sizeof(*em));
 		if (fs_em_profile_for_cpus(nr_cpus, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope live: no kernel Energy Model (%s) and no built-in profile for "
-				"%d CPUs: %s\n", why, nr_cpus, err);
+			fs_cli_error("live", "no kernel Energy Model (%s) and no built-in profile for "
+				"%d CPUs: %s", why, nr_cpus, err);
 			fs_em_cpu_hint(nr_cpus, hint, sizeof(hint));
 			fs_cli_hint(hint);
 			return -1;
 		}
-		fprintf(stderr, "feecscope live: this kernel has no Energy Model (%s); using the built-in "
+		fs_cli_error("live", "this kernel has no Energy Model (%s); using the built-in "
 			"profile for %d CPUs with EAS emulated: the energy numbers describe that model, not "
-			"this machine\n", why, nr_cpus);
+			"this machine", why, nr_cpus);
 	}
 	if (em->nr_cpus > nr_cpus) {
-		fprintf(stderr, "feecscope live: the Energy Model (%s) covers %d CPUs; this machine has %d\n",
+		fs_cli_error("live", "the Energy Model (%s) covers %d CPUs; this machine has %d",
 			o->run.em_spec ? o->run.em_spec : "the kernel's", em->nr_cpus, nr_cpus);
 		fs_em_cpu_hint(nr_cpus, hint, sizeof(hint));
 		fs_cli_hint(hint);
@@ -205,14 +205,14 @@ static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, 
 		FILE *mf = open_memstream(&m.em_text, &m.em_len);
 
 		if (!mf || fs_em_write(mf, po->em) < 0 || fclose(mf)) {
-			fprintf(stderr, "feecscope live: %s: cannot serialise the EM\n", o->record);
+			fs_cli_error("live", "%s: cannot serialise the EM", o->record);
 			free(m.em_text);
 			return -1;
 		}
 	}
 	rc = fs_outputs_open(po, &out, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "feecscope live: %s\n", err);
+		fs_cli_error("live", "%s", err);
 	free(m.em_text);
 	return rc;
 }
@@ -234,7 +234,7 @@ int fs_cmd_live(int argc, char **argv)
 	uname(&uts);
 	nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus <= 0 || nr_cpus > FS_MAX_CPUS) {
-		fprintf(stderr, "feecscope live: %d CPUs configured; feecscope records 1 to %d\n", nr_cpus,
+		fs_cli_error("live", "%d CPUs configured; feecscope records 1 to %d", nr_cpus,
 			FS_MAX_CPUS);
 		return FS_EXIT_ENV;
 	}
@@ -260,7 +260,7 @@ int fs_cmd_live(int argc, char **argv)
 	cfg.bpf.verbose = o.verbose;
 	run = fs_live_run_start(&cfg, &rc, err, sizeof(err));
 	if (!run) {
-		fprintf(stderr, "feecscope live: %s\n", err);
+		fs_cli_error("live", "%s", err);
 	} else if (open_outputs(&o, &po, uts.release)) {
 		rc = FS_EXIT_FAIL;
 	} else {

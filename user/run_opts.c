@@ -183,11 +183,10 @@ int fs_run_filter_end(const char *cmd, const struct fs_stats *st, const struct f
 	int n = fs_filter_unmatched(f, list, sizeof(list));
 
 	if (n)
-		fprintf(stderr, "feecscope %s: warning: %s matched no wake-up (of %llu)\n", cmd, list,
-			(unsigned long long)(st->wakeups + st->filtered));
+		fs_cli_error(cmd, "warning: %s matched no wake-up (of %llu)", list,
+			     (unsigned long long)(st->wakeups + st->filtered));
 	if (fs_filter_active(f) && !st->wakeups && st->filtered) {
-		fprintf(stderr, "feecscope %s: the filters kept none of the %llu wake-ups\n", cmd,
-			(unsigned long long)st->filtered);
+		fs_cli_error(cmd, "the filters kept none of the %llu wake-ups", (unsigned long long)st->filtered);
 		return FS_EXIT_FAIL;
 	}
 	return FS_EXIT_OK;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "live_view.h"
 #include "live_term.h"
+#include "cli.h"
 
 #define MAX_WARNINGS 16
 
@@ -200,7 +201,7 @@ void fs_live_view_warn(struct fs_live_view *v, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (!fs_term_screen()) {
-		fprintf(stderr, "feecscope live: warning: %s\n", buf);
+		fs_cli_error("live", "warning: %s", buf);
 		return;
 	}
 	if (v->nr_warnings == MAX_WARNINGS) {
@@ -225,7 +226,7 @@ void fs_live_view_close(struct fs_live_view *v)
 	if (v->dropped_warnings)
 		fprintf(stderr, "feecscope live: %d earlier warnings not kept\n", v->dropped_warnings);
 	for (int i = 0; i < v->nr_warnings; i++)
-		fprintf(stderr, "feecscope live: warning: %s\n", v->warnings[i]);
+		fs_cli_error("live", "warning: %s", v->warnings[i]);
 }
 
 void fs_live_view_free(struct fs_live_view *v)

@@ -282,7 +282,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 
 	r->pipe = fs_pipeline_new(po, err, sizeof(err));
 	if (!r->pipe) {
-		fprintf(stderr, "feecscope live: %s\n", err);
+		fs_cli_error("live", "%s", err);
 		return FS_EXIT_FAIL;
 	}
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
@@ -297,7 +297,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	view_info(r, po, &vi, banner, sizeof(banner));
 	view = fs_live_view_new(&vi, banner);
 	if (!view) {
-		fprintf(stderr, "feecscope live: out of memory\n");
+		fs_cli_error("live", "out of memory");
 		return FS_EXIT_FAIL;
 	}
 	t0 = mono_s();
@@ -372,7 +372,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
 out:
 	if (r->feed_rc)
-		fprintf(stderr, "feecscope live: %s\n", r->feed_err);
+		fs_cli_error("live", "%s", r->feed_err);
 	fs_live_view_free(view);
 	return rc;
 }

@@ -28,7 +28,7 @@ int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_
 	     f->progs_loaded, f->progs_wanted, f->startup_ns / 1e9);
 	/* what a program the kernel could not run costs, as the collector noted it */
 	if (f->lost[0])
-		LINE("collector fallback: %s", f->lost);
+		LINE("collector fallback: %.290s", f->lost);
 	else if (!f->fentry_select)
 		LINE("collector fallback: no fentry on select_task_rq_fair (%s): wake flags unknown, wakelist "
 		     "wake-ups counted as decisions", no_fentry_why(f, bo));
