@@ -10,8 +10,8 @@ A generated block in a Markdown file is
     ```
     <!-- end generated -->
 
-KIND: view COLSxROWS (the live view's last screen for tests/fixtures/view/live.fsr,
-drawn by build/tests/view_shot), summary (feecscope replay of that recording),
+KIND: view COLSxROWS [SECONDS] (the live view's screen for tests/fixtures/view/live.fsr
+after SECONDS, default the last, drawn by build/tests/view_shot), summary (feecscope replay of that recording),
 policies (feecscope policies), exit-codes (the EXIT STATUS lines every help page
 prints), help COMMAND.
 
@@ -31,7 +31,7 @@ BLOCK = re.compile(r"(<!-- generated: ([^>]*?) -->\n```\n)(.*?)(```\n<!-- end ge
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()[:300]}")
     return p.stdout
@@ -42,7 +42,7 @@ def produce(spec, out):
     kind, *args = spec.split()
     if kind == "view":
         return run([os.path.join(out, "tests", "view_shot"), f"{FIXTURE}/live.fsr", args[0],
-                    f"{FIXTURE}/live.status"])
+                    f"{FIXTURE}/live.status"] + args[1:])
     if kind == "summary":
         return run([fs, "replay", f"{FIXTURE}/live.fsr"])
     if kind == "policies":

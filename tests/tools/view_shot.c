@@ -5,11 +5,12 @@
  * and the view samples the run every interval of the records' own clock.
  * For the screens in README.md and docs/live.md (tests/tools/docs.sh).
  *
- *   view_shot REC COLSxROWS [STATUS_FILE]
+ *   view_shot REC COLSxROWS [STATUS_FILE [SECONDS]]
  *
- * STATUS_FILE holds the header's status lines live showed (one a line);
- * without it the header names the recording. The collector's counters are
- * not in a recording, so the screen leaves them out.
+ * STATUS_FILE holds the header's status lines live showed (one a line; "-"
+ * for none: the header then names the recording). SECONDS: the screen after
+ * that many seconds of the recording (default: the last). The collector's
+ * counters are not in a recording, so the screen leaves them out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,10 +42,10 @@ int main(int argc, char **argv)
 	struct fs_rec_meta meta;
 	const struct fs_rec_hdr *h;
 	char err[1024], head[700];
-	int cols, rows, rc;
+	int cols, rows, rc, at = argc > 4 ? atoi(argv[4]) : 0;
 
-	if (argc < 3 || argc > 4 || sscanf(argv[2], "%dx%d", &cols, &rows) != 2)
-		return die("usage: view_shot REC COLSxROWS [STATUS_FILE]");
+	if (argc < 3 || argc > 5 || sscanf(argv[2], "%dx%d", &cols, &rows) != 2 || at < 0)
+		return die("usage: view_shot REC COLSxROWS [STATUS_FILE [SECONDS]]");
 	struct fs_rec_reader *rd = fs_rec_reader_open(argv[1], &meta, err, sizeof(err));
 
 	if (!rd)
@@ -61,7 +62,7 @@ int main(int argc, char **argv)
 		return die(err);
 	vi.kernel_release = meta.kernel_release;
 	vi.interval_s = INTERVAL_NS / 1e9;
-	if (argc == 4) {
+	if (argc > 3 && strcmp(argv[3], "-")) {
 		FILE *f = fopen(argv[3], "r");
 
 		if (!f)
@@ -84,7 +85,8 @@ int main(int argc, char **argv)
 			t0 = h->ts_ns;
 			next = t0 + INTERVAL_NS;
 		}
-		while (h->ts_ns >= next) { /* an interval ended before this record: live refreshed here */
+		while (h->ts_ns >= next && (!at || next <= t0 + at * INTERVAL_NS)) {
+			/* an interval ended before this record: live refreshed here */
 			memset(&s, 0, sizeof(s));
 			s.elapsed_s = (double)(next - t0) / 1e9;
 			s.st = fs_pipeline_stats(p);

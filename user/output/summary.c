@@ -304,12 +304,12 @@ static void print_pd_moves(FILE *out, const struct fs_report *r)
 
 	fprintf(out, "PD transitions (row: prev_cpu's PD, column: the PD feec chose):\n");
 	for (int i = 0; i < st->nr_policies; i++) {
-		fprintf(out, "  %-14.14s", st->pol[i].desc->name);
+		fprintf(out, "  %-15.15s", st->pol[i].desc->name); /* "v6.12.97+margin" */
 		for (int c = 0; c < n; c++)
 			fprintf(out, " %7.7s", r->em->pd[c].name);
 		fputc('\n', out);
 		for (int row = 0; row < n; row++) {
-			fprintf(out, "    %-12.12s", r->em->pd[row].name);
+			fprintf(out, "    %-13.13s", r->em->pd[row].name);
 			for (int c = 0; c < n; c++)
 				fprintf(out, " %7llu", (unsigned long long)st->pol[i].pd_moves[row][c]);
 			fputc('\n', out);
@@ -329,7 +329,7 @@ static void print_hists(FILE *out, const struct fs_policy_stats *p)
 			a++;
 		while (b < FS_HIST_BUCKETS && !p->blocked_hist_uw[b])
 			b++;
-		if (a == FS_HIST_BUCKETS && b == FS_HIST_BUCKETS)
+		if (a >= FS_HIST_BUCKETS && b >= FS_HIST_BUCKETS)
 			break;
 		if (a < FS_HIST_BUCKETS)
 			fprintf(out, "    %-16s %8llu", fs_acct_pct_label(a), (unsigned long long)p->blocked_hist[a]);
