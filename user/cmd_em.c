@@ -43,7 +43,7 @@ static const struct fs_cli_page em_page = {
 "are UNVERIFIED.\n"
 "\n"
 "SPEC is one of\n"
-"  PROFILE   a built-in device profile (see --list), e.g. hikey960, pixel4, rb5\n"
+"  PROFILE   a built-in device profile (--list), e.g. hikey960, pixel4, rb5\n"
 "  FILE      a file written by `feecscope em --save`\n"
 "  DIR       a copy of /sys/kernel/debug/energy_model pulled off a device\n"
 "\n"

@@ -45,7 +45,7 @@ static const struct fs_opt *const live_sets[] = {
 
 static const struct fs_cli_page live_page = {
 	.name = "live",
-	.summary = "watch this machine's wake-ups and what the feec margin costs",
+	.summary = "watch this machine's wake-ups and what the margin costs",
 	.synopsis = "[OPTIONS]        (root, or CAP_BPF and CAP_PERFMON)",
 	.description =
 "Loads BPF programs on sched_waking, sched_wakeup(_new) and sched_migrate_task. "

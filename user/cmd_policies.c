@@ -16,7 +16,7 @@ static const struct fs_opt *const policies_sets[] = { policies_opts, NULL };
 
 static const struct fs_cli_page policies_page = {
 	.name = "policies",
-	.summary = "list the feec policies and the kernel versions each follows",
+	.summary = "list the feec policies and the kernels each follows",
 	.synopsis = "[--release RELEASE]",
 	.description =
 "Lists every feec policy: its name, the kernel versions whose "

@@ -26,7 +26,7 @@ static const struct fs_opt *const replay_sets[] = {
 
 static const struct fs_cli_page replay_page = {
 	.name = "replay",
-	.summary = "replay a recording or a records CSV through the feec policies",
+	.summary = "replay a recording or a records CSV through the policies",
 	.synopsis = "FILE [OPTIONS]\nFILE --convert-csv OUT | --convert-record OUT",
 	.description =
 "Replays FILE, a binary recording (`feecscope live --record`) or a records CSV "
@@ -40,7 +40,7 @@ static const struct fs_cli_page replay_page = {
 	.sets = replay_sets,
 	.examples =
 " feecscope replay rec.fsr\n"
-" feecscope replay rec.fsr --em pixel4 --policies v5.4,v5.4-nomargin --csv d.csv\n"
+" feecscope replay rec.fsr -e pixel4 -P v5.4,v5.4-nomargin --csv d.csv\n"
 " feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
 };
 

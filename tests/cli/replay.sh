@@ -116,8 +116,9 @@ expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(t
 	"$FEECSCOPE" replay "$TMP/ver.fsr"
 expect_fail "EM with another CPU count" "pixel4.fsr: the EM \(rk3399\) has 6 CPUs but the recording has 8$" \
 	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399
+cp "$TMP/out" "$TMP/cpus.out"
 check "... and names the built-in profiles with 8 CPUs and --em FILE" \
-	sh -c "grep -q '^hint: built-in profiles with 8 CPUs: .*pixel4' '$TMP/out' && grep -q -- '--em FILE' '$TMP/out'"
+	sh -c "grep -q '^hint: built-in profiles with 8 CPUs: .*pixel4' '$TMP/cpus.out' && grep -q -- '--em FILE' '$TMP/cpus.out'"
 expect_fail "bad CSV value names line and column" \
 	"bad_value.csv:5: column 5 \(cpu0_util_avg\): '1O' is not an unsigned 32-bit number$" \
 	"$FEECSCOPE" replay "$F/bad_value.csv" --em hikey960
