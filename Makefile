@@ -124,7 +124,7 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
 
-unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/view_shot
+unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
 
 # Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
 test: all unit
@@ -154,6 +154,11 @@ lab-matrix: deps
 $(OUTPUT)/tests/view_shot: tests/tools/view_shot.c $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
+
+# bpf() failing as a kernel or a policy would make it fail (tests/live/env.sh).
+$(OUTPUT)/tests/deny_bpf: tests/tools/deny_bpf.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -o $@
 
 docs: all $(OUTPUT)/tests/view_shot
 	$(Q)python3 tests/tools/docs.py --write $(OUTPUT)

@@ -22,6 +22,11 @@ for dev in pixel4 hikey960; do
 	expect_same "$dev: full-column CSV replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.csum"
 done
 
+for s in "$F"/*.summary.txt; do
+	awk 'length > 80 { bad++ } END { exit bad > 0 }' "$s" && pass "$(basename "$s"): every line fits 80 columns" ||
+		fail "$(basename "$s") width" "$(awk 'length > 80' "$s" | head -n 2)"
+done
+
 # Independent re-computation from the decision CSV (rows re-sorted by ts in awk, not the pipeline's
 # arithmetic): total = sum of policy 0's power_uw x (next wake-up ts - ts); policy 1 = sum of its denergy_nj.
 energy_from_csv() {

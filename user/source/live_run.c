@@ -192,6 +192,11 @@ static void feed_task_time(void *ctx, __s32 pid, __s32 tgid)
 		feed(r, &tt.hdr);
 }
 
+int fs_live_run_check_env(char *err, size_t errlen)
+{
+	return !fs_live_have_privileges(err, errlen) || fs_bpf_env_check(err, errlen) ? -1 : 0;
+}
+
 struct fs_live_run *fs_live_run_start(const struct fs_live_run_cfg *cfg, int *exit_code, char *err,
 				      size_t errlen)
 {
@@ -206,10 +211,6 @@ struct fs_live_run *fs_live_run_start(const struct fs_live_run_cfg *cfg, int *ex
 	r->cfg = *cfg;
 	r->cfg.bpf.on_record = on_ring_record;
 	r->cfg.bpf.ctx = r;
-	if (!fs_live_have_privileges(err, errlen) || fs_bpf_env_check(err, errlen)) {
-		*exit_code = FS_EXIT_ENV;
-		goto fail;
-	}
 	if (fs_live_bpf_start(&r->bpf, &r->cfg.bpf, &env, err, errlen)) {
 		*exit_code = env ? FS_EXIT_ENV : FS_EXIT_FAIL;
 		goto fail;

@@ -21,6 +21,8 @@ struct fs_live_run_cfg {
 
 struct fs_live_run;
 
+/* Before anything else: privileges and a working bpf(); -1 with err (exit FS_EXIT_ENV). */
+int fs_live_run_check_env(char *err, size_t errlen);
 /* Load and attach the collector: NULL with err and *exit_code (FS_EXIT_ENV for the environment). */
 struct fs_live_run *fs_live_run_start(const struct fs_live_run_cfg *cfg, int *exit_code, char *err,
 				      size_t errlen);
