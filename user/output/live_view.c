@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #define MAX_WARNINGS 16
+#define FULL_EVERY 30 /* frames: a full redraw now and then heals what another writer left */
 
 struct fs_live_view {
 	struct fs_view_info info;
@@ -18,6 +19,7 @@ struct fs_live_view {
 	double wakeup_rate, mw[FS_MAX_POLICIES], busy_pct[FS_MAX_CPUS];
 	struct fs_frame frame, shown; /* shown: what the screen holds now */
 	bool have_shown, closed;
+	unsigned int frames;
 	char *warnings[MAX_WARNINGS];
 	int nr_warnings, dropped_warnings;
 	char *out;                    /* escape sequences and rows of one frame */
@@ -56,7 +58,7 @@ static void draw(struct fs_live_view *v, bool all)
 	const struct fs_frame *f = &v->frame;
 	size_t n = 0;
 
-	if (!v->have_shown || v->shown.cols != f->cols || v->shown.rows != f->rows)
+	if (!v->have_shown || v->shown.cols != f->cols || v->shown.rows != f->rows || ++v->frames % FULL_EVERY == 0)
 		all = true;
 	if (all)
 		n += (size_t)snprintf(v->out + n, v->out_size - n, "\033[H\033[2J");
