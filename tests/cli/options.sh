@@ -13,11 +13,11 @@ F=$FS_FIXTURES/replay
 ROOT=0; [ "$(id -u)" -eq 0 ] && ROOT=1
 MORE_CPUS=hikey960 # a profile with more CPUs than this machine, for live's EM size check
 [ "$(nproc)" -ge 8 ] && MORE_CPUS=
-# a workload for the live filter cases, started afresh when the last one ended (it runs 8 s)
+# a workload for the live filter cases, afresh for each (it runs 8 s; live's start-up takes seconds here)
 JSON=$(cd "$(dirname "$0")/../live" && pwd)/rtapp_duty.json
 WORK=
 work() {
-	[ -n "$WORK" ] && kill -0 "$WORK" 2>/dev/null && return
+	[ -n "$WORK" ] && { kill "$WORK" 2>/dev/null; wait "$WORK" 2>/dev/null; }
 	(cd "$TMP" && exec rt-app "$JSON" >rtapp.log 2>&1) &
 	WORK=$!
 	sleep 0.5
@@ -96,13 +96,18 @@ replay @REC --csv @T/d.csv                | 0 | ^margin
 replay @REC -j @T/r.json                  | 0 | ^margin
 replay @REC --json -                      | 0 | "schema": 1
 replay @REC --summary @T/s.txt            | 0 | ^margin
+replay @REC --csv @T/w.csv --csv-layout wide | 0 | ^margin
+replay @REC --csv @T/l.csv.gz --csv-layout long | 0 | ^margin
+replay @REC --csv-layout tall             | 2 | --csv-layout 'tall': expected long or wide
+replay @REC --perfetto @T/t.pftrace       | 0 | ^margin
+replay @REC --perfetto                    | 2 | option '--perfetto' needs a value \(FILE\)
 replay @REC --threads                     | 0 | ^margin
 replay @CSV -e pixel4 --convert-record @T/c.fsr | 0 | ^$
 replay @REC --convert-csv @T/c.csv        | 0 | ^$
 replay @REC --convert-csv @T/a --convert-record @T/b | 2 | exclude each other
 replay @REC --bogus                       | 2 | unknown option '--bogus'
 replay @REC --thread                      | 0 | ^margin
-replay @REC --p 1                         | 2 | option '--p' is ambiguous \(--policies, --pid\)
+replay @REC --p 1                         | 2 | option '--p' is ambiguous \(--policies, --pid, --perfetto\)
 replay -h                                 | 0 | ^DESCRIPTION
 replay --help                             | 0 | --convert-record OUT
 live -d 0                                 | 2 | --duration '0': expected seconds > 0
@@ -118,6 +123,8 @@ live --threads=yes                        | 2 | option '--threads' takes no valu
 live -d                                   | 2 | option '-d' needs a value \(SEC\)
 live extra                                | 2 | unexpected argument 'extra'
 live -P v5.4 -k v6.0                      | 2 | exclude each other
+live --csv-layout tall                    | 2 | --csv-layout 'tall': expected long or wide
+live --perfetto                           | 2 | option '--perfetto' needs a value \(FILE\)
 live -h                                   | 0 | ^EXAMPLES
 live --help                               | 0 | --ringbuf-size N
 live --policies                           | 0 | ^POLICY
@@ -139,6 +146,16 @@ root live -d 2 --pid @WORK,1              | 0 | \(--pid [0-9]+,1\)
 root live -d 2 -c fsa10                   | 0 | \(--comm fsa10\)
 root live -d 1 --comm nosuchtask_zz       | 1 | --comm nosuchtask_zz matched no wake-up
 root live -d 1 -j -                       | 0 | "schema": 1
+root live -d 1 --csv @T/lw.csv --csv-layout wide --perfetto @T/l.pftrace.gz | 0 | ^margin
+report @REC @T/c.fsr                      | 0 | ^margin verdict over 2 of 2 recordings
+report --jobs 1 -j @T/rep.json --csv @T/rep.csv @T | 0 | ^margin verdict over
+report --json - @REC                      | 0 | "recordings"
+report --jobs 0 @REC                      | 2 | --jobs '0': expected a count from 1 to 1024
+report                                    | 2 | give recordings or directories
+report @T/nosuch.fsr                      | 1 | nosuch\.fsr
+report --jbos 2 @REC                      | 2 | did you mean '--jobs'
+report -h                                 | 0 | ^SYNOPSIS
+report --help                             | 0 | --jobs N
 EOF
 )
 
@@ -190,7 +207,7 @@ fi
 
 # Every option each help page lists has a case above; a short letter means one option.
 declare -A letter=()
-for cmd in live replay em policies; do
+for cmd in live replay report em policies; do
 	"$FEECSCOPE" help "$cmd" >"$TMP/h.$cmd"
 	"$FEECSCOPE" "$cmd" --help >"$TMP/h2.$cmd"
 	expect_same "help $cmd is $cmd --help" "$TMP/h.$cmd" "$TMP/h2.$cmd"
@@ -217,7 +234,7 @@ done
 pass "short letters: $(for k in "${!letter[@]}"; do printf -- '-%s=--%s ' "$k" "${letter[$k]}"; done | tr ' ' '\n' | sort | tr '\n' ' ')"
 "$FEECSCOPE" --help >"$TMP/top"
 awk 'length > 80 { bad++ } END { exit bad > 0 }' "$TMP/top" && pass "feecscope --help fits 80 columns" || fail "top help width"
-for cmd in live replay em policies; do
+for cmd in live replay report em policies; do
 	diff <(sed -n '/^EXIT STATUS$/,/^$/p' "$TMP/top") <(sed -n '/^EXIT STATUS$/,/^$/p' "$TMP/h.$cmd") >/dev/null &&
 		pass "$cmd --help: the same exit-status table as every command" || fail "$cmd: exit-status table differs"
 done
