@@ -231,6 +231,7 @@ int fs_cmd_live(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc)
 		return rc > 0 ? FS_EXIT_OK : FS_EXIT_USAGE;
+	fs_live_run_catch_signals(true);
 	if (fs_live_run_check_env(err, sizeof(err))) {
 		fs_cli_error("live", "%s", err);
 		return FS_EXIT_ENV;

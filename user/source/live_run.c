@@ -192,6 +192,16 @@ static void feed_task_time(void *ctx, __s32 pid, __s32 tgid)
 		feed(r, &tt.hdr);
 }
 
+void fs_live_run_catch_signals(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = restart ? SA_RESTART : 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int fs_live_run_check_env(char *err, size_t errlen)
 {
 	return !fs_live_have_privileges(err, errlen) || fs_bpf_env_check(err, errlen) ? -1 : 0;
@@ -274,7 +284,6 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	static struct fs_view_info vi;
 	struct fs_live_view *view = NULL;
 	struct fs_view_sample s;
-	struct sigaction sa = { 0 };
 	__u64 cnt[FS_CNT__NR] = { 0 };
 	char err[512], banner[1024];
 	bool warned_lost = false;
@@ -288,11 +297,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	}
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
 
-	sa.sa_handler = on_signal; /* no SA_RESTART: the poll returns at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not cost the recording its end */
 
 	view_info(r, po, &vi, banner, sizeof(banner));

@@ -21,6 +21,13 @@ struct fs_live_run_cfg {
 
 struct fs_live_run;
 
+/*
+ * Catch Ctrl-C, SIGTERM and SIGHUP from the start (a background job inherits
+ * SIGINT ignored, and start-up can take seconds): one during start-up ends
+ * the run as soon as the collector is up, every output complete. restart:
+ * set-up's system calls restart; fs_live_run() turns it off for its poll.
+ */
+void fs_live_run_catch_signals(bool restart);
 /* Before anything else: privileges and a working bpf(); -1 with err (exit FS_EXIT_ENV). */
 int fs_live_run_check_env(char *err, size_t errlen);
 /* Load and attach the collector: NULL with err and *exit_code (FS_EXIT_ENV for the environment). */
