@@ -351,7 +351,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		fs_live_view_update(view, &s);
 		/* with the screen on the same terminal the counters would tear it: they come at the end */
 		if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
-			fs_live_collector_report(stderr, r->bpf, cnt, fs_pair_stats(r->pair));
+			fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
 	}
 	/* The summary goes to the normal screen: give the terminal back first. */
 	fs_live_view_close(view);
@@ -374,7 +374,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		r->feed_rc = -1;
 		goto out;
 	}
-	fs_live_collector_report(stderr, r->bpf, cnt, fs_pair_stats(r->pair));
+	fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
 	rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
 out:
 	if (r->feed_rc)

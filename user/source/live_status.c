@@ -26,21 +26,33 @@ int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_
 	     f->ksym_runqueues ? "the runqueues ksym" : "cfs_rq->rq", f->rq_known, f->nr_cpus,
 	     f->overutilized_tp ? ", sched_overutilized_tp" : "", bo->btf_path ? ", BTF from --btf" : "",
 	     f->progs_loaded, f->progs_wanted, f->startup_ns / 1e9);
-	/* what a program the kernel could not run costs, as the collector noted it */
-	if (f->lost[0])
-		LINE("collector fallback: %.290s", f->lost);
-	else if (!f->fentry_select)
-		LINE("collector fallback: no fentry on select_task_rq_fair (%s): wake flags unknown, wakelist "
-		     "wake-ups counted as decisions", no_fentry_why(f, bo));
+	if (n < max && fs_live_fallback_line(f, bo, lines[n], sizeof(lines[0])))
+		n++;
 #undef LINE
 	return n;
 }
 
+bool fs_live_fallback_line(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo, char *buf,
+			   size_t len)
+{
+	/* what a program the kernel could not run costs, as the collector noted it */
+	if (f->lost[0])
+		snprintf(buf, len, "collector fallback: %.290s", f->lost);
+	else if (!f->fentry_select)
+		snprintf(buf, len, "collector fallback: no fentry on select_task_rq_fair (%s): wake flags unknown, "
+			 "wakelist wake-ups counted as decisions", no_fentry_why(f, bo));
+	else
+		return false;
+	return true;
+}
+
 /* One fact a line, each line within 80 columns for ordinary counts; scripts grep the keys. */
-void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const __u64 *cnt, const struct fs_pair_stats *ps)
+void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_live_bpf_opts *bo,
+			      const __u64 *cnt, const struct fs_pair_stats *ps)
 {
 	const struct fs_live_features *f = fs_live_bpf_features(b);
 	__u64 run_ns = 0, run_cnt = 0;
+	char fallback[400];
 
 #define U(x) (unsigned long long)(x)
 	fprintf(out, "collector: sched_waking %llu, snapshots %llu, ring-buffer drops %llu, nested misses %llu\n",
@@ -59,8 +71,8 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const __u64 *cnt
 	fprintf(out, "programs: %d of %d loaded (%d load%s), start-up %.2f s\n", f->progs_loaded,
 		f->progs_wanted, f->loads, f->loads == 1 ? "" : "s: a fallback verified them again",
 		f->startup_ns / 1e9);
-	if (f->lost[0])
-		fprintf(out, "collector fallback: %s\n", f->lost);
+	if (fs_live_fallback_line(f, bo, fallback, sizeof(fallback)))
+		fprintf(out, "%s\n", fallback); /* one line: tests/lab/matrix.sh reads it */
 	/* kernel.bpf_stats_enabled=1: the BPF cost per snapshot (tests/bench/lab_cost.sh) */
 	if (!fs_live_bpf_prog_stats(b, &run_ns, &run_cnt) && run_ns && cnt[FS_CNT_SNAPSHOT])
 		fprintf(out, "bpf-stats: %llu ns in %llu program runs, %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
