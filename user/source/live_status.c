@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The collector's status lines and end report (live_status.h). */
+#include <string.h>
 #include "live_status.h"
+#include "output/summary.h"
 
 /* Why fentry on select_task_rq_fair is not there, when it is not. */
 static const char *no_fentry_why(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo)
@@ -46,7 +48,34 @@ bool fs_live_fallback_line(const struct fs_live_features *f, const struct fs_liv
 	return true;
 }
 
-/* One fact a line, each line within 80 columns for ordinary counts; scripts grep the keys. */
+/* text at the start of a line, wrapped within FS_COLUMNS, the lines after the first indented by 2 */
+static void wrapped(FILE *out, const char *text)
+{
+	int col = 0;
+
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, ' ');
+		int wl = e ? (int)(e - p) : (int)strlen(p);
+
+		if (col && col + 1 + wl > FS_COLUMNS)
+			col = fprintf(out, "\n ") - 1;
+		if (col)
+			col += fprintf(out, " ");
+		col += fprintf(out, "%.*s", wl, p);
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+/*
+ * One fact a line, within 80 columns up to 10-digit counts. Scripts read the
+ * keys: the last "collector:" line has sched_waking, ring-buffer drops and
+ * nested misses (tests/live/drops.sh, crosscheck_tracefs.py, bench
+ * live_overhead.sh), "snapshots N" is on a "collector:" line (lab/eas.sh),
+ * the fallback's first line names the cause (lab/matrix.sh).
+ */
 void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_live_bpf_opts *bo,
 			      const __u64 *cnt, const struct fs_pair_stats *ps)
 {
@@ -55,24 +84,27 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 	char fallback[400];
 
 #define U(x) (unsigned long long)(x)
-	fprintf(out, "collector: sched_waking %llu, snapshots %llu, ring-buffer drops %llu, nested misses %llu\n",
-		U(cnt[FS_CNT_WAKING]), U(cnt[FS_CNT_SNAPSHOT]), U(cnt[FS_CNT_LOST]), U(cnt[FS_CNT_NESTED]));
-	fprintf(out, "skipped: rt/dl %llu, still runnable %llu, never reached select %llu, own %llu, rq unknown %llu\n",
-		U(cnt[FS_CNT_NOT_FAIR]), U(cnt[FS_CNT_RUNNABLE]), U(cnt[FS_CNT_NO_SELECT]), U(cnt[FS_CNT_SELF]),
+	fprintf(out, "collector: snapshots %llu taken at sched_waking\n", U(cnt[FS_CNT_SNAPSHOT]));
+	fprintf(out, "collector: sched_waking %llu, ring-buffer drops %llu, nested misses %llu\n",
+		U(cnt[FS_CNT_WAKING]), U(cnt[FS_CNT_LOST]), U(cnt[FS_CNT_NESTED]));
+	fprintf(out, "skipped: rt/dl %llu, still runnable %llu, own %llu\n", U(cnt[FS_CNT_NOT_FAIR]),
+		U(cnt[FS_CNT_RUNNABLE]), U(cnt[FS_CNT_SELF]));
+	fprintf(out, "skipped: never reached select %llu, rq unknown %llu\n", U(cnt[FS_CNT_NO_SELECT]),
 		U(cnt[FS_CNT_RQ_UNKNOWN]));
 	fprintf(out, "pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu)\n",
 		U(ps->paired), U(ps->via_migrate), U(ps->expired), U(ps->superseded));
-	fprintf(out, "unpaired: placements without snapshot %llu, migrate/wakeup CPU mismatch %llu, "
-		"malformed %llu\n", U(ps->place_unpaired), U(ps->place_mismatch), U(ps->malformed));
+	fprintf(out, "unpaired: placements without snapshot %llu, malformed %llu\n", U(ps->place_unpaired),
+		U(ps->malformed));
+	fprintf(out, "unpaired: migrate/wakeup CPU mismatch %llu\n", U(ps->place_mismatch));
 	fprintf(out, "events: sched_wakeup %llu, sched_wakeup_new %llu, sched_migrate_task %llu\n",
 		U(cnt[FS_CNT_WAKEUP]), U(cnt[FS_CNT_WAKEUP_NEW]), U(cnt[FS_CNT_MIGRATE]));
 	fprintf(out, "balance migrations %llu; per-CPU ring merge: late %llu\n", U(ps->migrations),
 		U(fs_live_bpf_late_records(b)));
 	fprintf(out, "programs: %d of %d loaded (%d load%s), start-up %.2f s\n", f->progs_loaded,
-		f->progs_wanted, f->loads, f->loads == 1 ? "" : "s: a fallback verified them again",
+		f->progs_wanted, f->loads, f->loads == 1 ? "" : "s, after a fallback",
 		f->startup_ns / 1e9);
 	if (fs_live_fallback_line(f, bo, fallback, sizeof(fallback)))
-		fprintf(out, "%s\n", fallback); /* one line: tests/lab/matrix.sh reads it */
+		wrapped(out, fallback);
 	/* kernel.bpf_stats_enabled=1: the BPF cost per snapshot (tests/bench/lab_cost.sh) */
 	if (!fs_live_bpf_prog_stats(b, &run_ns, &run_cnt) && run_ns && cnt[FS_CNT_SNAPSHOT])
 		fprintf(out, "bpf-stats: %llu ns in %llu program runs, %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
