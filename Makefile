@@ -66,7 +66,7 @@ VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
 
 .DELETE_ON_ERROR:
-.PHONY: all test unit bench clean vmlinux deps check live lab-matrix validate validation-table
+.PHONY: all test unit bench clean vmlinux deps check live lab-matrix validate validation-table docs
 
 all: $(OUTPUT)/feecscope
 
@@ -100,6 +100,18 @@ $(OUTPUT)/feecscope.skel.h: $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_S
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name feecscope_bpf > $@
 
+# What `feecscope version` says: git describe, the hash of the BPF object the
+# skeleton embeds, static or not. Rewritten only when it changes.
+BPF_OBJ    := $(firstword $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS)))
+$(OUTPUT)/build_info.h: $(BPF_OBJ) FORCE
+	$(Q)mkdir -p $(@D) && printf '#define FS_GIT_DESCRIBE "%s"\n#define FS_BPF_SHA256 "%s"\n#define FS_BUILD_STATIC %s\n' \
+		"$$(git describe --always --dirty --tags 2>/dev/null || echo unknown)" \
+		"$(if $(BPF_OBJ),$$(sha256sum $(BPF_OBJ) | cut -c1-64))" \
+		"$(if $(filter -static,$(LDFLAGS)),1,0)" >$@.tmp && \
+		{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(OUTPUT)/obj/user/cmd_version.o $(OUTPUT)/san/user/cmd_version.o: $(OUTPUT)/build_info.h
+FORCE:
+
 $(OUTPUT)/tests/unit_tests: $(TEST_OBJS) $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $^ $(LDLIBS_CORE) -o $@
@@ -112,7 +124,7 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
 
-unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san
+unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
 
 # Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
 test: all unit
@@ -125,7 +137,9 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory test
 
-live: deps
+# Only what live needs (build tools, libbpf): not the test tools, not the arm64 lab.
+live:
+	$(Q)scripts/install-deps.sh live
 	$(Q)$(MAKE) --no-print-directory all
 	$(OUTPUT)/feecscope live $(LIVE_ARGS)
 
@@ -155,6 +169,20 @@ validate: all
 	$(Q)python3 tests/ab/validation.py write docs/validation.md
 	$(Q)python3 tests/ab/validation.py plot docs/validation.png
 	$(Q)python3 tests/ab/validation.py table
+
+# The screens README.md and docs/live.md show, rendered again from the fixed
+# recording by the code that draws them (tests/cli/docs.sh checks they match).
+$(OUTPUT)/tests/view_shot: tests/tools/view_shot.c $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
+
+# bpf() failing as a kernel or a policy would make it fail (tests/live/env.sh).
+$(OUTPUT)/tests/deny_bpf: tests/tools/deny_bpf.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -o $@
+
+docs: all $(OUTPUT)/tests/view_shot
+	$(Q)python3 tests/tools/docs.py --write $(OUTPUT)
 
 # The BPF-cost floor (empty programs) for tests/bench/live_overhead.sh.
 $(OUTPUT)/bench/floor.bpf.o: tests/bench/bpf/floor.bpf.c $(VMLINUX)

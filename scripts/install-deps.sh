@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages feecscope needs to build, run live and test,
-# only those missing (idempotent; needs root when anything is missing).
+# Installs the Debian packages feecscope needs, only those missing
+# (idempotent; needs root when anything is missing).
+#   install-deps.sh live   what `make live` needs: the build (clang, bpftool, libbpf)
+#   install-deps.sh        everything `make check` needs: also the test tools and
+#                          the arm64 cross toolchain and QEMU of the EAS lab
 # Used by `make deps`, `make live`, `make check` and .ci/run.
 set -eu
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+case $mode in live|all) ;; *) echo "install-deps: unknown mode '$mode' (live or nothing)" >&2; exit 2;; esac
 
-pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config
-      rt-app stress-ng linux-perf procps psmisc tmux python3 file protobuf-compiler
-      python3-pandas)
+pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config)
+[ "$mode" = live ] || pkgs+=(rt-app stress-ng linux-perf procps psmisc tmux python3 file protobuf-compiler
+                           python3-pandas)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -25,6 +30,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The arm64 cross build and the QEMU EAS lab bring their own list.
-if [ "${FS_SKIP_LAB:-0}" != 1 ] && [ -x tests/qemu/install-deps.sh ]; then
+if [ "$mode" = all ] && [ "${FS_SKIP_LAB:-0}" != 1 ] && [ -x tests/qemu/install-deps.sh ]; then
 	tests/qemu/install-deps.sh
 fi

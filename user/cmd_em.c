@@ -1,87 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `feecscope em`: print, check or save an Energy Model. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
 #include "em/em_io.h"
+#include "engine/policy.h"
 
-static const char em_help[] =
-"NAME\n"
-"    feecscope em - print, check or save an Energy Model\n"
+enum { O_CPU_DIR = FS_OPT_LONG };
+
+static const struct fs_opt em_opts[] = {
+	{ "em", 'e', "SPEC", "Where the EM comes from (above). Default: this kernel's debugfs." },
+	{ "release", 'r', "RELEASE", "The kernel release that wrote a debugfs tree (uname -r there). It "
+	  "decides what bit 0 of `flags` means: MILLIWATTS on v5.19, MICROWATTS from v6.0. Default: a "
+	  "kernel_release file in the tree, else uname -r for the live tree, else v6.0+ is assumed and "
+	  "the source line says so." },
+	{ "kernel", 'r', "RELEASE", NULL }, /* the name --release had before */
+	{ "cpu-capacity-dir", O_CPU_DIR, "DIR", "Read each CPU's capacity (arch_scale_cpu_capacity) from "
+	  "DIR/cpuN/cpu_capacity, like /sys/devices/system/cpu on the device." },
+	{ "save", 's', "FILE", "Write the EM in feecscope's portable text format (versioned, "
+	  "self-contained: domains, states, flags, unit, capacities, kernel release, source) instead of "
+	  "printing it; read it back anywhere with --em FILE. '-' writes to stdout." },
+	{ "check", 'q', NULL, "Only validate: print nothing, exit 0 if the EM is usable." },
+	{ "list", 'l', NULL, "List the built-in profiles." },
+	{ "help", 'h', NULL, "This text." },
+	{ 0 }
+};
+
+static const struct fs_opt *const em_sets[] = { em_opts, NULL };
+
+static const struct fs_cli_page em_page = {
+	.name = "em",
+	.summary = "print, check or save an Energy Model",
+	.synopsis = "[-e SPEC] [-r RELEASE] [--cpu-capacity-dir DIR] [-s FILE | -q]\n--list",
+	.description =
+"Loads the Energy Model (EM) feecscope replays feec against and prints every "
+"performance domain: its CPUs and capacities, its flags, and each performance "
+"state's frequency, power (with its unit), cost, inefficient flag and, on "
+"v6.9+ kernels, performance. Built-in profiles also show their provenance: "
+"which device tree and firmware tables the facts came from, and which numbers "
+"are UNVERIFIED.\n"
 "\n"
-"SYNOPSIS\n"
-"    feecscope em [--em SPEC] [--kernel RELEASE] [--cpu-capacity-dir DIR] [--save FILE | --check]\n"
-"    feecscope em --list\n"
+"SPEC is one of\n"
+"  PROFILE   a built-in device profile (--list), e.g. hikey960, pixel4, rb5\n"
+"  FILE      a file written by `feecscope em --save`\n"
+"  DIR       a copy of /sys/kernel/debug/energy_model pulled off a device\n"
 "\n"
-"DESCRIPTION\n"
-"    Loads the Energy Model (EM) feecscope replays feec against and prints every\n"
-"    performance domain: its CPUs and capacities, its flags, and each performance\n"
-"    state's frequency, power (with its unit), cost, inefficient flag and, on\n"
-"    v6.9+ kernels, performance. Built-in profiles also show their provenance:\n"
-"    which device tree and firmware tables the facts came from, and which numbers\n"
-"    are UNVERIFIED.\n"
+"Without --em the running kernel's /sys/kernel/debug/energy_model is read; "
+"debugfs is mounted there first when running as root and it is not mounted. "
+"A path wins over a profile of the same name (write ./NAME to force a file).\n"
 "\n"
-"    SPEC is one of\n"
-"      PROFILE   a built-in device profile (see --list), e.g. hikey960, pixel4, rb5\n"
-"      FILE      a file written by `feecscope em --save`\n"
-"      DIR       a copy of /sys/kernel/debug/energy_model pulled off a device\n"
-"    Without --em the running kernel's /sys/kernel/debug/energy_model is read;\n"
-"    debugfs is mounted there first when running as root and it is not mounted.\n"
-"    A path wins over a profile of the same name (write ./NAME to force a file).\n"
-"\n"
-"    Debugfs layouts of every kernel since v5.2 are read: pd<N>/cs:<freq>/ (v5.2-v5.8),\n"
-"    cpu<N>/ps:<freq>/ (v5.9+), with units (v5.11-v5.18), skip-inefficiencies and\n"
-"    inefficient (v5.16+), flags (v5.19+), performance (v6.9+) and id (v6.19+).\n"
-"    Directories without a cpus file (GPU and other devfreq devices) are skipped.\n"
-"\n"
-"OPTIONS\n"
-"    -e, --em SPEC\n"
-"        Where the EM comes from (above).\n"
-"    -k, --kernel RELEASE\n"
-"        The kernel release that wrote a debugfs tree (uname -r there). It decides\n"
-"        what bit 0 of `flags` means: MILLIWATTS on v5.19, MICROWATTS from v6.0.\n"
-"        Default: a kernel_release file in the tree, else uname -r for the live\n"
-"        tree, else v6.0+ is assumed and the source line says so.\n"
-"    -c, --cpu-capacity-dir DIR\n"
-"        Read each CPU's capacity (arch_scale_cpu_capacity) from DIR/cpuN/cpu_capacity,\n"
-"        like /sys/devices/system/cpu on the device.\n"
-"    -s, --save FILE\n"
-"        Write the EM in feecscope's portable text format (versioned, self-contained:\n"
-"        domains, states, flags, unit, capacities, kernel release, source) instead of\n"
-"        printing it; read it back anywhere with --em FILE. '-' writes to stdout.\n"
-"    -q, --check\n"
-"        Only validate: print nothing, exit 0 if the EM is usable.\n"
-"    -l, --list\n"
-"        List the built-in profiles.\n"
-"    -h, --help\n"
-"        This text.\n"
-"\n"
+"Debugfs layouts of every kernel since v5.2 are read: pd<N>/cs:<freq>/ "
+"(v5.2-v5.8), cpu<N>/ps:<freq>/ (v5.9+), with units (v5.11-v5.18), "
+"skip-inefficiencies and inefficient (v5.16+), flags (v5.19+), performance "
+"(v6.9+) and id (v6.19+). Directories without a cpus file (GPU and other "
+"devfreq devices) are skipped.",
+	.sets = em_sets,
+	.sections =
 "PULLED TREES\n"
-"    Android user builds do not mount debugfs: capture once on a userdebug build\n"
-"    (as root), copying the tree and the capacities and the release:\n"
+"    Android user builds do not mount debugfs: capture once on a userdebug\n"
+"    build (as root), copying the tree, the capacities and the release:\n"
 "        mount -t debugfs none /sys/kernel/debug 2>/dev/null\n"
 "        cp -r /sys/kernel/debug/energy_model /data/local/tmp/em\n"
-"        grep . /sys/devices/system/cpu/cpu*/cpu_capacity > /data/local/tmp/em/cpu_capacity\n"
+"        grep . /sys/devices/system/cpu/cpu*/cpu_capacity \\\n"
+"            > /data/local/tmp/em/cpu_capacity\n"
 "        uname -r > /data/local/tmp/em/kernel_release\n"
-"    then `adb pull /data/local/tmp/em` and `feecscope em --em em --save device.em`.\n"
-"    Capacities of a pulled tree are looked up, in order, in --cpu-capacity-dir, in\n"
-"    a cpu_capacity file inside the tree, in a cpus/cpuN/cpu_capacity directory inside\n"
-"    the tree; never in this machine's sysfs. The cpu_capacity file holds one CPU per\n"
-"    line, either `cpuN VALUE` or grep's `.../cpuN/cpu_capacity:VALUE`; '#' starts a\n"
-"    comment.\n"
-"\n"
-"EXIT STATUS\n"
-"    0 the EM loaded (and was printed or saved); 1 it could not be loaded or is\n"
-"    invalid: the message names the file, the field and what is wrong; 2 bad command\n"
-"    line; 3 reading the running kernel's EM needs root.\n"
-"\n"
-"EXAMPLES\n"
-"    feecscope em --em pixel4\n"
-"    feecscope em --em ./em --kernel 5.19.0 --save pixel6-5.19.em\n"
-"    feecscope replay --em pixel6-5.19.em rec.fsr\n";
+"    then `adb pull /data/local/tmp/em` and `feecscope em --em em --save\n"
+"    device.em`. Capacities of a pulled tree are looked up, in order, in\n"
+"    --cpu-capacity-dir, in a cpu_capacity file inside the tree, in a\n"
+"    cpus/cpuN/cpu_capacity directory inside the tree; never in this machine's\n"
+"    sysfs. The cpu_capacity file holds one CPU per line, either `cpuN VALUE`\n"
+"    or grep's `.../cpuN/cpu_capacity:VALUE`; '#' starts a comment.\n",
+	.examples =
+" feecscope em --em pixel4\n"
+" feecscope em --em ./em --release 5.19.0 --save pixel6-5.19.em\n"
+" feecscope replay --em pixel6-5.19.em rec.fsr",
+};
 
 static int list_profiles(void)
 {
@@ -111,50 +106,40 @@ static int save(const char *path, const struct fs_em *em)
 
 int fs_cmd_em(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "em", required_argument, NULL, 'e' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "cpu-capacity-dir", required_argument, NULL, 'c' },
-		{ "save", required_argument, NULL, 's' },
-		{ "check", no_argument, NULL, 'q' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
+	struct fs_cli cli = { .cmd = "em", .sets = em_sets };
 	const char *spec = NULL, *release = NULL, *cpu_dir = NULL, *save_path = NULL;
-	bool check = false;
+	bool check = false, list = false;
 	struct fs_em em;
 	char err[1024];
 	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "e:k:c:s:qlh", opts, NULL)) != -1) {
+	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'e': spec = optarg; break;
-		case 'k': release = optarg; break;
-		case 'c': cpu_dir = optarg; break;
+		case 'r':
+			if (!fs_release_valid(optarg))
+				return fs_cli_usage(cli.cmd, "--release '%s': expected MAJOR.MINOR[...], as uname -r "
+						    "prints it", optarg);
+			release = optarg;
+			break;
+		case O_CPU_DIR: cpu_dir = optarg; break;
 		case 's': save_path = optarg; break;
 		case 'q': check = true; break;
-		case 'l': return list_profiles();
-		case 'h': fputs(em_help, stdout); return FS_EXIT_OK;
-		default:
-			fprintf(stderr, "usage: feecscope em [--em SPEC] [--kernel RELEASE] [--cpu-capacity-dir DIR] "
-					"[--save FILE | --check] | --list   (see feecscope em --help)\n");
-			return FS_EXIT_USAGE;
+		case 'l': list = true; break;
+		case 'h': fs_cli_help(stdout, &em_page); return FS_EXIT_OK;
+		default: return FS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "feecscope em: unexpected argument '%s' (the EM is given with --em)\n", argv[optind]);
-		return FS_EXIT_USAGE;
-	}
-	if (check && save_path) {
-		fprintf(stderr, "feecscope em: --check and --save exclude each other\n");
-		return FS_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return fs_cli_usage(cli.cmd, "unexpected argument '%s' (the EM is given with --em)", argv[optind]);
+	if (check && save_path)
+		return fs_cli_usage(cli.cmd, "--check and --save exclude each other");
+	if (list)
+		return list_profiles();
 	if (fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err))) {
 		fprintf(stderr, "feecscope em: %s\n", err);
 		if (!spec && geteuid() != 0 && strstr(err, "permission denied"))
-			return FS_EXIT_NOPERM;
+			return FS_EXIT_ENV;
 		return FS_EXIT_FAIL;
 	}
 	if (save_path)

@@ -1,35 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope policies: list the feec policies, the kernels each follows, and map a release to one. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
 #include "engine/policy.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: feecscope policies [--release RELEASE] [--help]\n"
-		"\n"
-		"List every feec policy: its name, the kernel versions whose\n"
-		"find_energy_efficient_cpu() it reproduces, its margin twin (the same kernel\n"
-		"with the 6.25 %% energy margin added or removed) and what distinguishes it.\n"
-		"\n"
-		"Options:\n"
-		"  -r, --release RELEASE  print the policy that follows kernel RELEASE (as\n"
-		"                         uname -r prints it, e.g. 6.1.0-13-arm64) and why\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Aliases: v4.20 = v5.0 (feec arrived in v5.0).\n"
-		"Exit status: 0 ok, 2 bad command line.\n");
-}
+static const struct fs_opt policies_opts[] = {
+	{ "release", 'r', "RELEASE", "Print the policy that follows kernel RELEASE (as uname -r prints it, "
+	  "e.g. 6.1.0-13-arm64) and why, instead of the table." },
+	{ "help", 'h', NULL, "This text." },
+	{ 0 }
+};
+
+static const struct fs_opt *const policies_sets[] = { policies_opts, NULL };
+
+static const struct fs_cli_page policies_page = {
+	.name = "policies",
+	.summary = "list the feec policies and the kernels each follows",
+	.synopsis = "[--release RELEASE]",
+	.description =
+"Lists every feec policy: its name, the kernel versions whose "
+"find_energy_efficient_cpu() it reproduces, its margin twin (the same kernel "
+"with the 6.25 % energy margin added or removed) and what distinguishes it. "
+"v4.20 is an alias of v5.0 (feec arrived in v5.0).\n"
+"\n"
+"With --release, one line: the policy for that kernel, a tab, and why (the "
+"nearest earlier policy; which later changes it does not model).",
+	.sets = policies_sets,
+	.examples = " feecscope policies\n feecscope policies -r 6.1.0-13-arm64",
+};
 
 void fs_policies_print(FILE *out)
 {
-	fprintf(out, "%-15s %-27s %-15s %s\n", "POLICY", "KERNELS", "TWIN", "SUMMARY");
+	fprintf(out, "%-15s %-27s %s\n    %s\n", "POLICY", "KERNELS", "TWIN", "what it does");
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i);
-		fprintf(out, "%-15s %-27s %-15s %s\n", d->name, d->kernels, d->twin ? d->twin : "-", d->summary);
+
+		fprintf(out, "%-15s %-27s %s\n", d->name, d->kernels, d->twin ? d->twin : "-");
+		fs_cli_wrap(out, 4, d->summary);
 	}
 }
 
@@ -44,31 +52,29 @@ bool fs_policies_list_asked(int argc, char **argv)
 
 int fs_cmd_policies(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "release", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct fs_cli cli = { .cmd = "policies", .sets = policies_sets };
 	const char *release = NULL;
 	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "r:h", opts, NULL)) != -1) {
+	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
-		case 'r': release = optarg; break;
-		case 'h': usage(stdout); return FS_EXIT_OK;
-		default: usage(stderr); return FS_EXIT_USAGE;
+		case 'r':
+			if (!fs_release_valid(optarg))
+				return fs_cli_usage(cli.cmd, "--release '%s': expected MAJOR.MINOR[...], as uname -r "
+						    "prints it", optarg);
+			release = optarg;
+			break;
+		case 'h': fs_cli_help(stdout, &policies_page); return FS_EXIT_OK;
+		default: return FS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "feecscope policies: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		return FS_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return fs_cli_usage(cli.cmd, "unexpected argument '%s'", argv[optind]);
 	if (release) {
 		char why[512];
 		const struct fs_policy_desc *d = fs_policy_for_release(release, why, sizeof(why));
-		printf("%s\t%s\n", d ? d->name : "-", why);
+
+		printf("%s\t%s\n", d->name, why);
 		return FS_EXIT_OK;
 	}
 	fs_policies_print(stdout);

@@ -1,54 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope replay: run a recording or a records CSV through the policies, or convert between the two. */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
+#include "run_opts.h"
 #include "output/outputs_open.h"
 #include "source/csv_records.h"
 #include "source/recording.h"
 
-static const char usage_text[] =
-"usage: feecscope replay FILE [options]\n"
+enum { O_CONV_CSV = FS_RUN_OWN, O_CONV_REC };
+
+static const struct fs_opt replay_opts[] = {
+	{ "convert-csv", O_CONV_CSV, "OUT", "Write FILE's records as a records CSV and exit (lossless)." },
+	{ "convert-record", O_CONV_REC, "OUT", "Write FILE's records as a binary recording and exit." },
+	{ "help", 'h', NULL, "This text." },
+	{ 0 }
+};
+
+static const struct fs_opt *const replay_sets[] = {
+	fs_run_policy_opts, fs_run_filter_opts, fs_run_output_opts, replay_opts, NULL
+};
+
+static const struct fs_cli_page replay_page = {
+	.name = "replay",
+	.summary = "replay a recording or a records CSV through the policies",
+	.synopsis = "FILE [OPTIONS]\nFILE --convert-csv OUT | --convert-record OUT",
+	.description =
+"Replays FILE, a binary recording (`feecscope live --record`) or a records CSV "
+"(docs/csv.md; the format is told from the file's first bytes), through "
+"find_energy_efficient_cpu() of the chosen policies and prints the summary to "
+"stdout: for a recording, the same text live printed when it ended.\n"
 "\n"
-"Replay FILE, a binary recording (feecscope live --record) or a records CSV\n"
-"(docs/csv.md; the format is detected from the file's first bytes), through\n"
-"find_energy_efficient_cpu() policies and print the summary to stdout.\n"
-"\n"
-"Options:\n"
-"  --em SPEC             Energy Model to use instead of the one in FILE: a built-in\n"
-"                        profile name (pixel4, hikey960, ...), a saved EM file, or a\n"
-"                        debugfs-layout directory. An EM that is not the recorded\n"
-"                        kernel's makes feecscope emulate the EAS gates from the\n"
-"                        landscape (docs/accounting.md).\n"
-"  --policies A,B,...    policies to run, the first is the reference (feecscope policies).\n"
-"  --kernel-policy NAME  reference policy, run with its twin (with/without the margin).\n"
-"                        Default: the policy for FILE's kernel release and its twin;\n"
-"                        without a release, the newest mainline policy and its twin.\n"
-"  --csv OUT             decision CSV (docs/csv.md): a row per wake-up and policy,\n"
-"                        in wake-up order; OUT ending in .gz is written gzip.\n"
-"  --csv-layout wide     the older layout instead: a row per wake-up, columns\n"
-"                        per policy, rows as placements close.\n"
-"  --json OUT            the report as JSON (docs/json.md); '-' = stdout (the\n"
-"                        summary then stays off stdout).\n"
-"  --perfetto OUT        a Perfetto trace for ui.perfetto.dev (docs/perfetto.md);\n"
-"                        OUT ending in .gz is written gzip-compressed.\n"
-"  --summary OUT         also write the summary to OUT.\n"
-"  --threads             list each process's threads under it in the summary.\n"
-"  --pid N               only wake-ups of pid N.\n"
-"  --comm NAME           only wake-ups of tasks called NAME.\n"
-"  --convert-csv OUT     write FILE's records as a records CSV and exit (lossless).\n"
-"  --convert-record OUT  write FILE's records as a binary recording and exit.\n"
-"  -h, --help            this text.\n"
-"\n"
-"A damaged recording replays every complete chunk, then the error names the\n"
-"chunk and byte where it broke and the exit code is 1.\n"
-"\n"
-"Exit codes: 0 ok, 1 bad input or failed output (the message names the file\n"
-"and field), 2 bad command line.\n";
+"A damaged recording replays every complete chunk and prints the summary of "
+"what it read; then the error names the chunk and byte where the file broke, "
+"and the exit status is 1.",
+	.sets = replay_sets,
+	.examples =
+" feecscope replay rec.fsr\n"
+" feecscope replay rec.fsr -e pixel4 -P v5.4,v5.4-nomargin --csv d.csv\n"
+" feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
+};
 
 struct source {
 	struct fs_rec_reader *rec;
@@ -141,180 +135,96 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	return rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
 }
 
-static int parse_policies(char *list, struct fs_pipeline_opts *o)
-{
-	for (char *save, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct fs_policy_desc *d = fs_policy_find(tok);
-		if (!d) {
-			fprintf(stderr, "feecscope replay: --policies: unknown policy '%s' (feecscope policies lists them)\n", tok);
-			return -1;
-		}
-		if (o->nr_policies == FS_MAX_POLICIES) {
-			fprintf(stderr, "feecscope replay: --policies: at most %d policies\n", FS_MAX_POLICIES);
-			return -1;
-		}
-		o->policies[o->nr_policies++] = d;
-	}
-	if (!o->nr_policies) {
-		fprintf(stderr, "feecscope replay: --policies: empty list\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* Reference policy and its twin, saying why (head, printed under the verdict). */
-static int default_policies(const char *kernel_policy, const char *release, struct fs_pipeline_opts *o,
-			    char *head, size_t headlen)
-{
-	char why[512];
-	const struct fs_policy_desc *d;
-	if (kernel_policy) {
-		d = fs_policy_find(kernel_policy);
-		if (!d) {
-			fprintf(stderr, "feecscope replay: --kernel-policy: unknown policy '%s' (feecscope policies lists them)\n",
-				kernel_policy);
-			return -1;
-		}
-		snprintf(why, sizeof(why), "--kernel-policy %s", kernel_policy);
-	} else if (*release) {
-		d = fs_policy_for_release(release, why, sizeof(why));
-	} else {
-		char w2[400];
-		d = fs_policy_for_release("", w2, sizeof(w2));
-		snprintf(why, sizeof(why), "no kernel release in the input: newest mainline policy %s", d->name);
-	}
-	o->policies[o->nr_policies++] = d;
-	const struct fs_policy_desc *t = d->twin ? fs_policy_find(d->twin) : NULL;
-	if (t)
-		o->policies[o->nr_policies++] = t;
-	snprintf(head, headlen, "policies: %s (reference: %s)%s%s", d->name, why, t ? ", twin " : "", t ? t->name : "");
-	return 0;
-}
-
 int fs_cmd_replay(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "em", required_argument, NULL, 'e' },
-		{ "policies", required_argument, NULL, 'p' },
-		{ "kernel-policy", required_argument, NULL, 'k' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "perfetto", required_argument, NULL, 'f' },
-		{ "csv-layout", required_argument, NULL, 'L' },
-		{ "summary", required_argument, NULL, 's' },
-		{ "threads", no_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, 'P' },
-		{ "comm", required_argument, NULL, 'C' },
-		{ "convert-csv", required_argument, NULL, 'x' },
-		{ "convert-record", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *em_spec = NULL, *kernel_policy = NULL, *conv_csv = NULL, *conv_rec = NULL;
-	char *policies = NULL;
+	struct fs_cli cli = { .cmd = "replay", .sets = replay_sets };
+	struct fs_run_opts ro = { 0 };
+	const char *conv_csv = NULL, *conv_rec = NULL;
 	struct fs_pipeline_opts o = { 0 };
 	struct fs_output_paths out = { 0 };
 	int opt;
 
-	optind = 1;
 	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
 		fs_policies_print(stdout);
 		return FS_EXIT_OK;
 	}
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'e': em_spec = optarg; break;
-		case 'p': policies = optarg; break;
-		case 'k': kernel_policy = optarg; break;
-		case 'c': out.csv = optarg; break;
-		case 'j': out.json = optarg; break;
-		case 'f': out.perfetto = optarg; break;
-		case 'L':
-			if (fs_csv_layout_wide(optarg) < 0) {
-				fprintf(stderr, "feecscope replay: --csv-layout: '%s' is not long or wide\n", optarg);
-				return FS_EXIT_USAGE;
-			}
-			out.csv_wide = fs_csv_layout_wide(optarg);
-			break;
-		case 's': out.summary = optarg; break;
-		case 't': o.threads = true; break;
-		case 'C': o.comm_filter = optarg; break;
-		case 'x': conv_csv = optarg; break;
-		case 'r': conv_rec = optarg; break;
-		case 'P': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v <= 0 || v > INT32_MAX) {
-				fprintf(stderr, "feecscope replay: --pid: '%s' is not a pid\n", optarg);
-				return FS_EXIT_USAGE;
-			}
-			o.pid_filter = (__s32)v;
-			break;
-		}
-		case 'h':
-			fputs(usage_text, stdout);
-			return FS_EXIT_OK;
-		default:
-			fputs(usage_text, stderr);
+	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
+		int taken = fs_run_opt(cli.cmd, &ro, opt, optarg);
+
+		if (taken < 0)
 			return FS_EXIT_USAGE;
+		if (taken)
+			continue;
+		switch (opt) {
+		case O_CONV_CSV: conv_csv = optarg; break;
+		case O_CONV_REC: conv_rec = optarg; break;
+		case 'h': fs_cli_help(stdout, &replay_page); return FS_EXIT_OK;
+		default: return FS_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (conv_csv && conv_rec) || (policies && kernel_policy)) {
-		fprintf(stderr, "feecscope replay: %s\n", optind == argc ? "FILE is required" : optind < argc - 1 ?
-			"one FILE only" : conv_csv && conv_rec ? "--convert-csv and --convert-record exclude each other" :
-			"--policies and --kernel-policy exclude each other");
-		fputs(usage_text, stderr);
+	if (fs_run_opts_check(cli.cmd, &ro))
 		return FS_EXIT_USAGE;
-	}
+	if (optind == argc)
+		return fs_cli_usage(cli.cmd, "FILE is required (a recording or a records CSV)");
+	if (optind < argc - 1)
+		return fs_cli_usage(cli.cmd, "one FILE only ('%s' is another)", argv[optind + 1]);
+	if (conv_csv && conv_rec)
+		return fs_cli_usage(cli.cmd, "--convert-csv and --convert-record exclude each other");
 	const char *path = argv[optind];
-	char err[1024];
+	char err[1024], head[700];
 	struct source src;
 	struct fs_rec_meta meta;
-	static struct fs_em em;
+	struct fs_em *em = calloc(1, sizeof(*em));
 	int ret = FS_EXIT_FAIL;
 
+	if (!em) {
+		fprintf(stderr, "feecscope replay: out of memory\n");
+		return FS_EXIT_FAIL;
+	}
 	if (open_source(path, &src, &meta, err, sizeof(err))) {
 		fprintf(stderr, "feecscope replay: %s\n", err);
+		free(em);
 		return FS_EXIT_FAIL;
 	}
 	bool have_em = false;
-	if (em_spec) {
-		if (fs_em_load(em_spec, &em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: --em %s: %s\n", em_spec, err);
+	if (ro.em_spec) {
+		if (fs_em_load(ro.em_spec, em, err, sizeof(err))) {
+			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, err);
 			goto out;
 		}
 		have_em = true;
 		o.emulate_eas = true;
 	} else if (meta.em_text) {
-		if (fs_em_parse_text(meta.em_text, meta.em_len, path, &em, err, sizeof(err))) {
+		if (fs_em_parse_text(meta.em_text, meta.em_len, path, em, err, sizeof(err))) {
 			fprintf(stderr, "feecscope replay: %s: embedded EM: %s\n", path, err);
 			goto out;
 		}
 		have_em = true;
 		o.emulate_eas = !meta.em_is_kernel;
 	}
-	if (have_em && em.nr_cpus != meta.nr_cpus) {
-		fprintf(stderr, "feecscope replay: %s: the EM has %d CPUs but the recording has %d\n", path,
-			em.nr_cpus, meta.nr_cpus);
+	if (have_em && em->nr_cpus != meta.nr_cpus) {
+		fprintf(stderr, "feecscope replay: %s: the EM (%s) has %d CPUs but the recording has %d\n", path,
+			ro.em_spec ? ro.em_spec : "embedded", em->nr_cpus, meta.nr_cpus);
+		fs_em_cpu_hint(meta.nr_cpus, err, sizeof(err));
+		fs_cli_hint(err);
 		goto out;
 	}
 	if (conv_csv || conv_rec) {
-		ret = convert(path, &src, &meta, conv_csv, conv_rec, have_em ? &em : NULL);
+		ret = convert(path, &src, &meta, conv_csv, conv_rec, have_em ? em : NULL);
 		goto out;
 	}
 	if (!have_em) {
-		fprintf(stderr, "feecscope replay: %s: no EM in the file: give --em (a profile, a saved EM or a debugfs tree)\n", path);
+		fprintf(stderr, "feecscope replay: %s: no EM in the file: give --em (a profile, a saved EM or a "
+			"debugfs tree)\n", path);
+		fs_em_cpu_hint(meta.nr_cpus, err, sizeof(err));
+		fs_cli_hint(err);
 		goto out;
 	}
-	static char head[700];
-	if (policies ? parse_policies(policies, &o) :
-		       default_policies(kernel_policy, meta.kernel_release, &o, head, sizeof(head)))
-		goto out;
-	o.em = &em;
+	fs_run_apply(&ro, meta.kernel_release, &o, head, sizeof(head));
+	o.em = em;
 	o.kernel_release = meta.kernel_release;
 	o.head = head[0] ? head : NULL;
-	/* with the JSON on stdout the summary stays off it (--summary FILE keeps it) */
-	out.summary_out = out.json && !strcmp(out.json, "-") ? NULL : stdout;
+	fs_run_output_paths(&ro, &out);
 	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
 		fprintf(stderr, "feecscope replay: %s\n", err);
 		goto out;
@@ -340,10 +250,11 @@ int fs_cmd_replay(int argc, char **argv)
 	} else if (rc < 0) {
 		fprintf(stderr, "feecscope replay: %s\n", err);
 	}
+	ret = rc < 0 ? FS_EXIT_FAIL : fs_run_filter_end(cli.cmd, fs_pipeline_stats(p), fs_pipeline_filter(p));
 	fs_pipeline_free(p);
-	ret = rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
 out:
 	src_close(&src);
 	fs_rec_meta_free(&meta);
+	free(em);
 	return ret;
 }

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope report: many recordings' verdicts, per recording, per device EM and kernel, and combined. */
 #include <dirent.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,24 +12,34 @@
 #include "output/out_file.h"
 #include "source/recording.h"
 
-static const char usage_text[] =
-"usage: feecscope report [options] REC|DIR...\n"
+enum { O_CSV = FS_OPT_LONG, O_JOBS };
+
+static const struct fs_opt report_opts[] = {
+	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
+	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip)." },
+	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
+	{ "help", 'h', NULL, "This text." },
+	{ 0 }
+};
+
+static const struct fs_opt *const report_sets[] = { report_opts, NULL };
+
+static const struct fs_cli_page report_page = {
+	.name = "report",
+	.summary = "verdicts of many recordings, per device and kernel",
+	.synopsis = "[OPTIONS] REC|DIR...",
+	.description =
+"Replays every recording given (binary recordings, or records CSVs that carry "
+"their EM; a directory stands for the recordings in it) through its default "
+"policies (its kernel's and the twin), each once, on all CPUs, and prints what "
+"the margin costs per recording, per device EM and kernel release, and over all "
+"of them, with the processes it costs most (docs/analysis.md).\n"
 "\n"
-"Replay every recording given (binary recordings or records CSVs that carry\n"
-"their EM; a directory stands for the recordings in it) through its default\n"
-"policies (its kernel's and the twin), each once, on all CPUs, and print what\n"
-"the margin costs per recording, per device EM and kernel release, and over\n"
-"all of them, with the processes it costs most (docs/analysis.md).\n"
-"\n"
-"Options:\n"
-"  --json OUT     the report as JSON ('-' = stdout, instead of the text).\n"
-"  --csv OUT      one row per recording (OUT ending in .gz: gzip).\n"
-"  --jobs N       replay N recordings at a time (default: one per CPU).\n"
-"  -h, --help     this text.\n"
-"\n"
-"A recording that cannot be replayed is listed with its error; one damaged\n"
-"part-way counts up to the damage. Exit codes: 0 ok, 1 some recording could\n"
-"not be (fully) replayed or an output failed, 2 bad command line.\n";
+"A recording that cannot be replayed is listed with its error, and the exit "
+"status is 1; one damaged part-way counts up to the damage.",
+	.sets = report_sets,
+	.examples = " feecscope report runs/\n feecscope report a.fsr b.fsr --json report.json",
+};
 
 struct list {
 	char **v;
@@ -113,45 +122,33 @@ static void on_progress(void *ctx, size_t done, size_t total)
 
 int fs_cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "jobs", required_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
 	const char *json = NULL, *csv = NULL;
 	int jobs = 0, opt, ret = FS_EXIT_OK;
 	struct list files = { 0 };
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'j': json = optarg; break;
-		case 'c': csv = optarg; break;
-		case 'J': {
+		case O_CSV: csv = optarg; break;
+		case O_JOBS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
-			if (*end || v < 1 || v > 1024) {
-				fprintf(stderr, "feecscope report: --jobs: '%s' is not a count from 1 to 1024\n", optarg);
-				return FS_EXIT_USAGE;
-			}
+
+			if (*end || end == optarg || v < 1 || v > 1024)
+				return fs_cli_usage(cli.cmd, "--jobs '%s': expected a count from 1 to 1024", optarg);
 			jobs = (int)v;
 			break;
 		}
 		case 'h':
-			fputs(usage_text, stdout);
+			fs_cli_help(stdout, &report_page);
 			return FS_EXIT_OK;
 		default:
-			fputs(usage_text, stderr);
 			return FS_EXIT_USAGE;
 		}
 	}
-	if (optind == argc) {
-		fprintf(stderr, "feecscope report: give recordings or directories\n");
-		fputs(usage_text, stderr);
-		return FS_EXIT_USAGE;
-	}
+	if (optind == argc)
+		return fs_cli_usage(cli.cmd, "give recordings or directories");
 	for (int i = optind; i < argc; i++) {
 		struct stat st;
 

@@ -5,18 +5,14 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-
-/* Exit codes shared by every subcommand. */
-#define FS_EXIT_OK      0
-#define FS_EXIT_FAIL    1 /* bad input or a failed operation; the message says which file/field */
-#define FS_EXIT_USAGE   2 /* bad command line */
-#define FS_EXIT_NOPERM  3 /* missing privileges (root or CAP_BPF+CAP_PERFMON) */
+#include "cli.h" /* enum fs_exit: the exit codes every command returns */
 
 int fs_cmd_em(int argc, char **argv);
 int fs_cmd_replay(int argc, char **argv);
 int fs_cmd_live(int argc, char **argv);
 int fs_cmd_policies(int argc, char **argv);
 int fs_cmd_report(int argc, char **argv);
+int fs_cmd_version(int argc, char **argv);
 
 /* The policy table of `feecscope policies`; also what `replay/live --policies [list]` print. */
 void fs_policies_print(FILE *out);

@@ -152,13 +152,6 @@ fail:
 
 /* ---- per record ---- */
 
-static bool filtered(const struct fs_pipeline *p, __s32 pid, const char *comm)
-{
-	if (p->o.pid_filter && pid != p->o.pid_filter)
-		return true;
-	return p->o.comm_filter && strncmp(comm, p->o.comm_filter, FS_COMM_LEN - 1);
-}
-
 static int check_wakeup_values(const struct fs_wakeup *w, int n, char *err, size_t errlen)
 {
 	const char *what = NULL;
@@ -317,7 +310,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	}
 	if (check_wakeup_values(in, em->nr_cpus, err, errlen))
 		return -1;
-	if (filtered(p, in->pid, in->comm)) {
+	if (!fs_filter_keep(&p->o.filter, in->pid, in->tgid, in->comm)) {
 		p->st.filtered++;
 		return 0;
 	}
@@ -487,6 +480,11 @@ const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p)
 	return &p->st;
 }
 
+const struct fs_filter *fs_pipeline_filter(const struct fs_pipeline *p)
+{
+	return &p->o.filter;
+}
+
 /* Tasks with an open placement, ordered by the wake-up that opened it. */
 static int cmp_open(const void *a, const void *b)
 {
@@ -559,8 +557,7 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 	r->emulate_eas = p->o.emulate_eas;
 	r->kernel_release = p->o.kernel_release;
 	r->head = p->o.head;
-	r->pid_filter = p->o.pid_filter;
-	r->comm_filter = p->o.comm_filter;
+	r->filter = &p->o.filter;
 	r->threads = p->o.threads;
 	r->wall_time = fs_acct_wall_time(p->acct);
 	r->span_ns = p->st.last_ts > p->st.first_ts ? p->st.last_ts - p->st.first_ts : 0;

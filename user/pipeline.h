@@ -14,6 +14,7 @@
 #include "engine/em.h"
 #include "engine/policy.h"
 #include "engine/blocked_hist.h"
+#include "filter.h"
 #include "output/output.h"
 
 #define FS_HIST_BUCKETS FS_ACCT_HIST /* blocked-saving histogram, see accounting docs */
@@ -26,8 +27,7 @@ struct fs_pipeline_opts {
 	int nr_policies;
 	const char *kernel_release; /* "" if unknown */
 	const char *head;           /* line printed above the summary ("policies: ..."), or NULL */
-	__s32 pid_filter;           /* 0 = all */
-	const char *comm_filter;    /* NULL = all */
+	struct fs_filter filter;    /* --pid / --comm; none = every task */
 	bool threads;               /* reports list each process's threads */
 	/*
 	 * The EM is not the observed kernel's own (a built-in profile on a machine
@@ -67,7 +67,7 @@ struct fs_stats {
 	__u64 migrations;    /* FS_REC_MIGRATE outside wake-up */
 	__u64 exits;         /* FS_REC_EXIT */
 	__u64 lost;          /* records the kernel could not deliver (FS_REC_LOST sum) */
-	__u64 filtered;      /* dropped by --pid/--comm */
+	__u64 filtered;      /* dropped by --pid/--comm (the report's filter says which kept what) */
 	__u64 overutilized;  /* wake-ups seen with rd->overutilized */
 	__u64 feec_eligible; /* wake-ups where policy 0 reached the energy comparison */
 	__u64 kernel_known;  /* wake-ups with a known kernel placement */
@@ -85,6 +85,8 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 /* Write buffered outputs (live calls it every interval). */
 int fs_pipeline_flush(struct fs_pipeline *p, char *err, size_t errlen);
 const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p);
+/* The filter with what each item kept so far. */
+const struct fs_filter *fs_pipeline_filter(const struct fs_pipeline *p);
 
 /* Tasks with an open placement, in wake-up order (live reads their CPU time when it ends). */
 typedef void (*fs_open_task_fn)(void *ctx, __s32 pid, __s32 tgid);

@@ -70,7 +70,7 @@ check "handworked: its placements close out of wake-up order (so the reordering 
 	sh -c "cut -d, -f1 '$TMP/handworked.wide.csv' | tail -n +2 | sort -c -n 2>/dev/null && exit 1 || exit 0"
 head -n 1 "$TMP/pixel4.long.csv" >"$TMP/hdr"
 check "the header is layout 2's" grep -qx 'seq,ts_ns,t_ns,pid,tgid,uid,comm,prev_cpu,kernel_cpu,task_util,flags,dt_ns,until,runtime_ns,window_ns,policy,is_reference,has_margin,twin,cpu,acct_cpu,reason,prev_delta,best_delta,threshold,power_uw,dpower_uw,denergy_nj' "$TMP/hdr"
-expect_fail "--csv-layout other is a usage error" "not long or wide" \
+expect_fail "--csv-layout other is a usage error" "expected long or wide" \
 	"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --csv "$TMP/x.csv" --csv-layout tall
 expect_fail "an unwritable CSV.gz names the file" "nodir/x.csv.gz: cannot create" \
 	"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --csv "$TMP/nodir/x.csv.gz"

@@ -60,6 +60,6 @@ done
 
 expect_fail "an unwritable trace path names the file" "nodir/t.pftrace: cannot create" \
 	"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --perfetto "$TMP/nodir/t.pftrace"
-expect_fail "--perfetto without a file is a usage error" "requires an argument|usage" \
+expect_fail "--perfetto without a file is a usage error" "needs a value \\(FILE\\)" \
 	"$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --perfetto
 finish

@@ -22,6 +22,11 @@ for dev in pixel4 hikey960; do
 	expect_same "$dev: full-column CSV replays to the same summary" "$F/$dev.summary.txt" "$TMP/$dev.csum"
 done
 
+for s in "$F"/*.summary.txt; do
+	awk 'length > 80 { bad++ } END { exit bad > 0 }' "$s" && pass "$(basename "$s"): every line fits 80 columns" ||
+		fail "$(basename "$s") width" "$(awk 'length > 80' "$s" | head -n 2)"
+done
+
 # Independent re-computation from the decision CSV (rows re-sorted by ts in awk, not the pipeline's
 # arithmetic): total = sum of policy 0's power_uw x (next wake-up ts - ts); policy 1 = sum of its denergy_nj.
 energy_from_csv() {
@@ -114,8 +119,11 @@ expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording \(nor a
 { head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
 expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 2\)$" \
 	"$FEECSCOPE" replay "$TMP/ver.fsr"
-expect_fail "EM with another CPU count" "pixel4.fsr: the EM has 6 CPUs but the recording has 8$" \
+expect_fail "EM with another CPU count" "pixel4.fsr: the EM \(rk3399\) has 6 CPUs but the recording has 8$" \
 	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399
+cp "$TMP/out" "$TMP/cpus.out"
+check "... and names the built-in profiles with 8 CPUs and --em FILE" \
+	sh -c "grep -q '^hint: built-in profiles with 8 CPUs: .*pixel4' '$TMP/cpus.out' && grep -q -- '--em FILE' '$TMP/cpus.out'"
 expect_fail "bad CSV value names line and column" \
 	"bad_value.csv:5: column 5 \(cpu0_util_avg\): '1O' is not an unsigned 32-bit number$" \
 	"$FEECSCOPE" replay "$F/bad_value.csv" --em hikey960

@@ -8,7 +8,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 # --- command line and privileges --------------------------------------------
 check "live --help exits 0" "$FEECSCOPE" live --help
-expect_fail "live rejects an unknown option" "unrecognized option|usage" "$FEECSCOPE" live --bogus
+expect_fail "live rejects an unknown option" "unknown option '--bogus'" "$FEECSCOPE" live --bogus
 expect_fail "live --ringbuf-size must be a power of two" "power of two" "$FEECSCOPE" live --ringbuf-size 3000
 expect_fail "live --interval must be a number" "interval 'abc'" "$FEECSCOPE" live --interval abc
 if command -v setpriv >/dev/null; then

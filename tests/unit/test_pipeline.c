@@ -30,9 +30,11 @@ static void wake(struct fs_wakeup *w, __s32 pid, __u64 ts, int prev)
 static struct fs_pipeline *mk(const char *rec, __s32 pid_filter, char *err)
 {
 	struct fs_pipeline_opts o = { .em = &em, .nr_policies = 2, .kernel_release = "5.4.0",
-				      .pid_filter = pid_filter, .emulate_eas = true };
+				      .emulate_eas = true };
 	struct fs_rec_meta m = { .nr_cpus = em.nr_cpus, .em_is_kernel = false, .kernel_release = "5.4.0",
 				 .em_text = (char *)"test EM\n", .em_len = 8 };
+	if (pid_filter)
+		o.filter.pid[o.filter.nr_pids++] = pid_filter;
 	o.policies[0] = fs_policy_find("v5.4");
 	o.policies[1] = fs_policy_find("v5.4-nomargin");
 	if (rec && fs_output_recording(&o.outputs[o.nr_outputs++], rec, &m, err, 256))

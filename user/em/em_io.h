@@ -43,6 +43,8 @@ const char *fs_em_profile_name(int i);
 const char *fs_em_profile_desc(int i);
 /* Build profile `name` as kernel `era` would have registered it ("6.0" style µW is the default). */
 int fs_em_profile_build(const char *name, struct fs_em *em, char *err, size_t errlen);
+/* The hint for an EM of the wrong size: the built-in profiles with nr_cpus CPUs, else --em FILE. */
+void fs_em_cpu_hint(int nr_cpus, char *buf, size_t len);
 /* A generic profile sized to nr_cpus (for machines without an EM). */
 int fs_em_profile_for_cpus(int nr_cpus, struct fs_em *em, char *err, size_t errlen);
 

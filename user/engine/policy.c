@@ -248,6 +248,19 @@ static const struct {
 };
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
+/* "[v]MAJOR.MINOR[...]" with MAJOR > 0: n is set to the length of MAJOR.MINOR after the 'v'. */
+static bool release_parse(const char *r, int *major, int *minor, int *n)
+{
+	return sscanf(r, "%d.%d%n", major, minor, n) >= 2 && *major > 0 && *minor >= 0;
+}
+
+bool fs_release_valid(const char *release)
+{
+	int major, minor, n = 0;
+
+	return release && release_parse(release + (*release == 'v'), &major, &minor, &n);
+}
+
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen)
 {
 	int major = 0, minor = 0, patch = 0, n = 0;
@@ -255,7 +268,7 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 
 	if (*r == 'v')
 		r++;
-	if (sscanf(r, "%d.%d%n", &major, &minor, &n) < 2 || major <= 0 || minor < 0) {
+	if (!release_parse(r, &major, &minor, &n)) {
 		const struct fs_policy_desc *d = fs_policy_find(release_map[NR_RELEASES - 1].policy);
 		snprintf(why, whylen, "release \"%s\" is not MAJOR.MINOR[...]: fell back to %s (newest)",
 			 release ? release : "", d->name);

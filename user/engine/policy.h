@@ -107,6 +107,8 @@ const struct fs_policy_desc *fs_policy_find(const char *name); /* also accepts a
  * saying which rule matched (or that it fell back).
  */
 const struct fs_policy_desc *fs_policy_for_release(const char *release, char *why, size_t whylen);
+/* Whether release starts with [v]MAJOR.MINOR (what fs_policy_for_release() can map). */
+bool fs_release_valid(const char *release);
 
 int fs_policy_init(struct fs_policy *p, const struct fs_policy_desc *d, const struct fs_em *em,
 		   char *err, size_t errlen);

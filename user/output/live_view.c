@@ -1,172 +1,243 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Renders the live view each interval: a full screen (ANSI home + clear, no
- * curses, so it works in adb shell) on a terminal, one line otherwise.
- */
+/* The live view on a terminal or as lines (live_view.h). */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "live_view.h"
-#include "summary.h"
+#include "live_term.h"
+#include "cli.h"
+
+#define MAX_WARNINGS 16
+#define FULL_EVERY 30 /* frames: a full redraw now and then heals what another writer left */
 
 struct fs_live_view {
-	FILE *out;
-	bool tty;
-	struct fs_live_view_info info;
-	bool have_prev;
-	double prev_t;
-	__u64 prev_wakeups;
-	double prev_energy[FS_MAX_POLICIES];
+	struct fs_view_info info;
+	struct fs_view_rates rates;
+	struct fs_view_state state;
+	/* the last interval's rates, for redraws between intervals */
+	double wakeup_rate, mw[FS_MAX_POLICIES], busy_pct[FS_MAX_CPUS];
+	struct fs_frame frame, shown; /* shown: what the screen holds now */
+	bool have_shown, closed;
+	unsigned int frames;
+	char *warnings[MAX_WARNINGS];
+	int nr_warnings, dropped_warnings;
+	char *out;                    /* escape sequences and rows of one frame */
+	size_t out_size;
 };
 
-struct fs_live_view *fs_live_view_new(FILE *out, bool tty, const struct fs_live_view_info *info)
+struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner)
 {
 	struct fs_live_view *v = calloc(1, sizeof(*v));
 
 	if (!v)
 		return NULL;
-	v->out = out;
-	v->tty = tty;
 	v->info = *info;
+	v->out_size = FS_FRAME_MAX_ROWS * (FS_FRAME_MAX_COLS + 16) + 64;
+	v->out = malloc(v->out_size);
+	if (!v->out) {
+		free(v);
+		return NULL;
+	}
+	fflush(stdout);
+	fs_term_open(STDOUT_FILENO, STDIN_FILENO);
+	if (!fs_term_screen()) {
+		printf("%s\n", banner);
+		fflush(stdout);
+	}
 	return v;
+}
+
+/*
+ * Put the frame on the screen: every row addressed and erased before it is
+ * written (a row as wide as the screen never wraps, nothing scrolls), and
+ * only the rows that changed since the last one, for slow links.
+ */
+static void draw(struct fs_live_view *v, bool all)
+{
+	const struct fs_frame *f = &v->frame;
+	size_t n = 0;
+
+	if (!v->have_shown || v->shown.cols != f->cols || v->shown.rows != f->rows || ++v->frames % FULL_EVERY == 0)
+		all = true;
+	if (all)
+		n += (size_t)snprintf(v->out + n, v->out_size - n, "\033[H\033[2J");
+	for (int i = 0; i < f->n && n < v->out_size; i++) {
+		if (!all && i < v->shown.n && !strcmp(v->shown.line[i], f->line[i]))
+			continue;
+		n += (size_t)snprintf(v->out + n, v->out_size - n, "\033[%d;1H\033[2K%s", i + 1, f->line[i]);
+	}
+	if (n > v->out_size)
+		n = v->out_size;
+	fs_term_write(v->out, n);
+	v->shown = *f;
+	v->have_shown = true;
+}
+
+static void render(struct fs_live_view *v, const struct fs_view_sample *s, bool all)
+{
+	int cols, rows;
+
+	v->state.warning = v->nr_warnings ? v->warnings[v->nr_warnings - 1] : NULL;
+	v->state.more_warnings = v->nr_warnings ? v->nr_warnings - 1 + v->dropped_warnings : 0;
+	fs_term_size(&cols, &rows);
+	fs_view_frame(&v->frame, cols, rows, &v->info, s, &v->state);
+	draw(v, all);
+}
+
+/* One key=value line: the interval's numbers for logs and pipes. */
+static void line(const struct fs_view_sample *s)
+{
+	const struct fs_stats *st = s->st;
+	double den = st->wakeups ? (double)st->wakeups : 1;
+
+	printf("t=%.1fs wakeups/s=%.0f wakeups=%llu eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
+	       s->elapsed_s, s->wakeup_rate, (unsigned long long)st->wakeups, 100.0 * st->feec_eligible / den,
+	       100.0 * st->overutilized / den, (unsigned long long)st->lost, (unsigned long long)s->expired);
+	for (int i = 1; i < st->nr_policies; i++)
+		printf(" differ[%d]=%llu energy[%d]=%+.3fmJ rate[%d]=%+.3fmW", i, (unsigned long long)st->pol[i].differ,
+		       i, s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, i, s->mw[i]);
+	printf("\n");
+	fflush(stdout);
+}
+
+void fs_live_view_update(struct fs_live_view *v, struct fs_view_sample *s)
+{
+	fs_view_rates_update(&v->rates, s);
+	v->wakeup_rate = s->wakeup_rate;
+	memcpy(v->mw, s->mw, sizeof(v->mw));
+	memcpy(v->busy_pct, s->busy_pct, sizeof(v->busy_pct));
+	if (!fs_term_screen())
+		line(s);
+	else if (!v->state.paused)
+		render(v, s, fs_term_changed());
+}
+
+void fs_live_view_redraw(struct fs_live_view *v, struct fs_view_sample *s)
+{
+	s->wakeup_rate = v->wakeup_rate;
+	memcpy(s->mw, v->mw, sizeof(v->mw));
+	memcpy(s->busy_pct, v->busy_pct, sizeof(v->busy_pct));
+	if (fs_term_screen())
+		render(v, s, true);
+}
+
+/* While paused the screen keeps its numbers: only the last row changes, or the size. */
+static void paused_redraw(struct fs_live_view *v)
+{
+	int cols, rows;
+	struct fs_frame *f = &v->frame;
+
+	if (!f->n)
+		return;
+	fs_term_size(&cols, &rows);
+	if (cols != f->cols || rows != f->rows) { /* the frozen rows, cut or padded to the new size */
+		cols = cols > FS_FRAME_MAX_COLS ? FS_FRAME_MAX_COLS : cols;
+		rows = rows > FS_FRAME_MAX_ROWS ? FS_FRAME_MAX_ROWS : rows;
+		for (int i = 0; i < rows; i++) {
+			if (i >= f->n)
+				f->line[i][0] = 0;
+			f->line[i][cols] = 0;
+		}
+		f->n = rows;
+		f->cols = cols;
+		f->rows = rows;
+	}
+	snprintf(f->line[f->n - 1], sizeof(f->line[0]), "%.*s", cols,
+		 v->state.paused ? "PAUSED: p resumes, q quits" : "");
+	draw(v, true);
+}
+
+enum fs_view_event fs_live_view_input(struct fs_live_view *v)
+{
+	enum fs_view_event ev = FS_VIEW_NONE;
+	int k;
+
+	if (fs_term_changed()) {
+		if (!v->state.paused)
+			ev = FS_VIEW_REDRAW;
+		else
+			paused_redraw(v);
+	}
+	while ((k = fs_term_key()) >= 0) {
+		switch (k) {
+		case 'q': case 'Q':
+		case 0x03: /* Ctrl-C */
+		case 0x1c: /* Ctrl-\ */
+		case 0x04: /* Ctrl-D */
+			return FS_VIEW_QUIT;
+		case 0x1a: /* Ctrl-Z */
+			fs_term_suspend();
+			ev = FS_VIEW_REDRAW;
+			break;
+		case 'p': case 'P': case ' ':
+			if (!fs_term_screen())
+				break;
+			v->state.paused = !v->state.paused;
+			if (v->state.paused)
+				paused_redraw(v);
+			else
+				ev = FS_VIEW_REDRAW;
+			break;
+		case 's': case 'S':
+			v->state.sort = (v->state.sort + 1) % FS_SORT__NR;
+			if (!v->state.paused)
+				ev = FS_VIEW_REDRAW;
+			break;
+		case 0x0c: /* Ctrl-L */
+			v->have_shown = false;
+			if (!v->state.paused)
+				ev = FS_VIEW_REDRAW;
+			break;
+		}
+	}
+	return ev;
+}
+
+void fs_live_view_warn(struct fs_live_view *v, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!fs_term_screen()) {
+		fs_cli_error("live", "warning: %s", buf);
+		return;
+	}
+	if (v->nr_warnings == MAX_WARNINGS) {
+		free(v->warnings[0]);
+		memmove(v->warnings, v->warnings + 1, (MAX_WARNINGS - 1) * sizeof(v->warnings[0]));
+		v->nr_warnings--;
+		v->dropped_warnings++;
+	}
+	v->warnings[v->nr_warnings] = strdup(buf);
+	if (v->warnings[v->nr_warnings])
+		v->nr_warnings++;
+}
+
+void fs_live_view_close(struct fs_live_view *v)
+{
+	bool screen = fs_term_screen();
+
+	fs_term_close();
+	if (!v || !screen || v->closed)
+		return;
+	v->closed = true;
+	if (v->dropped_warnings)
+		fprintf(stderr, "feecscope live: %d earlier warnings not kept\n", v->dropped_warnings);
+	for (int i = 0; i < v->nr_warnings; i++)
+		fs_cli_error("live", "warning: %s", v->warnings[i]);
 }
 
 void fs_live_view_free(struct fs_live_view *v)
 {
-	free(v);
-}
-
-static double pct(__u64 a, __u64 b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-static void pd_table(struct fs_live_view *v, const struct fs_stats *st)
-{
-	const struct fs_em *em = v->info.em;
-	int npol = st->nr_policies < 3 ? st->nr_policies : 3;
-
-	if (!em || em->nr_pd < 1)
+	if (!v)
 		return;
-	fprintf(v->out, "\nPD moves, prev_cpu's PD -> chosen PD (wake-ups per policy:");
-	for (int i = 0; i < npol; i++)
-		fprintf(v->out, " [%d]%s", i, i + 1 < npol ? " /" : ")");
-	fprintf(v->out, "\n%-10s", "from\\to");
-	for (int b = 0; b < em->nr_pd; b++)
-		fprintf(v->out, " %20s", em->pd[b].name);
-	fprintf(v->out, "\n");
-	for (int a = 0; a < em->nr_pd; a++) {
-		fprintf(v->out, "%-10s", em->pd[a].name);
-		for (int b = 0; b < em->nr_pd; b++) {
-			char cell[64];
-			int n = 0;
-
-			for (int i = 0; i < npol; i++)
-				n += snprintf(cell + n, sizeof(cell) - n, "%s%llu", i ? "/" : "",
-					      (unsigned long long)st->pol[i].pd_moves[a][b]);
-			fprintf(v->out, " %20s", cell);
-		}
-		fprintf(v->out, "\n");
-	}
-}
-
-static void screen(struct fs_live_view *v, const struct fs_live_sample *s, double wk_rate,
-		   const double *mw)
-{
-	const struct fs_stats *st = s->st;
-	const struct fs_live_view_info *in = &v->info;
-	FILE *o = v->out;
-
-	fprintf(o, "\033[H\033[2J");
-	if (s->rep) {
-		char vl[FS_COLUMNS + 1];
-
-		for (int i = 0; i < s->rep->nr_verdicts; i++) {
-			fs_verdict_line(vl, sizeof(vl), s->rep, i);
-			fprintf(o, "%s\n", vl);
-		}
-	}
-	fprintf(o, "feecscope live   kernel %s   up %.1f s   refresh %.1f s\n", in->kernel_release,
-		s->elapsed_s, in->interval_s);
-	fprintf(o, "EM: %s%s\n", in->em_source,
-		in->emulate_eas ? "   [EAS emulated: not this kernel's own EM]" : "");
-	fprintf(o, "collector: %s\n", in->collector);
-	fprintf(o, "policies:");
-	for (int i = 0; i < in->nr_policies; i++)
-		fprintf(o, "  [%d] %s%s", i, in->policy_names[i], i == 0 ? " (reference)" : "");
-	fprintf(o, "\n\n");
-	fprintf(o, "wake-ups %9.0f/s   total %llu   forks %llu   load-balance migrations %llu\n", wk_rate,
-		(unsigned long long)st->wakeups, (unsigned long long)st->forks,
-		(unsigned long long)st->migrations);
-	fprintf(o, "feec-eligible %5.1f%%   overutilized %5.1f%%   kernel placement known %5.1f%%\n",
-		pct(st->feec_eligible, st->wakeups), pct(st->overutilized, st->wakeups),
-		pct(st->kernel_known, st->wakeups));
-	fprintf(o, "drops: lost %llu (ring buffer full %llu, nested in our own program %llu)   "
-		"unplaced (expired) %llu   filtered %llu\n",
-		(unsigned long long)st->lost, (unsigned long long)s->cnt[FS_CNT_LOST],
-		(unsigned long long)s->cnt[FS_CNT_NESTED], (unsigned long long)s->pair->expired,
-		(unsigned long long)st->filtered);
-	fprintf(o, "skipped by the collector: rt/dl %llu  still runnable %llu  never reached select %llu\n",
-		(unsigned long long)s->cnt[FS_CNT_NOT_FAIR], (unsigned long long)s->cnt[FS_CNT_RUNNABLE],
-		(unsigned long long)s->cnt[FS_CNT_NO_SELECT]);
-	if (s->rep)
-		fprintf(o, "CPU energy so far: %.3f mJ\n\n", fs_fj_to_mj(s->rep->cpu.total_fj));
-
-	fprintf(o, "%-22s %10s %10s %8s %8s %14s %11s\n", "policy", "eligible", "differ", "differ%",
-		"=kernel%", "energy vs [0]", "rate");
-	for (int i = 0; i < st->nr_policies; i++) {
-		const struct fs_policy_stats *p = &st->pol[i];
-		char name[32];
-
-		snprintf(name, sizeof(name), "[%d] %s", i, in->policy_names[i]);
-		fprintf(o, "%-22s %10llu %10llu %7.2f%% %7.2f%% %+11.3f mJ %+8.3f mW\n", name,
-			(unsigned long long)p->eligible, (unsigned long long)p->differ,
-			pct(p->differ, p->eligible), pct(p->agree_kernel, p->kernel_known),
-			s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, mw[i]);
-	}
-
-	if (s->rep && s->rep->nr_procs) {
-		fprintf(o, "\n");
-		fs_print_processes(o, s->rep, FS_TOP_TASKS);
-	}
-	pd_table(v, st);
-	fflush(o);
-}
-
-static void line(struct fs_live_view *v, const struct fs_live_sample *s, double wk_rate, const double *mw)
-{
-	const struct fs_stats *st = s->st;
-	FILE *o = v->out;
-
-	fprintf(o, "t=%.1fs wakeups/s=%.0f wakeups=%llu eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
-		s->elapsed_s, wk_rate, (unsigned long long)st->wakeups, pct(st->feec_eligible, st->wakeups),
-		pct(st->overutilized, st->wakeups), (unsigned long long)st->lost,
-		(unsigned long long)s->pair->expired);
-	for (int i = 1; i < st->nr_policies; i++)
-		fprintf(o, " differ[%d]=%llu energy[%d]=%+.3fmJ rate[%d]=%+.3fmW", i,
-			(unsigned long long)st->pol[i].differ, i,
-			s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, i, mw[i]);
-	fprintf(o, "\n");
-	fflush(o);
-}
-
-void fs_live_view_update(struct fs_live_view *v, const struct fs_live_sample *s)
-{
-	const struct fs_stats *st = s->st;
-	double dt = v->have_prev ? s->elapsed_s - v->prev_t : s->elapsed_s;
-	double wk_rate = 0, mw[FS_MAX_POLICIES] = { 0 };
-
-	if (dt > 0) {
-		wk_rate = (double)(st->wakeups - (v->have_prev ? v->prev_wakeups : 0)) / dt;
-		for (int i = 0; s->rep && i < st->nr_policies; i++)
-			mw[i] = (fs_fj_to_mj(s->rep->tot->energy_fj[i]) - (v->have_prev ? v->prev_energy[i] : 0)) / dt;
-	}
-	if (v->tty)
-		screen(v, s, wk_rate, mw);
-	else
-		line(v, s, wk_rate, mw);
-	v->have_prev = true;
-	v->prev_t = s->elapsed_s;
-	v->prev_wakeups = st->wakeups;
-	for (int i = 0; s->rep && i < st->nr_policies; i++)
-		v->prev_energy[i] = fs_fj_to_mj(s->rep->tot->energy_fj[i]);
+	fs_live_view_close(v);
+	for (int i = 0; i < v->nr_warnings; i++)
+		free(v->warnings[i]);
+	free(v->out);
+	free(v);
 }

@@ -1,42 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The live view: a top-like screen in plain ANSI (works in adb shell) when
- * stdout is a terminal, one plain line per interval otherwise.
+ * The live view: on a terminal, the screen of view_frame.h redrawn in
+ * place every interval (keys: q quits, p pauses, s sorts); otherwise one
+ * key=value line per interval. Warnings stay on the screen's last row and
+ * are printed again when the view closes.
  */
 #ifndef FEECSCOPE_LIVE_VIEW_H
 #define FEECSCOPE_LIVE_VIEW_H
 
-#include <stdbool.h>
 #include <stdio.h>
-#include "pipeline.h"
-#include "source/live_wire.h"
-#include "source/live_pair.h"
-
-/* What does not change during a run: the banner. */
-struct fs_live_view_info {
-	const char *kernel_release;
-	const char *em_source;      /* fs_em.source */
-	bool emulate_eas;           /* a built-in or --em model, not the kernel's */
-	const struct fs_em *em;
-	int nr_policies;
-	const char *policy_names[FS_MAX_POLICIES];
-	const char *collector;      /* "tp_btf + fentry select_task_rq_fair, rq from cfs_rq->rq" */
-	double interval_s;
-};
-
-/* One refresh: cumulative numbers; the view keeps the previous sample for rates. */
-struct fs_live_sample {
-	double elapsed_s;
-	const struct fs_stats *st;
-	const struct fs_report *rep;    /* fs_pipeline_snapshot(): verdicts, energies, processes; may be NULL */
-	__u64 cnt[FS_CNT__NR];      /* collector counters, cumulative */
-	const struct fs_pair_stats *pair;
-};
+#include "view_frame.h"
 
 struct fs_live_view;
 
-struct fs_live_view *fs_live_view_new(FILE *out, bool tty, const struct fs_live_view_info *info);
-void fs_live_view_update(struct fs_live_view *v, const struct fs_live_sample *s);
-void fs_live_view_free(struct fs_live_view *v);
+/* banner: printed first without a terminal ("feecscope live: kernel ..."). */
+struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner);
+/* An interval: rates from the previous one, then the screen (unless paused) or a line. */
+void fs_live_view_update(struct fs_live_view *v, struct fs_view_sample *s);
+/* Draw s again (after a key or a resize) with the last interval's rates. */
+void fs_live_view_redraw(struct fs_live_view *v, struct fs_view_sample *s);
+
+enum fs_view_event { FS_VIEW_NONE, FS_VIEW_QUIT, FS_VIEW_REDRAW };
+/* Keys and resizes since the last call. */
+enum fs_view_event fs_live_view_input(struct fs_live_view *v);
+
+void fs_live_view_warn(struct fs_live_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Give the terminal back, then print the warnings the screen showed to stderr. */
+void fs_live_view_close(struct fs_live_view *v);
+void fs_live_view_free(struct fs_live_view *v); /* closes first; accepts NULL */
 
 #endif /* FEECSCOPE_LIVE_VIEW_H */

@@ -42,6 +42,7 @@ struct fs_decision_row {
 };
 
 struct fs_stats;
+struct fs_filter;
 
 /* The end of a run (or a live snapshot of it): what the summary and JSON print. */
 struct fs_report {
@@ -50,8 +51,7 @@ struct fs_report {
 	bool emulate_eas;
 	const char *kernel_release;
 	const char *head;                     /* "policies: ..." line printed above the summary, or NULL */
-	__s32 pid_filter;
-	const char *comm_filter;
+	const struct fs_filter *filter;       /* --pid / --comm and what each item kept; NULL = none */
 	bool wall_time;                       /* no CPU times in the input: the old wall-time estimate */
 	__u64 span_ns;                        /* observation: last - first timestamp */
 	const struct fs_acct_totals *tot;     /* per-policy energy vs the reference, CPU time */

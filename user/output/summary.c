@@ -149,12 +149,13 @@ static void print_header(FILE *out, const struct fs_report *r)
 	fprintf(out, "records %llu; wake-ups %llu (forks %llu); balance migrations %llu; exits %llu\n",
 		(unsigned long long)st->records, (unsigned long long)st->wakeups, (unsigned long long)st->forks,
 		(unsigned long long)st->migrations, (unsigned long long)st->exits);
-	if (st->filtered || r->pid_filter || r->comm_filter) {
-		int n = snprintf(text, sizeof(text), "filtered out: %llu wake-ups", (unsigned long long)st->filtered);
-		if (r->pid_filter)
-			n += snprintf(text + n, sizeof(text) - n, " (--pid %d)", r->pid_filter);
-		if (r->comm_filter)
-			snprintf(text + n, sizeof(text) - n, " (--comm %s)", r->comm_filter);
+	if (st->filtered || (r->filter && fs_filter_active(r->filter))) {
+		char by[400] = "";
+
+		if (r->filter)
+			fs_filter_describe(r->filter, by, sizeof(by));
+		snprintf(text, sizeof(text), "filtered out: %llu wake-ups%s%s%s", (unsigned long long)st->filtered,
+			 *by ? " (" : "", by, *by ? ")" : "");
 		wrap(out, "", text, 2);
 	}
 	if (st->lost)
@@ -303,12 +304,12 @@ static void print_pd_moves(FILE *out, const struct fs_report *r)
 
 	fprintf(out, "PD transitions (row: prev_cpu's PD, column: the PD feec chose):\n");
 	for (int i = 0; i < st->nr_policies; i++) {
-		fprintf(out, "  %-14.14s", st->pol[i].desc->name);
+		fprintf(out, "  %-15.15s", st->pol[i].desc->name); /* "v6.12.97+margin" */
 		for (int c = 0; c < n; c++)
 			fprintf(out, " %7.7s", r->em->pd[c].name);
 		fputc('\n', out);
 		for (int row = 0; row < n; row++) {
-			fprintf(out, "    %-12.12s", r->em->pd[row].name);
+			fprintf(out, "    %-13.13s", r->em->pd[row].name);
 			for (int c = 0; c < n; c++)
 				fprintf(out, " %7llu", (unsigned long long)st->pol[i].pd_moves[row][c]);
 			fputc('\n', out);
@@ -317,17 +318,28 @@ static void print_pd_moves(FILE *out, const struct fs_report *r)
 	fputc('\n', out);
 }
 
-static void print_hist(FILE *out, const char *title, const __u64 *h, const char *(*label)(int))
+/* The non-empty buckets of the two histograms side by side, one bucket a row (55 columns). */
+static void print_hists(FILE *out, const struct fs_policy_stats *p)
 {
-	char text[1024];
-	int n = 0;
+	int a = 0, b = 0;
 
-	text[0] = 0;
-	for (int b = 0; b < FS_HIST_BUCKETS; b++)
-		if (h[b])
-			n += snprintf(text + n, sizeof(text) - n, "%s%s:%llu", n ? " " : "", label(b),
-				      (unsigned long long)h[b]);
-	wrap(out, title, text, 6);
+	fprintf(out, "    %-16s %8s    %-16s %8s\n", "% of threshold", "wake-ups", "saving in uW", "wake-ups");
+	for (;;) {
+		while (a < FS_HIST_BUCKETS && !p->blocked_hist[a])
+			a++;
+		while (b < FS_HIST_BUCKETS && !p->blocked_hist_uw[b])
+			b++;
+		if (a >= FS_HIST_BUCKETS && b >= FS_HIST_BUCKETS)
+			break;
+		if (a < FS_HIST_BUCKETS)
+			fprintf(out, "    %-16s %8llu", fs_acct_pct_label(a), (unsigned long long)p->blocked_hist[a]);
+		else
+			fprintf(out, "    %25s", "");
+		if (b < FS_HIST_BUCKETS)
+			fprintf(out, "    %-16s %8llu", fs_acct_uw_label(b), (unsigned long long)p->blocked_hist_uw[b]);
+		fputc('\n', out);
+		a++, b++;
+	}
 }
 
 static void print_blocked(FILE *out, const struct fs_report *r)
@@ -345,8 +357,7 @@ static void print_blocked(FILE *out, const struct fs_report *r)
 		fprintf(out, "  %s: %llu wake-ups\n", p->desc->name, (unsigned long long)p->blocked);
 		if (!p->blocked)
 			continue;
-		print_hist(out, "    % of threshold: ", p->blocked_hist, fs_acct_pct_label);
-		print_hist(out, "    saving in uW:   ", p->blocked_hist_uw, fs_acct_uw_label);
+		print_hists(out, p);
 	}
 	if (!any_margin)
 		fprintf(out, "  (no policy with a margin was run)\n");
@@ -373,22 +384,42 @@ static void print_threads(FILE *out, const struct fs_report *r, const struct fs_
 	}
 }
 
+int fs_process_header(char *buf, size_t len)
+{
+	return snprintf(buf, len, "  %8s %-15s %4s %8s %10s %11s %9s", "TGID", "COMM", "THR", "WAKEUPS", "CPU ms",
+			"mJ", "mean mW");
+}
+
+fs_fj_t fs_process_delta(const struct fs_report *r, const struct fs_process *g)
+{
+	return r->nr_verdicts ? g->delta_fj[0] : r->st->nr_policies > 1 ? g->energy_fj[1] : 0;
+}
+
+int fs_process_row(char *buf, size_t len, const struct fs_report *r, const struct fs_process *g)
+{
+	char comm[FS_COMM_LEN], ms[32], mj[64], mw[48];
+	fs_fj_t d = fs_process_delta(r, g);
+
+	clean_comm(comm, g->comm);
+	fs_fmt_fj(ms, sizeof(ms), (fs_fj_t)g->runtime_ns, 6, 1);
+	fmt_mj(mj, sizeof(mj), d);
+	fmt_mean_mw(mw, sizeof(mw), d, r->span_ns, false);
+	return snprintf(buf, len, "  %8d %-15s %4d %8llu %10s %11s %9s", g->tgid, comm, g->nr_threads,
+			(unsigned long long)g->wakeups, ms, mj, mw);
+}
+
 void fs_print_processes(FILE *out, const struct fs_report *r, size_t max)
 {
 	int k = r->nr_verdicts ? 0 : -1;
-	char comm[FS_COMM_LEN], ms[32], mj[64], mw[48];
+	char line[160];
 
-	fprintf(out, "  %8s %-15s %4s %8s %10s %11s %9s\n", "TGID", "COMM", "THR", "WAKEUPS", "CPU ms", "mJ", "mean mW");
+	fs_process_header(line, sizeof(line));
+	fprintf(out, "%s\n", line);
 	for (size_t i = 0; i < r->nr_procs && i < max; i++) {
 		const struct fs_process *g = &r->procs[i];
-		fs_fj_t d = k >= 0 ? g->delta_fj[k] : r->st->nr_policies > 1 ? g->energy_fj[1] : 0;
 
-		clean_comm(comm, g->comm);
-		fs_fmt_fj(ms, sizeof(ms), (fs_fj_t)g->runtime_ns, 6, 1);
-		fmt_mj(mj, sizeof(mj), d);
-		fmt_mean_mw(mw, sizeof(mw), d, r->span_ns, false);
-		fprintf(out, "  %8d %-15s %4d %8llu %10s %11s %9s\n", g->tgid, comm, g->nr_threads,
-			(unsigned long long)g->wakeups, ms, mj, mw);
+		fs_process_row(line, sizeof(line), r, g);
+		fprintf(out, "%s\n", line);
 		if (r->threads)
 			print_threads(out, r, g, k);
 	}

@@ -17,6 +17,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "feecscope.skel.h"
+#include "live_env.h"
 #include "live_bpf.h"
 #include "ring_merge.h"
 
@@ -551,11 +552,8 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 
 	b->feat.loads++;
 	rc = feecscope_bpf__load(s);
-	if (rc) {
-		snprintf(err, errlen, "loading the BPF programs into the kernel: %s "
-			 "(run with -vvv for the verifier log)", strerror(-rc));
-		return -1;
-	}
+	if (rc)
+		return fs_bpf_load_error(-rc, err, errlen); /* -2: the environment refused it */
 	return 0;
 }
 
@@ -677,6 +675,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			 "this kernel has no BTF (%s is missing: CONFIG_DEBUG_INFO_BTF is off), so CO-RE cannot "
 			 "relocate the collector; pass --btf FILE with this kernel's BTF "
 			 "(e.g. from `pahole --btf_encode_detached FILE vmlinux`)", KERNEL_BTF);
+		*noperm = true;
 		goto fail;
 	}
 
@@ -748,7 +747,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	 * every program again: drop the optional ones one at a time, and say so.
 	 */
 	for (;;) {
-		if (!open_and_load(b, &open_opts, have_ou_tp, err, errlen))
+		int lrc = open_and_load(b, &open_opts, have_ou_tp, err, errlen);
+
+		if (!lrc)
 			break;
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
@@ -761,6 +762,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
 			b->feat.ksym_runqueues = false;
 		} else {
+			*noperm = lrc == -2;
 			goto fail;
 		}
 	}

@@ -50,7 +50,8 @@ struct fs_live_bpf;
 
 /*
  * Everything up to a streaming collector. Returns 0, or -1 with err set;
- * *noperm is set when the failure is missing privileges (exit 3).
+ * *noperm is set when the failure is the environment's (exit 3): missing
+ * privileges, no BTF, bpf() refused (live_env.h).
  */
 int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
 		      bool *noperm, char *err, size_t errlen);

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The options live and replay share (run_opts.h). */
+#include <string.h>
+#include "run_opts.h"
+
+const struct fs_opt fs_run_policy_opts[] = {
+	{ "em", 'e', "SPEC", "The Energy Model: a built-in profile (feecscope em --list), a file written by "
+	  "`feecscope em --save`, or a copy of a kernel's debugfs energy_model directory. Default: live "
+	  "reads this kernel's EM, else takes a built-in profile for its CPU count; replay the EM inside "
+	  "FILE. An EM that is not the observed kernel's own makes feecscope emulate the EAS gates from "
+	  "the landscape (docs/accounting.md)." },
+	{ "policies", 'P', "LIST", "The policies to run, comma-separated; the first is the reference [0] "
+	  "every other is compared with. `--policies` alone lists them, as `feecscope policies` does." },
+	{ "kernel-policy", 'k', "NAME", "The policy the observed kernel follows, run as the reference with "
+	  "its twin (the same kernel with the margin added or removed). Default: the policy for the "
+	  "kernel release (uname -r live, the recorded one in replay)." },
+	{ 0 }
+};
+
+const struct fs_opt fs_run_filter_opts[] = {
+	{ "pid", 'p', "PID[,PID...]", "Only wake-ups of these threads, or of all threads of these processes. "
+	  "Repeat the option or give a comma list; a wake-up is kept when it matches any --pid or --comm." },
+	{ "comm", 'c', "NAME[,NAME...]", "Only wake-ups of tasks with these names (the kernel's comm, at "
+	  "most 15 characters). Repeat the option or give a comma list." },
+	{ 0 }
+};
+
+const struct fs_opt fs_run_output_opts[] = {
+	{ "csv", FS_RUN_CSV, "FILE", "The decision CSV (docs/csv.md): a row per wake-up and policy, in "
+	  "wake-up order, written at the end; FILE ending in .gz is written gzip." },
+	{ "csv-layout", FS_RUN_CSV_LAYOUT, "LAYOUT", "wide: the older layout instead, a row per wake-up "
+	  "with columns per policy, rows as placements close. Default: long." },
+	{ "json", 'j', "FILE", "The report as JSON (docs/json.md); '-' writes it to stdout, and the "
+	  "summary then stays off stdout." },
+	{ "summary", FS_RUN_SUMMARY, "FILE", "Also write the summary to FILE." },
+	{ "perfetto", FS_RUN_PERFETTO, "FILE", "A Perfetto trace for ui.perfetto.dev (docs/perfetto.md); "
+	  "FILE ending in .gz is written gzip-compressed." },
+	{ "threads", FS_RUN_THREADS, NULL, "List each process's threads under it in the summary." },
+	{ 0 }
+};
+
+/* A policy name, or the usage error with the closest name. */
+static const struct fs_policy_desc *policy_arg(const char *cmd, const char *opt, const char *name)
+{
+	const struct fs_policy_desc *d = fs_policy_find(name);
+	const char *names[64];
+	int n = 0;
+
+	if (d)
+		return d;
+	for (int i = 0; i < fs_policy_count() && n < 64; i++)
+		names[n++] = fs_policy_at(i)->name;
+	const char *near = fs_cli_closest(name, names, n);
+
+	if (near)
+		fs_cli_usage(cmd, "%s: unknown policy '%s' (did you mean '%s'?)", opt, name, near);
+	else
+		fs_cli_usage(cmd, "%s: unknown policy '%s' (`feecscope policies` lists them)", opt, name);
+	return NULL;
+}
+
+static int check_policy_list(const char *cmd, const char *list)
+{
+	char name[64];
+	int n = 0;
+
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (!len)
+			return fs_cli_usage(cmd, "--policies '%s': an empty item", list), -1;
+		if (++n > FS_MAX_POLICIES)
+			return fs_cli_usage(cmd, "--policies: at most %d policies", FS_MAX_POLICIES), -1;
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), p);
+		if (!policy_arg(cmd, "--policies", name))
+			return -1;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
+{
+	char why[256];
+
+	switch (key) {
+	case 'e': o->em_spec = arg; return 1;
+	case 'P':
+		if (check_policy_list(cmd, arg))
+			return -1;
+		o->policies = arg;
+		return 1;
+	case 'k':
+		if (!policy_arg(cmd, "--kernel-policy", arg))
+			return -1;
+		o->kernel_policy = arg;
+		return 1;
+	case 'p':
+		if (fs_filter_add_pids(&o->filter, arg, why, sizeof(why)))
+			return fs_cli_usage(cmd, "%s", why), -1;
+		return 1;
+	case 'c':
+		if (fs_filter_add_comms(&o->filter, arg, why, sizeof(why)))
+			return fs_cli_usage(cmd, "%s", why), -1;
+		return 1;
+	case FS_RUN_CSV: o->csv = arg; return 1;
+	case 'j': o->json = arg; return 1;
+	case FS_RUN_SUMMARY: o->summary = arg; return 1;
+	case FS_RUN_PERFETTO: o->perfetto = arg; return 1;
+	case FS_RUN_CSV_LAYOUT:
+		if (fs_csv_layout_wide(arg) < 0)
+			return fs_cli_usage(cmd, "--csv-layout '%s': expected long or wide", arg), -1;
+		o->csv_wide = fs_csv_layout_wide(arg);
+		return 1;
+	case FS_RUN_THREADS: o->threads = true; return 1;
+	}
+	return 0;
+}
+
+int fs_run_opts_check(const char *cmd, const struct fs_run_opts *o)
+{
+	if (o->policies && o->kernel_policy)
+		return fs_cli_usage(cmd, "--policies and --kernel-policy exclude each other"), -1;
+	return 0;
+}
+
+void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pipeline_opts *po,
+		  char *head, size_t headlen)
+{
+	const struct fs_policy_desc *k;
+	char why[512];
+
+	po->filter = o->filter;
+	po->threads = o->threads;
+	po->nr_policies = 0;
+	head[0] = 0;
+	if (o->policies) {
+		char name[64];
+
+		for (const char *p = o->policies; *p && po->nr_policies < FS_MAX_POLICIES;) {
+			size_t len = strcspn(p, ",");
+
+			snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), p);
+			po->policies[po->nr_policies++] = fs_policy_find(name); /* checked when parsed */
+			p += len + (p[len] == ',');
+		}
+		return;
+	}
+	if (o->kernel_policy) {
+		k = fs_policy_find(o->kernel_policy);
+		snprintf(why, sizeof(why), "--kernel-policy %s", o->kernel_policy);
+	} else if (release && *release) {
+		k = fs_policy_for_release(release, why, sizeof(why));
+	} else {
+		char ignored[400];
+
+		k = fs_policy_for_release("", ignored, sizeof(ignored));
+		snprintf(why, sizeof(why), "no kernel release in the input: newest mainline policy %s", k->name);
+	}
+	const struct fs_policy_desc *t = k->twin ? fs_policy_find(k->twin) : NULL;
+
+	po->policies[po->nr_policies++] = k;
+	if (t)
+		po->policies[po->nr_policies++] = t;
+	snprintf(head, headlen, "policies: %s (reference: %s)%s%s", k->name, why, t ? ", twin " : "",
+		 t ? t->name : "");
+}
+
+void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *out)
+{
+	out->csv = o->csv;
+	out->json = o->json;
+	out->summary = o->summary;
+	out->perfetto = o->perfetto;
+	out->csv_wide = o->csv_wide;
+	out->summary_out = o->json && !strcmp(o->json, "-") ? NULL : stdout;
+}
+
+int fs_run_filter_end(const char *cmd, const struct fs_stats *st, const struct fs_filter *f)
+{
+	char list[1024];
+	int n = fs_filter_unmatched(f, list, sizeof(list));
+
+	if (n)
+		fs_cli_error(cmd, "warning: %s matched no wake-up (of %llu)", list,
+			     (unsigned long long)(st->wakeups + st->filtered));
+	if (fs_filter_active(f) && !st->wakeups && st->filtered) {
+		fs_cli_error(cmd, "the filters kept none of the %llu wake-ups", (unsigned long long)st->filtered);
+		return FS_EXIT_FAIL;
+	}
+	return FS_EXIT_OK;
+}

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A live run: collector -> pairing -> pipeline -> view, and the orderly end (live_run.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "live_run.h"
+#include "live_env.h"
+#include "cpufreq_pressure.h"
+#include "live_pair.h"
+#include "live_status.h"
+#include "proc_stats.h"
+#include "cli.h"
+#include "run_opts.h"
+#include "em/em_io.h"
+#include "output/live_view.h"
+#include "output/live_term.h"
+
+#define PAIR_EXPIRE_NS (100ull * 1000 * 1000) /* a wake-up is placed within µs; 100 ms is generous */
+#define MAX_WAIT_MS 50 /* bounds the ring-buffer fill between drains, and how long a key waits */
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+struct fs_live_run {
+	struct fs_live_run_cfg cfg;
+	struct fs_live_bpf *bpf;
+	struct fs_pair *pair;
+	struct fs_pipeline *pipe;
+	__u32 cap[FS_MAX_CPUS];
+	bool track_cpufreq;
+	int feed_rc;
+	char feed_err[512];
+	__u64 lost_reported;
+};
+
+/* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
+static bool release_at_least(const char *release, int major, int minor)
+{
+	int a = 0, b = 0;
+
+	if (sscanf(release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > major || (a == major && b >= minor);
+}
+
+/* arch_scale_cpu_capacity as sysfs shows it (arm64 DT); 1024 where there is no file (x86 SMP). */
+static void read_cpu_capacities(__u32 *cap, int nr)
+{
+	for (int cpu = 0; cpu < nr; cpu++) {
+		char path[96];
+		unsigned int v;
+		FILE *f;
+
+		cap[cpu] = FS_SCHED_CAPACITY_SCALE;
+		snprintf(path, sizeof(path), FS_SYSFS_CPU "/cpu%d/cpu_capacity", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%u", &v) == 1 && v > 0 && v <= FS_SCHED_CAPACITY_SCALE)
+			cap[cpu] = v;
+		fclose(f);
+	}
+}
+
+static void update_cpufreq_pressure(struct fs_live_run *r)
+{
+	__u32 pr[FS_MAX_CPUS];
+
+	fs_cpufreq_pressure(NULL, r->cap, r->cfg.nr_cpus, pr);
+	fs_pair_set_cpufreq_pressure(r->pair, pr);
+}
+
+static void dump_record(const struct fs_rec_hdr *h)
+{
+	if (h->type == FS_REC_WAKEUP) {
+		const struct fs_wakeup *w = (const void *)h;
+
+		fprintf(stderr, "wakeup ts=%llu decided=%llu pid=%d comm=%s prev=%d task_cpu=%d waker=%d chosen=%d flags=%#x "
+			"util_avg=%u util_est=%u/%u lut=%llu cfs_rq_lut=%llu allowed=%#llx",
+			(unsigned long long)h->ts_ns, (unsigned long long)w->decided_ns, w->pid, w->comm, w->prev_cpu, w->task_cpu, w->waker_cpu,
+			w->chosen_cpu, w->flags, w->task.util_avg, w->task.util_est_enqueued, w->task.util_est_ewma,
+			(unsigned long long)w->task.last_update_time,
+			(unsigned long long)w->task.cfs_rq_last_update_time, (unsigned long long)w->cpus_allowed);
+		for (int i = 0; i < h->nr_cpus; i++)
+			fprintf(stderr, " cpu%d[u=%u ue=%u rt=%u cap=%u/%u nr=%u f=%#x]", i, w->cpu[i].util_avg,
+				w->cpu[i].util_est, w->cpu[i].rt_util, w->cpu[i].capacity, w->cpu[i].capacity_orig,
+				w->cpu[i].nr_running, w->cpu[i].flags);
+		fprintf(stderr, "\n");
+	} else if (h->type == FS_REC_MIGRATE) {
+		const struct fs_migrate *m = (const void *)h;
+
+		fprintf(stderr, "migrate ts=%llu pid=%d %d->%d\n", (unsigned long long)h->ts_ns, m->pid,
+			m->orig_cpu, m->dest_cpu);
+	} else {
+		fprintf(stderr, "record type=%u ts=%llu size=%u\n", h->type, (unsigned long long)h->ts_ns, h->size);
+	}
+}
+
+/* A record the pairing completed (or live made itself) goes to the pipeline. */
+static void feed(struct fs_live_run *r, const struct fs_rec_hdr *rec)
+{
+	if (!r->feed_rc && fs_pipeline_feed(r->pipe, rec, r->feed_err, sizeof(r->feed_err))) {
+		r->feed_rc = -1;
+		g_stop = 1;
+	}
+}
+
+static int on_complete(void *ctx, const struct fs_rec_hdr *rec)
+{
+	struct fs_live_run *r = ctx;
+
+	if (r->cfg.bpf.verbose >= 2)
+		dump_record(rec);
+	feed(r, rec);
+	return 0;
+}
+
+static int on_ring_record(void *ctx, const void *data, size_t size)
+{
+	struct fs_live_run *r = ctx;
+	const struct fs_lplace *e = data;
+
+	if (r->cfg.bpf.verbose >= 2 && size == sizeof(*e) && e->hdr.type == FS_LREC_PLACE &&
+	    e->kind == FS_PLACE_RUNNABLE)
+		fprintf(stderr, "runnable ts=%llu pid=%d cpu=%d\n", (unsigned long long)e->hdr.ts_ns, e->pid, e->cpu);
+	return fs_pair_feed(r->pair, data, size);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Deliver what the kernel lost since the last call as one FS_REC_LOST record:
+ * ring-buffer drops and events skipped because our program was already active
+ * on that CPU. Either way an observation is missing from every figure.
+ */
+static void report_lost(struct fs_live_run *r, const __u64 *cnt)
+{
+	__u64 lost = cnt[FS_CNT_LOST] + cnt[FS_CNT_NESTED];
+
+	if (lost <= r->lost_reported)
+		return;
+	struct fs_lost l = {
+		.hdr = { .type = FS_REC_LOST, .size = sizeof(l), .ts_ns = fs_live_boot_ns() },
+		.count = lost - r->lost_reported,
+	};
+
+	r->lost_reported = lost;
+	fs_pair_feed(r->pair, &l, sizeof(l));
+}
+
+/*
+ * Busy time and frequency residency: at the start, every interval (so the
+ * CPU energy and the verdict's share of it are current on the screen) and
+ * at the end. The pipeline keeps the first and the latest.
+ */
+static void feed_cpu_stats(struct fs_live_run *r)
+{
+	struct fs_cpustat cs;
+	static struct fs_freqstat fq[FS_MAX_CPUS];
+	__u64 now = fs_live_boot_ns();
+
+	if (!fs_proc_cpustat(&cs, r->cfg.nr_cpus, now))
+		feed(r, &cs.hdr);
+	int n = fs_proc_freqstats(fq, FS_MAX_CPUS, now);
+
+	for (int i = 0; i < n; i++)
+		feed(r, &fq[i].hdr);
+}
+
+/* fs_pipeline_open_tasks() callback: a task still placed, its CPU time from /proc. */
+static void feed_task_time(void *ctx, __s32 pid, __s32 tgid)
+{
+	struct fs_live_run *r = ctx;
+	struct fs_task_time tt;
+
+	if (!fs_proc_task_time(pid, tgid, fs_live_boot_ns(), &tt))
+		feed(r, &tt.hdr);
+}
+
+void fs_live_run_catch_signals(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = restart ? SA_RESTART : 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int fs_live_run_check_env(char *err, size_t errlen)
+{
+	return !fs_live_have_privileges(err, errlen) || fs_bpf_env_check(err, errlen) ? -1 : 0;
+}
+
+struct fs_live_run *fs_live_run_start(const struct fs_live_run_cfg *cfg, int *exit_code, char *err,
+				      size_t errlen)
+{
+	struct fs_live_run *r = calloc(1, sizeof(*r));
+	bool env;
+
+	*exit_code = FS_EXIT_FAIL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->cfg = *cfg;
+	r->cfg.bpf.on_record = on_ring_record;
+	r->cfg.bpf.ctx = r;
+	if (fs_live_bpf_start(&r->bpf, &r->cfg.bpf, &env, err, errlen)) {
+		*exit_code = env ? FS_EXIT_ENV : FS_EXIT_FAIL;
+		goto fail;
+	}
+	const struct fs_live_features *feat = fs_live_bpf_features(r->bpf);
+
+	if (feat->nr_cpus != cfg->nr_cpus) {
+		snprintf(err, errlen, "%d possible CPUs but %d configured; not supported", feat->nr_cpus,
+			 cfg->nr_cpus);
+		goto fail;
+	}
+	read_cpu_capacities(r->cap, cfg->nr_cpus);
+	r->pair = fs_pair_new(cfg->nr_cpus, PAIR_EXPIRE_NS, r->cap, on_complete, r);
+	if (!r->pair) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	/* v6.10+ feec subtracts cpufreq_pressure (a capped scaling_max_freq): track it from sysfs. */
+	r->track_cpufreq = release_at_least(cfg->kernel_release, 6, 10);
+	if (r->track_cpufreq)
+		update_cpufreq_pressure(r);
+	return r;
+fail:
+	fs_live_run_free(r);
+	return NULL;
+}
+
+/* The header lines and, without a terminal, the one-line banner. */
+static void view_info(struct fs_live_run *r, const struct fs_pipeline_opts *po, struct fs_view_info *vi,
+		      char *banner, size_t len)
+{
+	const struct fs_live_features *feat = fs_live_bpf_features(r->bpf);
+	int n;
+
+	vi->kernel_release = r->cfg.kernel_release;
+	vi->interval_s = r->cfg.interval_s;
+	vi->nr_status = fs_live_status_lines(feat, &r->cfg.bpf, po->em, po->emulate_eas, vi->status,
+					     FS_VIEW_MAX_STATUS);
+	n = snprintf(banner, len, "feecscope live: kernel %s, EM %s%s, policies", r->cfg.kernel_release,
+		     po->em->source, po->emulate_eas ? " (EAS emulated)" : "");
+	for (int i = 0; i < po->nr_policies && n < (int)len; i++)
+		n += snprintf(banner + n, len - n, " [%d] %s", i, po->policies[i]->name);
+	for (int i = 0; i < vi->nr_status && n < (int)len; i++)
+		if (!strncmp(vi->status[i], "collector: ", 11))
+			n += snprintf(banner + n, len - n, ", collector %s", vi->status[i] + 11);
+}
+
+static void sample(struct fs_live_run *r, struct fs_view_sample *s, double elapsed, const __u64 *cnt)
+{
+	memset(s, 0, sizeof(*s));
+	s->elapsed_s = elapsed;
+	s->st = fs_pipeline_stats(r->pipe);
+	s->rep = fs_pipeline_snapshot(r->pipe);
+	s->have_collector = true;
+	memcpy(s->cnt, cnt, sizeof(s->cnt));
+	s->expired = fs_pair_stats(r->pair)->expired;
+}
+
+int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
+{
+	static struct fs_view_info vi;
+	struct fs_live_view *view = NULL;
+	struct fs_view_sample s;
+	__u64 cnt[FS_CNT__NR] = { 0 };
+	char err[512], banner[1024];
+	bool warned_lost = false;
+	int rc = FS_EXIT_FAIL;
+	double t0, next;
+
+	r->pipe = fs_pipeline_new(po, err, sizeof(err));
+	if (!r->pipe) {
+		fs_cli_error("live", "%s", err);
+		return FS_EXIT_FAIL;
+	}
+	feed_cpu_stats(r); /* the CPU energy is the growth from here */
+
+	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not cost the recording its end */
+
+	view_info(r, po, &vi, banner, sizeof(banner));
+	view = fs_live_view_new(&vi, banner);
+	if (!view) {
+		fs_cli_error("live", "out of memory");
+		return FS_EXIT_FAIL;
+	}
+	t0 = mono_s();
+	next = t0 + r->cfg.interval_s;
+	while (!g_stop) {
+		double now = mono_s();
+		enum fs_view_event ev = fs_live_view_input(view);
+
+		if (ev == FS_VIEW_QUIT || (r->cfg.duration_s > 0 && now - t0 >= r->cfg.duration_s))
+			break;
+		if (ev == FS_VIEW_REDRAW) {
+			sample(r, &s, now - t0, cnt);
+			fs_live_view_redraw(view, &s);
+		}
+		int wait_ms = (int)((next - now) * 1000);
+
+		if (wait_ms > 0) {
+			int n = fs_live_bpf_poll(r->bpf, wait_ms > MAX_WAIT_MS ? MAX_WAIT_MS : wait_ms);
+
+			if (n < 0 && n != -EINTR) {
+				fs_live_view_warn(view, "reading the ring buffer: %s", strerror(-n));
+				break;
+			}
+			continue;
+		}
+		next += r->cfg.interval_s;
+		if (next < now) /* a stop (Ctrl-Z) or a slow interval: no burst of catch-up frames */
+			next = now + r->cfg.interval_s;
+		fs_live_bpf_counters(r->bpf, cnt);
+		report_lost(r, cnt);
+		if (r->track_cpufreq)
+			update_cpufreq_pressure(r);
+		feed_cpu_stats(r);
+		if (fs_pipeline_flush(r->pipe, err, sizeof(err))) {
+			snprintf(r->feed_err, sizeof(r->feed_err), "%s", err);
+			r->feed_rc = -1;
+			break;
+		}
+		if (cnt[FS_CNT_LOST] && !warned_lost) {
+			fs_live_view_warn(view, "the ring buffer was full: records lost (a larger --ringbuf-size "
+					  "helps)");
+			warned_lost = true;
+		}
+		sample(r, &s, now - t0, cnt);
+		fs_live_view_update(view, &s);
+		/* with the screen on the same terminal the counters would tear it: they come at the end */
+		if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
+			fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
+	}
+	/* The summary goes to the normal screen: give the terminal back first. */
+	fs_live_view_close(view);
+
+	/* Shutdown: stop the events, take what is in flight, complete the files. */
+	fs_live_bpf_stop(r->bpf);
+	fs_live_bpf_drain(r->bpf);
+	fs_live_bpf_counters(r->bpf, cnt);
+	report_lost(r, cnt);
+	fs_pair_flush(r->pair);
+	if (r->feed_rc)
+		goto out;
+	/* The CPU time of every task still placed, and the CPU statistics, end the observation. */
+	fs_pipeline_open_tasks(r->pipe, feed_task_time, r);
+	feed_cpu_stats(r);
+	if (r->feed_rc)
+		goto out;
+	/* The summary and the files are exactly what replay of the recording gives. */
+	if (fs_pipeline_finish(r->pipe, r->feed_err, sizeof(r->feed_err))) {
+		r->feed_rc = -1;
+		goto out;
+	}
+	fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
+	rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
+out:
+	if (r->feed_rc)
+		fs_cli_error("live", "%s", r->feed_err);
+	fs_live_view_free(view);
+	return rc;
+}
+
+void fs_live_run_free(struct fs_live_run *r)
+{
+	if (!r)
+		return;
+	fs_pipeline_free(r->pipe);
+	fs_pair_free(r->pair);
+	fs_live_bpf_destroy(r->bpf);
+	free(r);
+}
