@@ -157,6 +157,14 @@ FS_TEST(accounting_window_bounds)
 	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, false, 0, FS_END_TRACE, true), 100000000);
 	pl.win_num = 1024 * 1000000ull, pl.win_den = 100 * 2000000ull; /* cap·f / (u·fmax) = 5.12 */
 	EXPECT_EQ_U64(fs_acct_window(&pl, 1000000000, true, 1000000, FS_END_EXIT, false), 5120000);
+	/* dt 100 ms: 10 ms of CPU stand for 51.2 ms, + the tail = 99.608813 ms, within dt */
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 10000000, FS_END_WAKEUP, false), 51200000 + FS_PELT_TAIL_NS);
+	/* 11 ms: 56.32 ms + tail passes dt: dt */
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 11000000, FS_END_WAKEUP, false), 100000000);
+	/* a burst: 30 ms of CPU stand for 153.6 ms > dt: charged at the rate per CPU ns, no tail */
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 30000000, FS_END_WAKEUP, false), 153600000);
+	/* more CPU time than wall time (two clocks): no more than dt of it */
+	EXPECT_EQ_U64(fs_acct_window(&pl, 100000000, true, 200000000, FS_END_WAKEUP, false), 512000000);
 }
 
 FS_TEST(accounting_system_step_function)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Energy accounting: placements charged by CPU time (accounting.h, docs/accounting.md). */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "accounting.h"
@@ -133,6 +134,8 @@ __u64 fs_acct_window(const struct fs_placement *pl, __u64 dt, bool runtime_known
 		return dt;
 	if (!runtime_known)
 		return 0; /* nothing is extrapolated past the last CPU time seen */
+	if (r > dt)
+		r = dt; /* no task runs longer than the wall time: clocks of two readings */
 	unsigned __int128 active = r;
 
 	if (pl->win_den && pl->win_num > pl->win_den) {
@@ -142,6 +145,13 @@ __u64 fs_acct_window(const struct fs_placement *pl, __u64 dt, bool runtime_known
 		active = __builtin_mul_overflow(r, pl->win_num, &prod) ?
 			 (unsigned __int128)r * pl->win_num / pl->win_den : prod / pl->win_den;
 	}
+	/*
+	 * The task ran more than its utilization said (a burst after the wake-up:
+	 * r/β > dt): its CPU time is charged at the rate per CPU ns, past dt; the
+	 * sleep had no room for a tail. Else the tail, and no more than dt.
+	 */
+	if (active >= dt)
+		return active > UINT64_MAX ? UINT64_MAX : (__u64)active;
 	if (end == FS_END_WAKEUP || end == FS_END_OBSERVED)
 		active += FS_PELT_TAIL_NS;
 	return active < dt ? (__u64)active : dt;
