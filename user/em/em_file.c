@@ -283,41 +283,15 @@ int fs_em_parse_text(const char *text, size_t len, const char *name, struct fs_e
 
 int fs_em_read_file(const char *path, struct fs_em *em, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	char *buf;
+	size_t len;
+	int rc = fs_read_all(path, 16u << 20, &buf, &len, err, errlen);
 
-	if (!f)
-		return fs_em_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno)), -1;
-	for (;;) {
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return fs_em_errf(err, errlen, "%s: out of memory", path), -1;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-		if (len > (16u << 20)) {
-			free(buf);
-			fclose(f);
-			return fs_em_errf(err, errlen, "%s: larger than 16 MiB: not an EM file", path), -1;
-		}
-	}
-	if (ferror(f)) {
-		int e = errno;
-		free(buf);
-		fclose(f);
-		return fs_em_errf(err, errlen, "%s: cannot read: %s", path, strerror(e)), -1;
-	}
-	fclose(f);
-	rc = fs_em_parse_text(buf ? buf : "", len, path, em, err, errlen);
+	if (rc > 0)
+		return fs_em_errf(err, errlen, "%s: cannot open: %s", path, strerror(ENOENT)), -1;
+	if (rc < 0)
+		return -1;
+	rc = fs_em_parse_text(buf, len, path, em, err, errlen);
 	free(buf);
 	return rc;
 }

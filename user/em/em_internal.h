@@ -83,6 +83,13 @@ void fs_strlcpy(char *dst, const char *src, size_t len);
 /* dst = a "/" b; -1 if it does not fit. */
 int fs_path_join(char *dst, size_t len, const char *a, const char *b);
 
+/*
+ * The whole of path (a file or a pipe) in a NUL-terminated malloc'd *text:
+ * 0 read, 1 absent (ENOENT), -1 error in err ("<path>: ..."), also when it
+ * holds more than max bytes.
+ */
+int fs_read_all(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen);
+
 /* Like snprintf into err, never overflowing. */
 void fs_em_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
