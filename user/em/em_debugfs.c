@@ -113,7 +113,8 @@ static int list_dir(const char *dir, struct dir_list *l, char *err, size_t errle
 		dir_list_free(l);
 		return ERR("%s: cannot list: %s", dir, strerror(e));
 	}
-	qsort(l->name, l->nr, sizeof(l->name[0]), cmp_name);
+	if (l->nr)
+		qsort(l->name, l->nr, sizeof(l->name[0]), cmp_name);
 	return 0;
 }
 
@@ -564,6 +565,11 @@ int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *
 			}
 			continue;
 		}
+		if (fs_em_bad_name(name)) {
+			(void)ERR("%s/%s: performance domain: directory name with a blank or unprintable character",
+				  dir, name);
+			goto out;
+		}
 		if (strlen(name) >= sizeof(em->pd[0].name)) {
 			(void)ERR("%s/%s: performance domain: directory name longer than %zu characters", dir, name,
 			  sizeof(em->pd[0].name) - 1);
@@ -583,6 +589,9 @@ int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *
 		 skipped[0] ? "; skipped non-CPU PDs " : "", skipped,
 		 guessed ? "; kernel release unknown: flags bit 0 read as MICROWATTS (v6.0+), pass --kernel for a 5.19 tree" : "");
 	rc = fs_em_finalize(em, err, errlen);
+	/* A capacity table may list CPUs beyond the EM's: they are not part of it. */
+	for (int cpu = rc ? FS_MAX_CPUS : em->nr_cpus; cpu < FS_MAX_CPUS; cpu++)
+		em->capacity[cpu] = 0;
 out:
 	dir_list_free(&l);
 	return rc;

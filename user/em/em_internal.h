@@ -71,6 +71,12 @@ const char *fs_em_profile_provenance(const char *name);
 int fs_cpulist_parse(const char *s, __u64 *mask);
 void fs_cpulist_format(__u64 mask, char *buf, size_t len);
 
+/*
+ * A performance-domain name must be one word of printable ASCII: the EM file
+ * (and every recording) keeps it as one. Returns true if name is not.
+ */
+bool fs_em_bad_name(const char *name);
+
 /* Strict decimal / hex (0x..) parse of a whole string, surrounding blanks allowed. */
 int fs_parse_u64(const char *s, __u64 *v);
 

@@ -29,6 +29,16 @@ void fs_snprintf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool fs_em_bad_name(const char *name)
+{
+	if (!*name)
+		return true;
+	for (; *name; name++)
+		if (!isgraph((unsigned char)*name))
+			return true;
+	return false;
+}
+
 int fs_parse_u64(const char *s, __u64 *v)
 {
 	char *end;
