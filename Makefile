@@ -155,7 +155,8 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
 
-# Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
+# Every test: unit (plain and ASan+UBSan), kept fuzz inputs, CLI, live (root).
+# Ends "N passed, N failed". `make check` also fuzzes FUZZ_SECONDS per target.
 test: all unit $(FUZZ_REPLAY)
 	$(Q)tests/run.sh $(OUTPUT)
 
@@ -164,7 +165,8 @@ deps:
 	$(Q)scripts/install-deps.sh
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)FS_FUZZ_SECONDS=$(FUZZ_SECONDS) $(MAKE) --no-print-directory test
 
 live: deps
 	$(Q)$(MAKE) --no-print-directory all

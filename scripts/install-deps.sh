@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config
+pkgs=(make gcc libc6-dev clang libclang-rt-dev llvm bpftool libbpf-dev libelf-dev zlib1g-dev pkg-config
       rt-app stress-ng linux-perf procps psmisc tmux python3 file protobuf-compiler
       python3-pandas)
 

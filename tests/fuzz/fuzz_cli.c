@@ -10,6 +10,7 @@
  * debugfs. The exit code must be one of the documented ones. `live` is not
  * here: it needs the BPF side and root (tests/live).
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,8 +88,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc = 0, rc, (*cmd)(int, char **);
 	static char em_opt[] = "--em", em_val[] = "pixel4";
 
-	if (!csv_text)
+	static int home = -1;
+
+	if (!csv_text) {
 		load_inputs();
+		home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		FUZZ_CHECK(home >= 0, "cannot open the working directory");
+	}
 	if (memchr(data, '/', size) || memchr(data, '\0', size))
 		return 0;
 	copy = malloc(size + 1);
@@ -114,6 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		reset_getopt();
 		rc = cmd(argc, argv);
 		fuzz_quiet(0);
+		/* back where libFuzzer keeps its corpus (relative paths) */
+		FUZZ_CHECK(fchdir(home) == 0, "fchdir");
 		FUZZ_CHECK(rc == FS_EXIT_OK || rc == FS_EXIT_FAIL || rc == FS_EXIT_USAGE,
 			   "exit code %d (documented: 0, 1, 2; 3 only for live's privileges)", rc);
 	}

@@ -58,9 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_records_add(&rs, &rec.h);
 		off += want;
 	}
+	fuzz_replay(&meta, &rs);
 	fuzz_recording_round_trip(&meta, &rs);
 	fuzz_csv_round_trip(&meta, &rs);
-	fuzz_replay(&meta, &rs);
 	fuzz_records_free(&rs);
 	free(meta.em_text);
 	return 0;
