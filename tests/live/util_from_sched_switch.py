@@ -51,6 +51,45 @@ def ts_ns(sec, frac):
     return int(sec) * 10**9 + int(frac.ljust(9, '0'))
 
 
+def busy_in(runs, lo, hi):
+    return sum(max(0, min(t_out, hi) - max(t_in, lo)) for t_in, t_out, _ in runs)
+
+
+def check_runtime(tmp, tids, runs):
+    """What each task really got: its sched_switch run time against the
+    kernel's own sum_exec_runtime (schedstat_sample.py at both ends of the
+    window), not against what rt-app was asked (a loaded host gives less).
+    A read lands somewhere between its two boot-clock stamps, so the trace's
+    busy time over the inner span is a lower bound and over the outer span an
+    upper bound, plus a run cut by either end of the trace (missing from it).
+    sum_exec_runtime of a running task lags by up to a tick at each read, and
+    excludes steal time (added to the upper bound)."""
+    try:
+        samples = [line.split() for line in open(f'{tmp}/schedstat.txt')]
+    except OSError:
+        print('bad no schedstat.txt: the window\'s runtime samples are missing')
+        return
+    if len(samples) != 2:
+        print(f'bad schedstat.txt: {len(samples)} samples, want 2')
+        return
+    (a0, a1, sa), (b0, b1, sb) = ([int(x) for x in s[:3]] for s in samples)
+    va, vb = (dict(x.split(':') for x in s[3:]) for s in samples)
+    tick, slack = 10_000_000, 2_000_000   # 1/HZ at HZ=100 (the coarsest), clock jitter
+    for pid, comm in sorted(tids.items(), key=lambda kv: kv[1]):
+        if va.get(pid, 'gone') == 'gone' or vb.get(pid, 'gone') == 'gone':
+            print(f'bad {comm}: gone before the window closed')
+            continue
+        got = int(vb[pid]) - int(va[pid])
+        lo = busy_in(runs[pid], a1, b0) - 2 * tick - slack
+        longest = max((t_out - t_in for t_in, t_out, _ in runs[pid]), default=0)
+        hi = busy_in(runs[pid], a0, b1) + 2 * (tick + longest) + slack + (sb - sa)
+        share = 100.0 * got / (b0 - a1)
+        asked = f', rt-app asked {int(comm[3:])} %' if re.fullmatch(r'fsa\d+', comm) else ''
+        print(f"{'ok' if lo <= got <= hi else 'bad'} {comm} got {share:.1f} % of a CPU{asked}: "
+              f'sum_exec_runtime {got / 1e6:.1f} ms within sched_switch\'s '
+              f'[{lo / 1e6:.1f}, {hi / 1e6:.1f}] ms')
+
+
 def main():
     tmp, tids = sys.argv[1], dict(t.split(':') for t in sys.argv[2:])
     runs = {pid: [] for pid in tids}   # (t_in, t_out, slept)
@@ -96,6 +135,7 @@ def main():
             wk[m.group(2)].append((int(m.group(1)), int(m.group(3)), int(m.group(5))))
     if from_wakeup:
         print(f'note {from_wakeup} runs started at sched_wakeup: tracefs had no switch-in for them')
+    check_runtime(tmp, tids, runs)
     for pid, comm in sorted(tids.items(), key=lambda kv: kv[1]):
         r = runs[pid]
         if len(r) < 50:
