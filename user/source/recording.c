@@ -532,6 +532,14 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 		memcpy(&rh, r->raw + off, sizeof(rh));
 		if (check_record(&rh, raw_len - off, r->nr_cpus, r->version, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
+		/* The values too, in today's layout (r->rec is free: the last record handed out is spent). */
+		memset(&r->rec, 0, sizeof(r->rec));
+		if (r->version == 1)
+			v1_upgrade(r->raw + off, &rh, &r->rec);
+		else
+			memcpy(&r->rec, r->raw + off, rh.size);
+		if (fs_rec_check_values(&r->rec.hdr, r->nr_cpus, why, sizeof(why)))
+			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		off += rh.size;
 	}
 	if (off != raw_len)
