@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "commands.h"
+#include "output/out_file.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "source/live_bpf.h"
@@ -251,6 +252,16 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "feecscope live: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	/* No output may be an input or another output: checked before anything is written. */
+	const struct fs_io_path io[] = {
+		{ o->em_spec, "--em", false }, { o->btf, "--btf", false }, { o->record, "--record", true },
+		{ o->csv, "--csv", true }, { o->summary, "--summary", true }, { o->json, "--json", true },
+	};
+	char err[512];
+	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {
+		fprintf(stderr, "feecscope live: %s\n", err);
 		return -1;
 	}
 	return 0;

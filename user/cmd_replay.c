@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope replay: run a recording or a records CSV through the policies, or convert between the two. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "pipeline.h"
+#include "output/out_file.h"
 #include "em/em_io.h"
 #include "output/outputs_open.h"
 #include "source/csv_records.h"
 #include "source/recording.h"
+#include "source/spool.h"
 
 static const char usage_text[] =
 "usage: feecscope replay FILE [options]\n"
@@ -49,6 +52,25 @@ static const char usage_text[] =
 "\n"
 "Exit codes: 0 ok, 1 bad input or failed output (the message names the file\n"
 "and field), 2 bad command line.\n";
+
+/*
+ * Files opened under another name than the user gave (a piped FILE's copy,
+ * spool.h; an output's temporary name, out_file.h): messages say the given one.
+ */
+static struct { const char *opened, *given; } alias[2];
+
+static void say(const char *msg)
+{
+	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
+		const char *at = alias[i].opened ? strstr(msg, alias[i].opened) : NULL;
+		if (at) {
+			fprintf(stderr, "feecscope replay: %.*s%s%s\n", (int)(at - msg), msg, alias[i].given,
+				at + strlen(alias[i].opened));
+			return;
+		}
+	}
+	fprintf(stderr, "feecscope replay: %s\n", msg);
+}
 
 struct source {
 	struct fs_rec_reader *rec;
@@ -104,38 +126,54 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 		fprintf(stderr, "feecscope replay: %s has no EM: give --em to embed one in %s\n", in, rec_out);
 		return FS_EXIT_FAIL;
 	}
+	/* Written under a temporary name, renamed into place only when complete. */
+	struct fs_out_file of;
 	FILE *out = NULL;
 	struct fs_rec_writer *w = NULL;
+	if (fs_out_open(&of, csv_out ? csv_out : rec_out, err, sizeof(err))) {
+		say(err);
+		return FS_EXIT_FAIL;
+	}
 	if (csv_out) {
-		out = fopen(csv_out, "w");
-		if (!out) {
-			perror(csv_out);
-			return FS_EXIT_FAIL;
-		}
+		out = of.f;
 		fs_csv_records_write_header(out, m);
 	} else {
-		w = fs_rec_writer_open(rec_out, m, err, sizeof(err));
+		static char tmp_name[4096]; /* a copy: of's own goes with commit or abort */
+		snprintf(tmp_name, sizeof(tmp_name), "%s", fs_out_name(&of));
+		alias[1].opened = tmp_name;
+		alias[1].given = rec_out;
+		w = fs_rec_writer_open(fs_out_name(&of), m, err, sizeof(err));
 		if (!w) {
-			fprintf(stderr, "feecscope replay: %s\n", err);
+			say(err);
+			fs_out_abort(&of);
 			return FS_EXIT_FAIL;
 		}
 	}
+	bool wfail = false;
 	while ((rc = src_next(s, &h, err, sizeof(err))) == 1) {
 		if (out ? fs_csv_records_write(out, h, m->nr_cpus) : fs_rec_writer_add(w, h, err, sizeof(err))) {
 			if (out)
-				snprintf(err, sizeof(err), "%s: write failed", csv_out);
+				snprintf(err, sizeof(err), "%s: write failed: %s", csv_out, strerror(errno ? errno : EIO));
 			rc = -1;
+			wfail = true;
 			break;
 		}
 	}
 	if (rc < 0)
-		fprintf(stderr, "feecscope replay: %s\n", err);
-	if (out && fclose(out) && rc == 0) {
-		perror(csv_out);
+		say(err);
+	if (w && fs_rec_writer_close(w, err, sizeof(err)) && !wfail) {
+		say(err);
 		rc = -1;
+		wfail = true;
 	}
-	if (w && fs_rec_writer_close(w, err, sizeof(err)) && rc == 0) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+	/*
+	 * A damaged input converts up to where it broke (a complete file of that
+	 * much, and exit 1); a failed write leaves nothing under the name.
+	 */
+	if (wfail) {
+		fs_out_abort(&of);
+	} else if (fs_out_commit(&of, err, sizeof(err))) {
+		say(err);
 		rc = -1;
 	}
 	return rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
@@ -273,8 +311,26 @@ int fs_cmd_replay(int argc, char **argv)
 	static struct fs_em em;
 	int ret = FS_EXIT_FAIL;
 
-	if (open_source(path, &src, &meta, err, sizeof(err))) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+	/* No output may be an input or another output: checked before anything is written. */
+	const struct fs_io_path io[] = {
+		{ path, "FILE", false }, { em_spec, "--em", false }, { out.csv, "--csv", true },
+		{ out.json, "--json", true }, { out.summary, "--summary", true },
+		{ conv_csv, "--convert-csv", true }, { conv_rec, "--convert-record", true },
+	};
+	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {
+		say(err);
+		return FS_EXIT_USAGE;
+	}
+
+	/* A pipe is read once: copied first, so it is sniffed and read like a file (docs/csv.md). */
+	char spooled[64];
+	const char *in = fs_spool_if_stream(path, spooled, sizeof(spooled), err, sizeof(err));
+	if (in == spooled) {
+		alias[0].opened = spooled;
+		alias[0].given = path;
+	}
+	if (!in || open_source(in, &src, &meta, err, sizeof(err))) {
+		say(err);
 		return FS_EXIT_FAIL;
 	}
 	bool have_em = false;
@@ -316,12 +372,12 @@ int fs_cmd_replay(int argc, char **argv)
 	/* with the JSON on stdout the summary stays off it (--summary FILE keeps it) */
 	out.summary_out = out.json && !strcmp(out.json, "-") ? NULL : stdout;
 	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 		goto out;
 	}
 	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
 	if (!p) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 		goto out;
 	}
 	const struct fs_rec_hdr *h;
@@ -335,10 +391,10 @@ int fs_cmd_replay(int argc, char **argv)
 		}
 	/* A damaged file still gets the summary of what replayed, then the error and exit 1. */
 	if (fs_pipeline_finish(p, ferr, sizeof(ferr))) {
-		fprintf(stderr, "feecscope replay: %s\n", ferr);
+		say(ferr);
 		rc = -1;
 	} else if (rc < 0) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 	}
 	fs_pipeline_free(p);
 	ret = rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;

@@ -119,13 +119,11 @@ int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 				continue;
 			if (!same(&id[i], &id[j]))
 				continue;
-			snprintf(err, errlen, "%s %s: the same file as %s%s%s", p[i].what, p[i].path,
-				 p[j].output ? "" : "the input ", p[j].what,
-				 p[j].output ? "" : ": refusing to overwrite it");
-			if (strcmp(p[i].path, p[j].path)) {
-				size_t l = strlen(err);
-				snprintf(err + l, errlen > l ? errlen - l : 0, " (%s)", p[j].path);
-			}
+			/* "--csv in.csv: the input FILE (./in.csv): not overwritten" */
+			snprintf(err, errlen, "%s %s: %s%s%s%s%s%s", p[i].what, p[i].path,
+				 p[j].output ? "the same file as " : "the input ", p[j].what,
+				 strcmp(p[i].path, p[j].path) ? " (" : "", strcmp(p[i].path, p[j].path) ? p[j].path : "",
+				 strcmp(p[i].path, p[j].path) ? ")" : "", p[j].output ? "" : ": not overwritten");
 			free(id);
 			return -1;
 		}

@@ -33,7 +33,7 @@ struct fs_io_path {
 
 /*
  * 0 if no output is an input or another output; else -1 with err like
- * "--csv in.csv: the same file as the input FILE (in.csv): refusing to overwrite it".
+ * "--csv ./in.csv: the input FILE (in.csv): not overwritten".
  * An input that does not exist is not compared (its reader reports it).
  */
 int fs_paths_check(const struct fs_io_path *paths, int n, char *err, size_t errlen);
@@ -54,5 +54,11 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen);
 /* Close and remove the temporary file; the final name is untouched. o may be unopened (zeroed). */
 void fs_out_abort(struct fs_out_file *o);
+
+/* The name to give a writer that opens the file itself (the temporary one, or path in place). */
+static inline const char *fs_out_name(const struct fs_out_file *o)
+{
+	return o->tmp ? o->tmp : o->path;
+}
 
 #endif /* FEECSCOPE_OUT_FILE_H */
