@@ -6,6 +6,7 @@
  */
 #include <stdbool.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "test.h"
 #include "source/csv_records.h"
 
@@ -130,4 +131,68 @@ FS_TEST(rec_values_other_records)
 	expect_refused(&fq.hdr, "freqstat: residency: 0 frequencies, want 1..64");
 	fq.nr = 524288;
 	expect_refused(&fq.hdr, "freqstat: residency: 524288 frequencies, want 1..64");
+}
+
+/* --- the header's meta text: never cut short or read loosely --- */
+
+/* Replace from with to in the recording's meta text, fixing its length and the header CRC. */
+static void rewrite_meta(const char *path, const char *from, const char *to, size_t to_len)
+{
+	unsigned char *b = malloc(1 << 20), *o = malloc(1 << 20);
+	FILE *f = fopen(path, "rb");
+	size_t n = fread(b, 1, 1 << 20, f), at;
+	__u32 mlen, elen, crc;
+
+	fclose(f);
+	memcpy(&mlen, b + 12, 4);
+	memcpy(&elen, b + 16, 4);
+	unsigned char *hit = memmem(b + 24, mlen, from, strlen(from));
+	if (!hit)
+		abort();
+	at = (size_t)(hit - b);
+	memcpy(o, b, at);
+	memcpy(o + at, to, to_len);
+	memcpy(o + at + to_len, b + at + strlen(from), n - at - strlen(from));
+	n = n - strlen(from) + to_len;
+	mlen = mlen - (__u32)strlen(from) + (__u32)to_len;
+	memcpy(o + 12, &mlen, 4);
+	crc = (__u32)crc32(crc32(0, o + 8, 12), o + 24, mlen + elen);
+	memcpy(o + 20, &crc, 4);
+	f = fopen(path, "wb");
+	fwrite(o, 1, n, f);
+	fclose(f);
+	free(b);
+	free(o);
+}
+
+static void expect_header_err_n(const char *from, const char *to, size_t to_len, const char *want)
+{
+	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_text = (char *)"x\n", .em_len = 2 };
+	const char *p = path_for("h", "fsr");
+	char err[512] = "";
+	struct fs_rec_meta rm;
+
+	snprintf(m.kernel_release, sizeof(m.kernel_release), "6.1.0");
+	struct fs_rec_writer *w = fs_rec_writer_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(w && !fs_rec_writer_close(w, err, sizeof(err)));
+	rewrite_meta(p, from, to, to_len);
+	EXPECT_TRUE(fs_rec_reader_open(p, &rm, err, sizeof(err)) == NULL);
+	EXPECT_CONTAINS(err, want);
+	unlink(p);
+}
+
+static void expect_header_err(const char *from, const char *to, const char *want)
+{
+	expect_header_err_n(from, to, strlen(to), want);
+}
+
+FS_TEST(rec_header_meta_strict)
+{
+	char longrel[100];
+
+	expect_header_err("nr_cpus=4\n", "nr_cpus=4x\n", "header: nr_cpus missing or out of range 1..32");
+	expect_header_err("em_is_kernel=0\n", "em_is_kernel=yes\n", "header: em_is_kernel: 'yes', want 0 or 1");
+	snprintf(longrel, sizeof(longrel), "kernel_release=6.1.0-%070d\n", 0);
+	expect_header_err("kernel_release=6.1.0\n", longrel, "header: kernel_release: longer than 63 characters");
+	expect_header_err_n("em_is_kernel=0\n", "em_is_kernel=0\nx=\0y\n", 19, "header: a NUL byte in the meta text");
 }

@@ -438,12 +438,22 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 		if (*s != '#')
 			break;
 		s = trim(s + 1);
-		if (!strncmp(s, "kernel_release=", 15)) {
-			snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", s + 15);
-		} else if (!strncmp(s, "feecscope_version=", 18)) {
-			snprintf(m->feecscope_version, sizeof(m->feecscope_version), "%s", s + 18);
+		if (!strncmp(s, "kernel_release=", 15) || !strncmp(s, "feecscope_version=", 18)) {
+			bool rel = s[0] == 'k';
+			char *dst = rel ? m->kernel_release : m->feecscope_version;
+			size_t max = rel ? sizeof(m->kernel_release) : sizeof(m->feecscope_version);
+			const char *v = s + (rel ? 15 : 18);
+			if (strlen(v) >= max) {
+				free(em);
+				return cerr(r, err, errlen, -1, "%.*s: longer than %zu characters", rel ? 14 : 17, s, max - 1);
+			}
+			strcpy(dst, v);
 		} else if (!strncmp(s, "em_is_kernel=", 13)) {
-			m->em_is_kernel = atoi(s + 13) != 0;
+			if (strcmp(s + 13, "0") && strcmp(s + 13, "1")) {
+				free(em);
+				return cerr(r, err, errlen, -1, "em_is_kernel: '%s', want 0 or 1", s + 13);
+			}
+			m->em_is_kernel = s[13] == '1';
 		} else if (!strncmp(s, "nr_cpus=", 8)) {
 			char *end;
 			long v = strtol(s + 8, &end, 10);
