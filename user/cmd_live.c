@@ -73,9 +73,9 @@ static void usage(FILE *out)
 "    them, are paired with the CPU the kernel chose, then replayed through the\n"
 "    feec policies against the Energy Model. The view is refreshed every interval;\n"
 "    when stdout is not a terminal it prints one line per interval instead.\n"
-"    On Ctrl-C, SIGTERM or --duration the ring buffer is drained, the files are\n"
-"    completed and the final summary (the same text `feecscope replay` prints for\n"
-"    the recording) goes to stdout; collector statistics go to stderr.\n"
+"    On Ctrl-C, SIGTERM, SIGHUP or --duration the ring buffer is drained, the\n"
+"    files are completed and the final summary (the same text `feecscope replay`\n"
+"    prints for the recording) goes to stdout; collector statistics to stderr.\n"
 "\n"
 "    Without a kernel Energy Model (no EAS, as on most x86 machines) a built-in\n"
 "    profile sized to this machine's CPUs is used and EAS is emulated; the banner\n"
@@ -114,6 +114,12 @@ static void usage(FILE *out)
 "    -v, --verbose          -v probes and collector counters, -vv one line per record,\n"
 "                           -vvv also libbpf's own log (verifier output)\n"
 "    -h, --help             this text\n"
+"\n"
+"FILES\n"
+"    No output may be the --em or --btf file or another output (the same file by\n"
+"    any name): refused before anything loads (exit 2). The CSV, summary and JSON\n"
+"    appear under their names only when complete; the recording is written in\n"
+"    place and, if live is killed, replays up to its last flushed chunk.\n"
 "\n"
 "EXIT STATUS\n"
 "    0 ok, 1 failure (the message says what), 2 usage, 3 missing privileges.\n");
@@ -683,6 +689,14 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: out of memory\n");
 		goto out;
 	}
+	/* From the first output on, a signal ends the run with complete files. */
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: end like Ctrl-C */
+	signal(SIGPIPE, SIG_IGN);     /* a closed stdout is a write error, not the end of the files */
 	if (open_outputs(&L.o, &po, em, uts.release, err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		goto out;
@@ -721,6 +735,7 @@ int fs_cmd_live(int argc, char **argv)
 	sa.sa_flags = 0; /* no SA_RESTART from here: the poll returns at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 
 	t0 = mono_s();
 	next = t0 + L.o.interval_s;

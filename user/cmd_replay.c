@@ -20,6 +20,7 @@ static const char usage_text[] =
 "Replay FILE, a binary recording (feecscope live --record) or a records CSV\n"
 "(docs/csv.md; the format is detected from the file's first bytes), through\n"
 "find_energy_efficient_cpu() policies and print the summary to stdout.\n"
+"FILE may be a pipe: '-' (standard input), /dev/stdin or <(command).\n"
 "\n"
 "Options:\n"
 "  --em SPEC             Energy Model to use instead of the one in FILE: a built-in\n"
@@ -49,6 +50,10 @@ static const char usage_text[] =
 "\n"
 "A damaged recording replays every complete chunk, then the error names the\n"
 "chunk and byte where it broke and the exit code is 1.\n"
+"\n"
+"No output may be FILE, the --em file or another output (the same file by\n"
+"any name): that is refused before anything is written (exit 2). Outputs are\n"
+"written under a temporary name and renamed into place when complete.\n"
 "\n"
 "Exit codes: 0 ok, 1 bad input or failed output (the message names the file\n"
 "and field), 2 bad command line.\n";
@@ -255,6 +260,7 @@ int fs_cmd_replay(int argc, char **argv)
 	int opt;
 
 	optind = 1;
+	memset(alias, 0, sizeof(alias)); /* nothing from an earlier call in this process */
 	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
 		fs_policies_print(stdout);
 		return FS_EXIT_OK;

@@ -61,6 +61,19 @@ const char *fuzz_scratch_dir(void)
 	return dir;
 }
 
+const char *fuzz_out_path(const char *name)
+{
+	static char dir[64], path[128];
+
+	if (!dir[0]) {
+		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+		snprintf(dir, sizeof(dir), "%s/feecscope-fuzz-out-XXXXXX", base);
+		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
 char *fuzz_em_text(const struct fs_em *em, size_t *len)
 {
 	char *buf = NULL;
@@ -138,7 +151,7 @@ void fuzz_report(const char *fmt, ...)
 
 void fuzz_quiet(int on)
 {
-	static int null_fd = -1;
+	static int null_fd = -1, null_in = -1;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -146,9 +159,13 @@ void fuzz_quiet(int on)
 		saved_fd[1] = fcntl(1, F_DUPFD_CLOEXEC, 3);
 		saved_fd[2] = fcntl(2, F_DUPFD_CLOEXEC, 3);
 		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		FUZZ_CHECK(saved_fd[1] >= 0 && saved_fd[2] >= 0 && null_fd >= 0, "cannot save stdout/stderr");
+		null_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		FUZZ_CHECK(saved_fd[1] >= 0 && saved_fd[2] >= 0 && null_fd >= 0 && null_in >= 0,
+			   "cannot save stdout/stderr");
 		__sanitizer_set_report_fd((void *)(intptr_t)saved_fd[2]);
 	}
 	dup2(on ? null_fd : saved_fd[1], 1);
 	dup2(on ? null_fd : saved_fd[2], 2);
+	if (on) /* a command reading '-' gets an empty input, never the fuzzer's terminal */
+		dup2(null_in, 0);
 }

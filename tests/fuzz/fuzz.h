@@ -42,6 +42,12 @@ const char *fuzz_file(int slot, const void *data, size_t size);
 /* A fresh, empty directory on tmpfs, the same one on every call (made once per process). */
 const char *fuzz_scratch_dir(void);
 
+/*
+ * A path for an output file (written under a temporary name and renamed, so
+ * not a memfd): in a tmpfs directory made once; valid until the next call.
+ */
+const char *fuzz_out_path(const char *name);
+
 /* Remove everything inside dir (not dir itself), links not followed. */
 void fuzz_empty_dir(const char *dir);
 

@@ -68,8 +68,10 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = &em;
 	o.kernel_release = meta->kernel_release;
-	paths.csv = fuzz_file(3, "", 0);
-	paths.json = fuzz_file(2, "", 0);
+	char csv[128];
+	snprintf(csv, sizeof(csv), "%s", fuzz_out_path("decisions.csv"));
+	paths.csv = csv;
+	paths.json = fuzz_out_path("report.json");
 	paths.summary_out = fuzz_null_stream();
 	FUZZ_CHECK(fs_outputs_open(&o, &paths, err, sizeof(err)) == 0, "outputs: %s", err);
 	p = fs_pipeline_new(&o, err, sizeof(err));

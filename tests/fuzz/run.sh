@@ -12,6 +12,8 @@ OUT=${1:-build}
 SECS=${2:-30}
 shift 2 2>/dev/null
 cd "$(dirname "$0")/../.."
+# Absolute: a harness may change directory (fuzz_cli.c runs commands in a scratch one).
+OUT=$(realpath "$OUT")
 pass=0 fail=0
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -26,12 +28,12 @@ for t in "${targets[@]}"; do
 	corpus=$OUT/fuzz/corpus/$t
 	mkdir -p "$corpus"
 	dirs=("$corpus")
-	for d in seed found; do [ -d "tests/fuzz/$t/$d" ] && dirs+=("tests/fuzz/$t/$d"); done
+	for d in seed found; do [ -d "tests/fuzz/$t/$d" ] && dirs+=("$PWD/tests/fuzz/$t/$d"); done
 	opts=(-max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
 	      -artifact_prefix="$OUT/fuzz/artifacts/$t-")
-	[ -f "tests/fuzz/$t/dict" ] && opts+=(-dict="tests/fuzz/$t/dict")
+	[ -f "tests/fuzz/$t/dict" ] && opts+=(-dict="$PWD/tests/fuzz/$t/dict")
 	log=$OUT/fuzz/logs/$t.log
-	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1
+	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1 </dev/null
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
