@@ -57,8 +57,9 @@ check "replay --csv replaces an existing file" grep -q '^seq,' out.csv
 expect_fail "a write that fails is an error naming the file (exit 1)" \
 	'^feecscope replay: /dev/full: write failed: No space left on device$' \
 	"$FEECSCOPE" replay in.csv --em pixel4 --convert-csv /dev/full
-[ $? ] && "$FEECSCOPE" replay in.csv --em pixel4 --convert-csv /dev/full >/dev/null 2>&1
-[ $? -eq 1 ] && pass "  ... with exit code 1" || fail "write failure exit code" "$?"
+"$FEECSCOPE" replay in.csv --em pixel4 --convert-csv /dev/full >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && pass "  ... with exit code 1" || fail "write failure exit code" "$rc"
 # a damaged recording converts up to its last complete chunk, exit 1, the file complete
 head -c 5000 in.fsr >cut.fsr
 "$FEECSCOPE" replay cut.fsr --convert-csv cut.csv >/dev/null 2>cut.err
