@@ -264,6 +264,7 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	const struct fs_io_path io[] = {
 		{ o->em_spec, "--em", false }, { o->btf, "--btf", false }, { o->record, "--record", true },
 		{ o->csv, "--csv", true }, { o->summary, "--summary", true }, { o->json, "--json", true },
+		{ o->perfetto, "--perfetto", true },
 	};
 	char err[512];
 	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {

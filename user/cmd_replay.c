@@ -320,7 +320,7 @@ int fs_cmd_replay(int argc, char **argv)
 	/* No output may be an input or another output: checked before anything is written. */
 	const struct fs_io_path io[] = {
 		{ path, "FILE", false }, { em_spec, "--em", false }, { out.csv, "--csv", true },
-		{ out.json, "--json", true }, { out.summary, "--summary", true },
+		{ out.json, "--json", true }, { out.summary, "--summary", true }, { out.perfetto, "--perfetto", true },
 		{ conv_csv, "--convert-csv", true }, { conv_rec, "--convert-record", true },
 	};
 	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {

@@ -38,6 +38,10 @@ expect_usage "replay --csv onto the --em file" '--csv in.em: the input --em' \
 	"$FEECSCOPE" replay in.csv --em in.em --csv in.em
 expect_usage "replay two outputs on one new file" '^feecscope replay: --json new.out: the same file as --csv$' \
 	"$FEECSCOPE" replay in.csv --em pixel4 --csv new.out --json new.out
+expect_usage "replay --perfetto onto the input" '^feecscope replay: --perfetto ./in.fsr: the input FILE \(in.fsr\): not overwritten$' \
+	"$FEECSCOPE" replay in.fsr --perfetto ./in.fsr
+expect_usage "report --json onto a recording it reads" '^feecscope report: --json in.fsr: the input RECORDING: not overwritten$' \
+	"$FEECSCOPE" report in.fsr --json in.fsr
 expect_usage "em --save onto its --em file" '^feecscope em: --save ./in.em: the input --em \(in.em\): not overwritten$' \
 	"$FEECSCOPE" em --em in.em --save ./in.em
 # live checks its paths before it needs privileges or loads anything

@@ -68,10 +68,14 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = &em;
 	o.kernel_release = meta->kernel_release;
-	char csv[128];
+	char csv[128], json[128], trace[128];
 	snprintf(csv, sizeof(csv), "%s", fuzz_out_path("decisions.csv"));
+	snprintf(json, sizeof(json), "%s", fuzz_out_path("report.json"));
+	snprintf(trace, sizeof(trace), "%s", fuzz_out_path("trace.pftrace"));
 	paths.csv = csv;
-	paths.json = fuzz_out_path("report.json");
+	paths.json = json;
+	paths.perfetto = trace;
+	paths.csv_wide = rs->nr & 1; /* both decision CSV layouts */
 	paths.summary_out = fuzz_null_stream();
 	FUZZ_CHECK(fs_outputs_open(&o, &paths, err, sizeof(err)) == 0, "outputs: %s", err);
 	p = fs_pipeline_new(&o, err, sizeof(err));

@@ -273,16 +273,3 @@ void fs_out_abort(struct fs_out_file *o)
 		unlink(o->tmp);
 	release(o);
 }
-
-FILE *fs_out_fopen(const char *path, char *err, size_t errlen)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	FILE *f = fd < 0 ? NULL : stream(fd, fs_out_is_gz(path));
-
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno ? errno : ENOMEM));
-		if (fd >= 0)
-			close(fd);
-	}
-	return f;
-}

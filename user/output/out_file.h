@@ -21,9 +21,6 @@
 /* Does path ask for gzip (ends in ".gz")? */
 bool fs_out_is_gz(const char *path);
 
-/* Create path in place (no temporary name): plain or gzip. NULL with err naming the file. */
-FILE *fs_out_fopen(const char *path, char *err, size_t errlen);
-
 /* One path a command reads or writes; what names it in messages ("--csv", "FILE"). */
 struct fs_io_path {
 	const char *path; /* NULL: not given (skipped); "-": standard output (skipped) */
