@@ -607,6 +607,8 @@ int fs_cmd_live(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: end like Ctrl-C */
+	signal(SIGPIPE, SIG_IGN);     /* a closed stdout is a write error, not the end of the files */
 	if (!fs_live_have_privileges(err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		return FS_EXIT_NOPERM;
@@ -690,14 +692,6 @@ int fs_cmd_live(int argc, char **argv)
 		fprintf(stderr, "feecscope live: out of memory\n");
 		goto out;
 	}
-	/* From the first output on, a signal ends the run with complete files. */
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL); /* the terminal went away: end like Ctrl-C */
-	signal(SIGPIPE, SIG_IGN);     /* a closed stdout is a write error, not the end of the files */
 	if (open_outputs(&L.o, &po, em, uts.release, err, sizeof(err))) {
 		fprintf(stderr, "feecscope live: %s\n", err);
 		goto out;
