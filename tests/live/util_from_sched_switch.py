@@ -197,7 +197,7 @@ def main():
         share = inside / n
         print(f"{'ok' if share >= 0.95 else 'bad'} {comm} (duty {duty:.1f} % measured by sched_switch): "
               f'util_avg within the sched_switch PELT bracket on {inside}/{n} wake-ups (>= 95 %){worst}'
-              + (f'; {skipped} after a run tracefs saw no start of not checked' if skipped else ''))
+              + (f'; {skipped} not checked (after a run whose start tracefs missed)' if skipped else ''))
         med = statistics.median(ue_vals)
         lo, hi = min(in_vals if FED_BEFORE_DEQUEUE else out_vals), max(out_vals)
         lo_b, hi_b = lo * (1 - SLACK_REL) - SLACK_ABS, hi * (1 + SLACK_REL) + SLACK_ABS
