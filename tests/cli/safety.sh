@@ -44,9 +44,17 @@ expect_usage "report --json onto a recording it reads" '^feecscope report: --jso
 	"$FEECSCOPE" report in.fsr --json in.fsr
 expect_usage "em --save onto its --em file" '^feecscope em: --save ./in.em: the input --em \(in.em\): not overwritten$' \
 	"$FEECSCOPE" em --em in.em --save ./in.em
+expect_usage "replay --csv-layout long --csv onto the input" '^feecscope replay: --csv in.fsr: the input FILE' \
+	"$FEECSCOPE" replay in.fsr --csv-layout long --csv in.fsr
+expect_usage "report --csv onto a recording it reads" '^feecscope report: --csv ./in.fsr: the input RECORDING' \
+	"$FEECSCOPE" report in.fsr --csv ./in.fsr
+expect_usage "report --json and --csv on one file" '^feecscope report: --csv new.out: the same file as --json$' \
+	"$FEECSCOPE" report in.fsr --json new.out --csv new.out
 # live checks its paths before it needs privileges or loads anything
 expect_usage "live --csv X --record X" '^feecscope live: --csv X: the same file as --record$' \
 	"$FEECSCOPE" live --csv X --record X -d 1
+expect_usage "live --perfetto onto its --em file" '^feecscope live: --perfetto in.em: the input --em' \
+	"$FEECSCOPE" live --em in.em --perfetto in.em -d 1
 expect_usage "live --summary onto its --em file" '--summary in.em: the input --em' \
 	"$FEECSCOPE" live --em in.em --summary in.em -d 1
 [ "$(md5sum <in.csv)" = "$sum0" ] && [ "$(md5sum <in.fsr)" = "$rsum0" ] && [ "$(md5sum <in.em)" = "$esum0" ] &&
@@ -58,6 +66,19 @@ echo old >out.csv
 "$FEECSCOPE" replay in.csv --em pixel4 --csv out.csv >sum.txt 2>err.txt
 check "replay --csv replaces an existing file" grep -q '^seq,' out.csv
 [ -z "$(ls -A | grep '\.tmp$')" ] && pass "no temporary file left" || fail "temporary files" "$(ls -A)"
+# each output is a new file renamed over the old one: a hard link to the old keeps it
+for cmd in "replay in.fsr --csv-layout wide --csv" "replay in.fsr --csv-layout long --csv" \
+	"replay in.fsr --summary" "replay in.fsr --json" "replay in.fsr --perfetto" \
+	"replay in.fsr --convert-csv" "replay in.csv --em pixel4 --convert-record" \
+	"report in.fsr --json" "report in.fsr --csv" "em --em pixel4 --save"; do
+	echo old >o.out; rm -f o.link; ln o.out o.link
+	# shellcheck disable=SC2086 # the command's words
+	"$FEECSCOPE" $cmd o.out >/dev/null 2>o.err
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(cat o.link)" = old ] && [ -s o.out ] && [ "$(head -c 4 o.out)" != old ] &&
+		[ -z "$(ls -A | grep '\.tmp$')" ] && pass "$cmd: renamed into place" ||
+		fail "$cmd: renamed into place" "exit $rc: $(head -c 200 o.err)"
+done
 expect_fail "a write that fails is an error naming the file (exit 1)" \
 	'^feecscope replay: /dev/full: write failed: No space left on device$' \
 	"$FEECSCOPE" replay in.csv --em pixel4 --convert-csv /dev/full
@@ -107,6 +128,21 @@ if [ "$(id -u)" -eq 0 ] && mkdir full && mount -t tmpfs -o size=64k tmpfs full 2
 	rc=$?
 	[ $rc -eq 1 ] && [ ! -e full/r.fsr ] && pass "full disk: --convert-record exits 1, no partial file" ||
 		fail "full disk --convert-record" "exit $rc: $(cat full3.err)"
+	# every other output the same way: exit 1 naming it, the older file intact, nothing left
+	umount full && mount -t tmpfs -o size=64k tmpfs full
+	echo "an older file" >full/old.out
+	dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+	for cmd in "replay in.fsr --csv-layout wide --csv" "replay in.fsr --csv-layout long --csv" \
+		"replay in.fsr --summary" "replay in.fsr --json" "replay in.fsr --perfetto" \
+		"report in.fsr --json" "report in.fsr --csv" "em --em pixel4 --save"; do
+		# shellcheck disable=SC2086 # the command's words
+		"$FEECSCOPE" $cmd full/old.out >/dev/null 2>full4.err
+		rc=$?
+		[ $rc -eq 1 ] && grep -q '^feecscope [a-z]*: full/old.out: write.*No space left on device$' full4.err &&
+			[ "$(cat full/old.out)" = "an older file" ] && [ "$(ls -A full | sort | tr '\n' ' ')" = "filler old.out " ] &&
+			pass "full disk: $cmd: exit 1 naming the file, older file intact" ||
+			fail "full disk: $cmd" "exit $rc: $(cat full4.err) / $(ls -A full | tr '\n' ' ')"
+	done
 	umount full
 else
 	echo "     (full-disk checks need root: skipped)"
