@@ -76,7 +76,19 @@ echo 1 >"$INST/tracing_on"
 python3 "$HERE/schedstat_sample.py" "${tids[@]%%:*}" >schedstat.txt
 python3 "$HERE/proc_util_est.py" sample 4.5 proc_util_est.txt "${tids[@]%%:*}" &
 SAMPLER=$!
+# 5 s, then on (up to 20 s) until each task slept 200 times in the window: a
+# loaded host runs rt-app late and less often, and the checks below need
+# enough wake-ups of each task (an idle host gets ~310 per task in 5 s).
+sleeps() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+declare -A slept0
+for t in "${tids[@]%%:*}"; do slept0[$t]=$(sleeps "$t"); done
 sleep 5
+for _ in $(seq 150); do
+	short=0
+	for t in "${tids[@]%%:*}"; do [ $(( $(sleeps "$t") - slept0[$t] )) -ge 200 ] || short=1; done
+	[ $short -eq 0 ] && break
+	sleep 0.1
+done
 python3 "$HERE/schedstat_sample.py" "${tids[@]%%:*}" >>schedstat.txt
 echo 0 >"$INST/tracing_on"
 wait $SAMPLER

@@ -34,7 +34,7 @@ def state(tid):
         return f.read().rsplit(')', 1)[1].split()[0]
 
 
-WANT_SAMPLES = 30   # per task; check() needs 20
+WANT_SAMPLES = 60   # per task; check() needs 20 that a recorded wake-up follows (fsa20: 18 of 30+ at load 13)
 
 
 def sample(seconds, out, tids):
