@@ -66,7 +66,7 @@ VMLINUX    := vmlinux/$(ARCH)/vmlinux.h
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Ivmlinux/$(ARCH) -Iuser -Ibpf -Wall -Werror
 
 .DELETE_ON_ERROR:
-.PHONY: all test unit bench clean vmlinux deps check live lab-matrix validate validation-table docs
+.PHONY: all test unit bench clean vmlinux deps check live lab-matrix validate validation-table docs fuzz fuzz-build
 
 all: $(OUTPUT)/feecscope
 
@@ -126,8 +126,51 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
 
 unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
 
-# Every test: unit (plain and ASan+UBSan), CLI, live (root). Ends "N passed, N failed".
-test: all unit
+# Fuzzing (docs/fuzzing.md): one libFuzzer harness per input parser, built
+# with Debian's clang, ASan and UBSan. `make test` replays every kept input
+# (tests/fuzz/<target>/) through the same harnesses under gcc's sanitizers.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_HARNESS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_HARNESS))
+FUZZ_COMMON  := $(filter-out $(FUZZ_HARNESS) tests/fuzz/standalone.c,$(wildcard tests/fuzz/*.c))
+FUZZ_CFLAGS  := $(filter-out -O2,$(CFLAGS)) -Itests/fuzz -O1 -g -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-DFS_BOOTSTRAP_ROUNDS=200 # every finish bootstraps: 2000 rounds were half of the records target's time
+FUZZ_OBJS    := $(patsubst %.c,$(OUTPUT)/fuzz/obj/%.o,$(CORE_SRCS) $(FUZZ_COMMON))
+FUZZ_BINS    := $(patsubst %,$(OUTPUT)/fuzz/%,$(FUZZ_TARGETS))
+FUZZ_REPLAY  := $(patsubst %,$(OUTPUT)/tests/fuzz_replay_%,$(FUZZ_TARGETS))
+CORE_SAN_OBJS := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS))
+
+$(OUTPUT)/fuzz/obj/%.o: %.c $(HDRS) $(wildcard tests/fuzz/*.h)
+	$(call msg,CC-FUZZ,$<)
+	$(Q)mkdir -p $(dir $@) && $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(OUTPUT)/fuzz/%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(call msg,FUZZER,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ $(LDLIBS_CORE) -o $@
+
+$(OUTPUT)/tests/fuzz_replay_%: $(OUTPUT)/san/tests/fuzz/fuzz_%.o $(OUTPUT)/san/tests/fuzz/standalone.o \
+		$(patsubst %.c,$(OUTPUT)/san/%.o,$(FUZZ_COMMON)) $(CORE_SAN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(SAN_FLAGS) $^ $(LDLIBS_CORE) -o $@
+
+$(OUTPUT)/san/tests/fuzz/%.o: tests/fuzz/%.c $(HDRS) $(wildcard tests/fuzz/*.h)
+	$(call msg,CC-SAN,$<)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) -Itests/fuzz $(SAN_FLAGS) -c $< -o $@
+
+# Objects made only through pattern rules: keep them between builds.
+.SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(OUTPUT)/san/%.o,$(wildcard tests/fuzz/*.c))
+
+fuzz-build: $(FUZZ_BINS)
+
+# Each target for FUZZ_SECONDS seconds from its kept inputs; ends "N passed, N failed".
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh $(OUTPUT) $(FUZZ_SECONDS)
+
+# Every test: unit (plain and ASan+UBSan), kept fuzz inputs, CLI, live (root).
+# Ends "N passed, N failed". `make check` also fuzzes FUZZ_SECONDS per target.
+test: all unit $(FUZZ_REPLAY)
 	$(Q)tests/run.sh $(OUTPUT)
 
 # Set-up in one command each (README): install missing Debian packages, then run.
@@ -135,7 +178,8 @@ deps:
 	$(Q)scripts/install-deps.sh
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory fuzz-build
+	$(Q)FS_FUZZ_SECONDS=$(FUZZ_SECONDS) $(MAKE) --no-print-directory test
 
 # Only what live needs (build tools, libbpf): not the test tools, not the arm64 lab.
 live:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite and ends with one line: "N passed, N failed".
-# Suites: unit tests (plain and ASan+UBSan), then tests/cli/*.sh, then
+# Suites: unit tests (plain and ASan+UBSan), the kept fuzz inputs (and with
+# FS_FUZZ_SECONDS=N a fuzzing run of N s per target), then tests/cli/*.sh, then
 # tests/live/*.sh (root only: they load the BPF programs on this kernel), then
 # tests/lab/*.sh (root: the arm64 build and the QEMU EAS guest).
 # Each suite prints its own "N passed, N failed"; this script adds them up.
@@ -34,6 +35,9 @@ run_suite() { # name command...
 
 run_suite unit "$OUT/tests/unit_tests"
 run_suite unit-asan-ubsan "$OUT/tests/unit_tests_san"
+run_suite fuzz-inputs bash tests/fuzz/replay.sh
+# `make check` (CI) also fuzzes each target for a while (docs/fuzzing.md).
+[ -n "${FS_FUZZ_SECONDS:-}" ] && run_suite fuzz bash tests/fuzz/run.sh "$OUT" "$FS_FUZZ_SECONDS"
 for t in tests/cli/*.sh; do
 	[ -e "$t" ] || continue
 	run_suite "cli-$(basename "$t" .sh)" bash "$t"

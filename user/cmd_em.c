@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "em/em_io.h"
 #include "engine/policy.h"
+#include "output/out_file.h"
 
 enum { O_CPU_DIR = FS_OPT_LONG };
 
@@ -87,21 +88,30 @@ static int list_profiles(void)
 
 static int save(const char *path, const struct fs_em *em)
 {
-	FILE *out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int rc;
+	struct fs_out_file of;
+	char err[512];
 
-	if (!out) {
-		fprintf(stderr, "feecscope em: %s: cannot create: %s\n", path, strerror(errno));
-		return FS_EXIT_FAIL;
+	if (!strcmp(path, "-")) {
+		if (fs_em_write(stdout, em) || fflush(stdout)) {
+			fprintf(stderr, "feecscope em: stdout: write failed: %s\n", strerror(errno ? errno : EIO));
+			return FS_EXIT_FAIL;
+		}
+		return FS_EXIT_OK;
 	}
-	rc = fs_em_write(out, em);
-	if (out != stdout && fclose(out))
-		rc = -1;
-	if (rc) {
-		fprintf(stderr, "feecscope em: %s: write failed: %s\n", path, strerror(errno));
-		return FS_EXIT_FAIL;
+	/* Under a temporary name until complete: a failed save leaves the old file as it was. */
+	if (fs_out_open(&of, path, err, sizeof(err)))
+		goto fail;
+	if (fs_em_write(of.f, em)) {
+		snprintf(err, sizeof(err), "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+		fs_out_abort(&of);
+		goto fail;
 	}
+	if (fs_out_commit(&of, err, sizeof(err)))
+		goto fail;
 	return FS_EXIT_OK;
+fail:
+	fprintf(stderr, "feecscope em: %s\n", err);
+	return FS_EXIT_FAIL;
 }
 
 int fs_cmd_em(int argc, char **argv)
@@ -136,6 +146,13 @@ int fs_cmd_em(int argc, char **argv)
 		return fs_cli_usage(cli.cmd, "--check and --save exclude each other");
 	if (list)
 		return list_profiles();
+	const struct fs_io_path io[] = {
+		{ spec, "--em", false }, { cpu_dir, "--cpu-capacity-dir", false }, { save_path, "--save", true },
+	};
+	if (fs_paths_check(io, 3, err, sizeof(err))) {
+		fprintf(stderr, "feecscope em: %s\n", err);
+		return FS_EXIT_USAGE;
+	}
 	if (fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err))) {
 		fprintf(stderr, "feecscope em: %s\n", err);
 		if (!spec && geteuid() != 0 && strstr(err, "permission denied"))

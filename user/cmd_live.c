@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "commands.h"
+#include "output/out_file.h"
 #include "pipeline.h"
 #include "run_opts.h"
 #include "em/em_io.h"
@@ -150,7 +151,19 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	}
 	if (optind < argc)
 		return fs_cli_usage(cli.cmd, "unexpected argument '%s'", argv[optind]), -1;
-	return fs_run_opts_check(cli.cmd, &o->run);
+	if (fs_run_opts_check(cli.cmd, &o->run))
+		return -1;
+	/* No output may be an input or another output: checked before anything is written. */
+	const struct fs_io_path io[] = {
+		{ o->run.em_spec, "--em", false }, { o->btf, "--btf", false }, { o->record, "--record", true },
+		{ o->run.csv, "--csv", true }, { o->run.summary, "--summary", true }, { o->run.json, "--json", true },
+		{ o->run.perfetto, "--perfetto", true },
+	};
+	char err[512];
+
+	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err)))
+		return fs_cli_usage(cli.cmd, "%s", err), -1;
+	return 0;
 }
 
 /* The kernel's own EM if there is one; else a profile for this CPU count with EAS emulated. */

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope replay: run a recording or a records CSV through the policies, or convert between the two. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "pipeline.h"
+#include "output/out_file.h"
 #include "em/em_io.h"
 #include "run_opts.h"
 #include "output/outputs_open.h"
 #include "source/csv_records.h"
 #include "source/recording.h"
+#include "source/spool.h"
 
 enum { O_CONV_CSV = FS_RUN_OWN, O_CONV_REC };
 
@@ -36,13 +39,37 @@ static const struct fs_cli_page replay_page = {
 "\n"
 "A damaged recording replays every complete chunk and prints the summary of "
 "what it read; then the error names the chunk and byte where the file broke, "
-"and the exit status is 1.",
+"and the exit status is 1.\n"
+"\n"
+"FILE may be a pipe: '-' (standard input), /dev/stdin or <(command). No output "
+"may be FILE, the --em file or another output (the same file by any name): "
+"that is refused before anything is written (exit 2). Outputs are written "
+"under a temporary name and renamed into place when complete.",
 	.sets = replay_sets,
 	.examples =
 " feecscope replay rec.fsr\n"
 " feecscope replay rec.fsr -e pixel4 -P v5.4,v5.4-nomargin --csv d.csv\n"
 " feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
 };
+
+/*
+ * Files opened under another name than the user gave (a piped FILE's copy,
+ * spool.h; an output's temporary name, out_file.h): messages say the given one.
+ */
+static struct { const char *opened, *given; } alias[2];
+
+static void say(const char *msg)
+{
+	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
+		const char *at = alias[i].opened ? strstr(msg, alias[i].opened) : NULL;
+		if (at) {
+			fprintf(stderr, "feecscope replay: %.*s%s%s\n", (int)(at - msg), msg, alias[i].given,
+				at + strlen(alias[i].opened));
+			return;
+		}
+	}
+	fprintf(stderr, "feecscope replay: %s\n", msg);
+}
 
 struct source {
 	struct fs_rec_reader *rec;
@@ -98,38 +125,54 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 		fprintf(stderr, "feecscope replay: %s has no EM: give --em to embed one in %s\n", in, rec_out);
 		return FS_EXIT_FAIL;
 	}
+	/* Written under a temporary name, renamed into place only when complete. */
+	struct fs_out_file of;
 	FILE *out = NULL;
 	struct fs_rec_writer *w = NULL;
+	if (fs_out_open(&of, csv_out ? csv_out : rec_out, err, sizeof(err))) {
+		say(err);
+		return FS_EXIT_FAIL;
+	}
 	if (csv_out) {
-		out = fopen(csv_out, "w");
-		if (!out) {
-			perror(csv_out);
-			return FS_EXIT_FAIL;
-		}
+		out = of.f;
 		fs_csv_records_write_header(out, m);
 	} else {
-		w = fs_rec_writer_open(rec_out, m, err, sizeof(err));
+		static char tmp_name[4096]; /* a copy: of's own goes with commit or abort */
+		snprintf(tmp_name, sizeof(tmp_name), "%s", fs_out_name(&of));
+		alias[1].opened = tmp_name;
+		alias[1].given = rec_out;
+		w = fs_rec_writer_open(fs_out_name(&of), m, err, sizeof(err));
 		if (!w) {
-			fprintf(stderr, "feecscope replay: %s\n", err);
+			say(err);
+			fs_out_abort(&of);
 			return FS_EXIT_FAIL;
 		}
 	}
+	bool wfail = false;
 	while ((rc = src_next(s, &h, err, sizeof(err))) == 1) {
 		if (out ? fs_csv_records_write(out, h, m->nr_cpus) : fs_rec_writer_add(w, h, err, sizeof(err))) {
 			if (out)
-				snprintf(err, sizeof(err), "%s: write failed", csv_out);
+				snprintf(err, sizeof(err), "%s: write failed: %s", csv_out, strerror(errno ? errno : EIO));
 			rc = -1;
+			wfail = true;
 			break;
 		}
 	}
 	if (rc < 0)
-		fprintf(stderr, "feecscope replay: %s\n", err);
-	if (out && fclose(out) && rc == 0) {
-		perror(csv_out);
+		say(err);
+	if (w && fs_rec_writer_close(w, err, sizeof(err)) && !wfail) {
+		say(err);
 		rc = -1;
+		wfail = true;
 	}
-	if (w && fs_rec_writer_close(w, err, sizeof(err)) && rc == 0) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+	/*
+	 * A damaged input converts up to where it broke (a complete file of that
+	 * much, and exit 1); a failed write leaves nothing under the name.
+	 */
+	if (wfail) {
+		fs_out_abort(&of);
+	} else if (fs_out_commit(&of, err, sizeof(err))) {
+		say(err);
 		rc = -1;
 	}
 	return rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
@@ -144,6 +187,7 @@ int fs_cmd_replay(int argc, char **argv)
 	struct fs_output_paths out = { 0 };
 	int opt;
 
+	memset(alias, 0, sizeof(alias)); /* nothing from an earlier call in this process */
 	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
 		fs_policies_print(stdout);
 		return FS_EXIT_OK;
@@ -181,8 +225,26 @@ int fs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "feecscope replay: out of memory\n");
 		return FS_EXIT_FAIL;
 	}
-	if (open_source(path, &src, &meta, err, sizeof(err))) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+	/* No output may be an input or another output: checked before anything is written. */
+	const struct fs_io_path io[] = {
+		{ path, "FILE", false }, { ro.em_spec, "--em", false }, { ro.csv, "--csv", true },
+		{ ro.json, "--json", true }, { ro.summary, "--summary", true }, { ro.perfetto, "--perfetto", true },
+		{ conv_csv, "--convert-csv", true }, { conv_rec, "--convert-record", true },
+	};
+	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {
+		free(em);
+		return fs_cli_usage(cli.cmd, "%s", err);
+	}
+
+	/* A pipe is read once: copied first, so it is sniffed and read like a file (docs/csv.md). */
+	char spooled[64];
+	const char *in = fs_spool_if_stream(path, spooled, sizeof(spooled), err, sizeof(err));
+	if (in == spooled) {
+		alias[0].opened = spooled;
+		alias[0].given = path;
+	}
+	if (!in || open_source(in, &src, &meta, err, sizeof(err))) {
+		say(err);
 		free(em);
 		return FS_EXIT_FAIL;
 	}
@@ -226,12 +288,12 @@ int fs_cmd_replay(int argc, char **argv)
 	o.head = head[0] ? head : NULL;
 	fs_run_output_paths(&ro, &out);
 	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 		goto out;
 	}
 	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
 	if (!p) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 		goto out;
 	}
 	const struct fs_rec_hdr *h;
@@ -245,10 +307,10 @@ int fs_cmd_replay(int argc, char **argv)
 		}
 	/* A damaged file still gets the summary of what replayed, then the error and exit 1. */
 	if (fs_pipeline_finish(p, ferr, sizeof(ferr))) {
-		fprintf(stderr, "feecscope replay: %s\n", ferr);
+		say(ferr);
 		rc = -1;
 	} else if (rc < 0) {
-		fprintf(stderr, "feecscope replay: %s\n", err);
+		say(err);
 	}
 	ret = rc < 0 ? FS_EXIT_FAIL : fs_run_filter_end(cli.cmd, fs_pipeline_stats(p), fs_pipeline_filter(p));
 	fs_pipeline_free(p);

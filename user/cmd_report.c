@@ -162,6 +162,26 @@ int fs_cmd_report(int argc, char **argv)
 		ret = FS_EXIT_FAIL;
 		goto out;
 	}
+	/* No output may be a recording read or the other output: checked before anything is written. */
+	{
+		struct fs_io_path *io = calloc(files.n + 2, sizeof(*io));
+		char cerr[512];
+		if (!io) {
+			ret = FS_EXIT_FAIL;
+			goto out;
+		}
+		for (size_t i = 0; i < files.n; i++)
+			io[i] = (struct fs_io_path){ files.v[i], "RECORDING", false };
+		io[files.n] = (struct fs_io_path){ json, "--json", true };
+		io[files.n + 1] = (struct fs_io_path){ csv, "--csv", true };
+		int bad = fs_paths_check(io, (int)files.n + 2, cerr, sizeof(cerr));
+		free(io);
+		if (bad) {
+			fprintf(stderr, "feecscope report: %s\n", cerr);
+			ret = FS_EXIT_USAGE;
+			goto out;
+		}
+	}
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
 	struct fs_many m;
 	if (fs_many_run((const char *const *)files.v, files.n, jobs, on_progress, &pr, &m)) {
@@ -184,15 +204,15 @@ int fs_cmd_report(int argc, char **argv)
 		if (!paths[k])
 			continue;
 		bool to_stdout = !strcmp(paths[k], "-");
-		FILE *f = to_stdout ? stdout : fs_out_fopen(paths[k], err, sizeof(err));
-		if (!f) {
+		struct fs_out_file of = { 0 };
+		if (!to_stdout && fs_out_open(&of, paths[k], err, sizeof(err))) {
 			fprintf(stderr, "feecscope report: %s\n", err);
 			ret = FS_EXIT_FAIL;
 			continue;
 		}
-		(k ? fs_many_print_csv : fs_many_print_json)(f, &m);
-		if (to_stdout ? fflush(f) : fclose(f)) {
-			fprintf(stderr, "feecscope report: %s: write failed\n", paths[k]);
+		(k ? fs_many_print_csv : fs_many_print_json)(to_stdout ? stdout : of.f, &m);
+		if (to_stdout ? fflush(stdout) != 0 : fs_out_commit(&of, err, sizeof(err)) != 0) {
+			fprintf(stderr, "feecscope report: %s\n", to_stdout ? "stdout: write failed" : err);
 			ret = FS_EXIT_FAIL;
 		}
 	}

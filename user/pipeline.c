@@ -608,10 +608,12 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	fs_cpu_energy_close(&p->cpu_energy, p->st.last_ts);
 	if (ret || build_report(p, FS_BOOTSTRAP_ROUNDS, err, errlen))
 		return -1;
+	/* Every output is finished even when one fails; err keeps the first failure. */
 	for (int i = 0; i < p->o.nr_outputs; i++) {
 		const struct fs_output *o = &p->o.outputs[i];
+		char later[256];
 
-		if (o->ops->finish && o->ops->finish(o->self, &p->rep, err, errlen) && !ret)
+		if (o->ops->finish && o->ops->finish(o->self, &p->rep, ret ? later : err, ret ? sizeof(later) : errlen))
 			ret = -1;
 	}
 	return ret;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A task's PELT state as the kernel itself prints it, against feecscope's records.
 
-usage: proc_util_est.py sample SECONDS OUT TID...   sample /proc/TID/sched
+usage: proc_util_est.py sample SECONDS OUT TID...   sample /proc/TID/sched (see sample())
        proc_util_est.py check TMPDIR OUT TID:COMM... compare with TMPDIR/live.err
 
 util_est changes only at dequeue (util_est_update()). A sample taken while
@@ -34,10 +34,20 @@ def state(tid):
         return f.read().rsplit(')', 1)[1].split()[0]
 
 
+WANT_SAMPLES = 60   # per task; check() needs 20 that a recorded wake-up follows (fsa20: 18 of 30+ at load 13)
+
+
 def sample(seconds, out, tids):
-    end = time.monotonic() + seconds
+    """For SECONDS, then on (up to 4 times as long) until every task has
+    WANT_SAMPLES: on a loaded machine this sampler and the tasks' sleeps
+    both come less often."""
+    start = time.monotonic()
+    got = {tid: 0 for tid in tids}
     with open(out, 'w') as f:
-        while time.monotonic() < end:
+        while True:
+            now = time.monotonic()
+            if now > start + 4 * seconds or (now > start + seconds and min(got.values()) >= WANT_SAMPLES):
+                break
             for tid in tids:
                 try:
                     if state(tid) != 'S':
@@ -49,6 +59,7 @@ def sample(seconds, out, tids):
                 except OSError:
                     continue
                 f.write(f'{tid} {t} {v[0]} {v[1]} {v[2]}\n')
+                got[tid] += 1
             time.sleep(0.013)
 
 

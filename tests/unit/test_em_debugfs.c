@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "test.h"
 #include "em/em_internal.h"
@@ -331,6 +332,10 @@ FS_TEST(em_debugfs_err_bad_cpulist)
 	put("cpu2/cpus", "2-\n");
 	EXPECT_TREE_ERR("cpu2/cpus: cpus: '2-' is not a cpulist of CPUs below 32 (FS_MAX_CPUS)");
 	cleanup();
+	good_tree();
+	put("cpu2/cpus", "2-3,\n");
+	EXPECT_TREE_ERR("cpu2/cpus: cpus: '2-3,' is not a cpulist of CPUs below 32 (FS_MAX_CPUS)");
+	cleanup();
 }
 
 FS_TEST(em_debugfs_err_too_many_cpus)
@@ -469,4 +474,240 @@ FS_TEST(em_debugfs_cpu_dir_option)
 	}
 	EXPECT_CONTAINS(em.source, "em/v6.12/cpus/cpuN/cpu_capacity");
 	EXPECT_EQ(em.capacity[0], 462);
+}
+
+/* --- odd names, links and permissions (issue 14: each was a crash or a silent success) --- */
+
+static void mkdir_rel(const char *rel)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	if (mkdir(path, 0755))
+		perror(path);
+}
+
+static void symlink_rel(const char *target, const char *rel)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	if (symlink(target, path))
+		perror(path);
+}
+
+/* The name used to be printed from a closed DIR's buffer: a heap use-after-free under ASan. */
+FS_TEST(em_debugfs_err_state_name_not_a_number)
+{
+	good_tree();
+	mkdir_rel("cpu0/ps:abc");
+	EXPECT_TREE_ERR("cpu0/ps:abc: state directory: 'ps:abc' is not <cs|ps>:<frequency in kHz>");
+	cleanup();
+	good_tree();
+	mkdir_rel("cpu2/ps:");
+	EXPECT_TREE_ERR("cpu2/ps:: state directory: 'ps:' is not <cs|ps>:<frequency in kHz>");
+	cleanup();
+	/* strtoull's extras (hex, signs, blanks) are not the kernel's %lu */
+	good_tree();
+	mkdir_rel("cpu2/ps:0x10");
+	EXPECT_TREE_ERR("cpu2/ps:0x10: state directory: 'ps:0x10' is not <cs|ps>:<frequency in kHz>");
+	cleanup();
+	good_tree();
+	mkdir_rel("cpu2/ps:99999999999999999999");
+	EXPECT_TREE_ERR("cpu2/ps:99999999999999999999: state directory: 'ps:99999999999999999999' is not "
+			"<cs|ps>:<frequency in kHz>");
+	cleanup();
+}
+
+/* Same use-after-free for a performance-domain name of 32+ characters. */
+FS_TEST(em_debugfs_long_pd_names)
+{
+	struct fs_em em;
+	char err[1024] = "", name[64], rel[128];
+
+	memset(name, 'x', 40);
+	name[40] = '\0';
+	good_tree();
+	snprintf(rel, sizeof(rel), "%s/cpus", name);
+	put(rel, "4\n");
+	snprintf(rel, sizeof(rel), "%s: performance domain: directory name longer than 31 characters", name);
+	EXPECT_TREE_ERR(rel);
+	cleanup();
+	/* a device that is not a CPU PD may have any name: it is skipped */
+	good_tree();
+	mkdir_rel(name);
+	EXPECT_EQ(read_tmp(&em, err, sizeof(err)), 0);
+	EXPECT_CONTAINS(em.source, "skipped non-CPU PDs xxxxxxxx");
+	cleanup();
+	/* many devices besides the CPUs */
+	good_tree();
+	for (int i = 0; i < 40; i++) {
+		snprintf(rel, sizeof(rel), "dev%02d.gpu", i);
+		mkdir_rel(rel);
+	}
+	EXPECT_EQ(read_tmp(&em, err, sizeof(err)), 0);
+	EXPECT_EQ(em.nr_pd, 2);
+	cleanup();
+}
+
+FS_TEST(em_debugfs_err_duplicate_state)
+{
+	good_tree();
+	put("cpu0/cs:500000/frequency", "500000\n");
+	put("cpu0/cs:500000/power", "20000\n");
+	EXPECT_TREE_ERR("cpu0/ps:500000: state directory: the same frequency as cs:500000");
+	cleanup();
+}
+
+FS_TEST(em_debugfs_err_symlink_loops)
+{
+	good_tree();
+	symlink_rel("loop", "loop");
+	EXPECT_TREE_ERR("loop: cannot open: Too many levels of symbolic links");
+	cleanup();
+	good_tree();
+	symlink_rel("dangling-target", "gone");
+	EXPECT_TREE_ERR("gone: cannot open: dangling symbolic link");
+	cleanup();
+	good_tree();
+	{
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/cpu2/cpus", tmpdir);
+		unlink(path);
+	}
+	symlink_rel("cpus", "cpu2/cpus");
+	EXPECT_TREE_ERR("cpu2/cpus: cpus: cannot read: Too many levels of symbolic links");
+	cleanup();
+	good_tree();
+	{
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/cpu0/ps:500000/cost", tmpdir);
+		unlink(path);
+	}
+	symlink_rel("nowhere", "cpu0/ps:500000/cost");
+	EXPECT_TREE_ERR("cpu0/ps:500000/cost: cost: cannot read: dangling symbolic link");
+	cleanup();
+	/* a link to a directory is followed once: a state that is its own PD has no frequency */
+	good_tree();
+	symlink_rel(".", "cpu0/ps:700000");
+	EXPECT_TREE_ERR("cpu0/ps:700000/frequency: frequency: missing");
+	cleanup();
+}
+
+/*
+ * Unreadable directories: root reads everything, so the reads run as nobody in
+ * a child process; this one then restores the modes and removes the tree.
+ */
+static void as_nobody(const char *pd_rel, mode_t mode, void (*check)(void))
+{
+	char path[1024];
+	int status;
+	pid_t pid;
+
+	chmod(tmpdir, 0755);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, pd_rel);
+	chmod(path, mode);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534))) {
+			FS_FAIL_AT("cannot become nobody: %s", strerror(errno));
+			_exit(1);
+		}
+		check();
+		fflush(NULL);
+		_exit(fs_test_failures ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		FS_FAIL_AT("the check as nobody failed (see above)");
+	chmod(path, 0755);
+	cleanup();
+}
+
+static void check_unreadable(void)
+{
+	EXPECT_TREE_ERR("cpu2/cpus: cpus: cannot read: Permission denied");
+}
+
+static void check_unlistable(void)
+{
+	EXPECT_TREE_ERR("cpu2: cannot open: Permission denied");
+}
+
+FS_TEST(em_debugfs_err_unreadable_pd_dir)
+{
+	good_tree();
+	as_nobody("cpu2", 0, check_unreadable);
+	/* searchable but not listable: its states cannot be found */
+	good_tree();
+	as_nobody("cpu2", 0111, check_unlistable);
+}
+
+FS_TEST(em_debugfs_err_file_too_long_or_binary)
+{
+	char big[400];
+
+	good_tree();
+	memset(big, ' ', sizeof(big) - 3);
+	big[sizeof(big) - 3] = '5';
+	big[sizeof(big) - 2] = '\n';
+	big[sizeof(big) - 1] = '\0';
+	put("cpu0/ps:500000/cost", "%s", big);
+	EXPECT_TREE_ERR("cpu0/ps:500000/cost: cost: longer than 62 bytes");
+	cleanup();
+	good_tree();
+	put("cpu0/ps:500000/power", "%c%s", '7', "");
+	{
+		char path[1024];
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/cpu0/ps:500000/power", tmpdir);
+		f = fopen(path, "w");
+		ASSERT_TRUE(f != NULL);
+		fwrite("20000\0junk\n", 1, 11, f);
+		fclose(f);
+	}
+	EXPECT_TREE_ERR("cpu0/ps:500000/power: power: binary data (a NUL byte)");
+	cleanup();
+}
+
+FS_TEST(em_debugfs_err_capacity_table_lines)
+{
+	good_tree();
+	put("cpu_capacity", "cpu0 400\ncpu1 400\ncpu2 1024\ncpu3 1024\ncpu1 500\n");
+	EXPECT_TREE_ERR("cpu_capacity:5: cpu: cpu1 appears twice");
+	cleanup();
+	good_tree();
+	put("cpu_capacity", "cpu0 400\ncpu1x 400\n");
+	EXPECT_TREE_ERR("cpu_capacity:2: cpu: 'cpu1x' is not cpuN");
+	cleanup();
+	good_tree();
+	put("cpu_capacity", "cpu0 400\ncpu99999999999999999999 400\n");
+	EXPECT_TREE_ERR("cpu_capacity:2: cpu: 'cpu99999999999999999999' is not cpuN");
+	cleanup();
+	/* the grep form and comments still read */
+	good_tree();
+	put("cpu_capacity", "# pulled\n/sys/devices/system/cpu/cpu0/cpu_capacity:400\n"
+			    "/sys/devices/system/cpu/cpu1/cpu_capacity:400\ncpu2 1024\r\ncpu3\t1024\n");
+	{
+		struct fs_em em;
+		char err[1024] = "";
+		EXPECT_EQ(read_tmp(&em, err, sizeof(err)), 0);
+		EXPECT_STR(err, "");
+		EXPECT_EQ(em.capacity[1], 400);
+		EXPECT_EQ(em.capacity[3], 1024);
+	}
+	cleanup();
+}
+
+FS_TEST(em_debugfs_err_release_out_of_range)
+{
+	struct fs_em em;
+	char err[1024] = "", want[1024];
+
+	good_tree();
+	put("kernel_release", "99999999999.1\n");
+	EXPECT_EQ(fs_em_read_debugfs(tmpdir, NULL, &em, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: kernel release: '99999999999.1' does not start with MAJOR.MINOR", tmpdir);
+	EXPECT_STR(err, want);
+	cleanup();
 }

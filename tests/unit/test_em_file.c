@@ -164,6 +164,28 @@ FS_TEST(em_file_errors)
 	expect_parse_err("cost=2000 ", "", "f.em:9: cost: missing (want cost=VALUE here)");
 }
 
+/* Each of these read back as a different EM than the file said (the EM file fuzzer's finds). */
+FS_TEST(em_file_errors_lost_on_round_trip)
+{
+	/* a capacity beyond the cpus count was kept, then not written back */
+	expect_parse_err("capacity 1 1024", "capacity 1 1024\ncapacity 9 1024",
+			 "f.em:8: capacity: cpu9 is not below the cpus line's 2");
+	expect_parse_err("capacity 1 1024", "capacity 0 1024", "f.em:7: capacity: cpu0 given twice");
+	expect_parse_err("unit uW", "unit uW\nunit mW", "f.em:5: unit: given twice");
+	expect_parse_err("unit uW\n", "", "f.em:12: end: no unit line before it");
+	expect_parse_err("end\n", "kernel 6.1\nend\n", "f.em:13: kernel: after the first pd line");
+	/* a pd name with a blank was written back as two words */
+	expect_parse_err("pd cpu1 ", "pd cpu\x01one ", "f.em:11: pd: name 'cpu\x01one' has a character that is not printable");
+	expect_parse_err("pd cpu1 ", "pd cpu0 ", "f.em:11: pd: name 'cpu0' given twice");
+	/* a kernel release longer than the field was cut short silently */
+	{
+		char to[200], want[200];
+		snprintf(to, sizeof(to), "kernel %070d", 6);
+		snprintf(want, sizeof(want), "f.em:2: kernel: longer than 63 characters");
+		expect_parse_err("kernel 6.1.0", to, want);
+	}
+}
+
 FS_TEST(em_file_read_file_errors)
 {
 	struct fs_em em;

@@ -24,6 +24,7 @@ static void fill_wakeup(struct fs_wakeup *w, int i)
 	w->pid = 100 + i % 7;
 	w->prev_cpu = i % NCPU;
 	w->chosen_cpu = -1;
+	w->cpus_allowed = (1ull << NCPU) - 1;
 	snprintf(w->comm, sizeof(w->comm), "t%d", i % 7);
 	for (int c = 0; c < NCPU; c++)
 		w->cpu[c].util_avg = (__u32)(i * 3 + c);

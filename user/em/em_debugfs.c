@@ -4,6 +4,7 @@
  * had (v5.2 .. v6.19+), live or pulled off a device, plus the CPU capacities
  * that belong with it.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -15,31 +16,105 @@
 
 #define ERR(...) (fs_em_errf(err, errlen, __VA_ARGS__), -1)
 
-/* Contents of dir/name, trimmed; 1 if absent (ENOENT), 0 if read, -1 on error. */
+/*
+ * Contents of dir/name, trimmed; 1 if absent (ENOENT), 0 if read, -1 on error.
+ * A file that does not fit buf or holds a NUL byte is an error, never cut short.
+ */
 static int read_small(const char *dir, const char *name, char *buf, size_t len, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
+	struct stat st;
 	FILE *f;
 	size_t n;
+	bool more;
 
 	if (fs_path_join(path, sizeof(path), dir, name))
 		return ERR("%s/%s: path too long", dir, name);
 	f = fopen(path, "r");
 	if (!f) {
-		if (errno == ENOENT)
+		int e = errno;
+		if (e == ENOENT && lstat(path, &st))
 			return 1;
-		return ERR("%s: %s: cannot read: %s", path, name, strerror(errno));
+		/* ENOENT with an entry present: a symbolic link to nowhere. */
+		return ERR("%s: %s: cannot read: %s", path, name,
+			   e == ENOENT ? "dangling symbolic link" : strerror(e));
 	}
 	n = fread(buf, 1, len - 1, f);
+	more = n == len - 1 && fgetc(f) != EOF;
 	if (ferror(f)) {
 		int e = errno;
 		fclose(f);
 		return ERR("%s: %s: cannot read: %s", path, name, strerror(e));
 	}
 	fclose(f);
+	if (more)
+		return ERR("%s: %s: longer than %zu bytes", path, name, len - 2);
+	if (memchr(buf, '\0', n))
+		return ERR("%s: %s: binary data (a NUL byte)", path, name);
 	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
 		buf[--n] = '\0';
+	return 0;
+}
+
+/*
+ * The entries of a directory ("." and ".." left out), sorted by name. The
+ * names are copies: nothing points into a closed DIR.
+ */
+struct dir_list {
+	char **name;
+	int nr;
+};
+
+static void dir_list_free(struct dir_list *l)
+{
+	for (int i = 0; i < l->nr; i++)
+		free(l->name[i]);
+	free(l->name);
+	l->name = NULL;
+	l->nr = 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_dir(const char *dir, struct dir_list *l, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int cap = 0, e;
+
+	l->name = NULL;
+	l->nr = 0;
+	if (!d)
+		return ERR("%s: cannot open: %s", dir, strerror(errno));
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de)
+			break;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (l->nr == cap) {
+			char **nn = realloc(l->name, (cap = cap ? 2 * cap : 16) * sizeof(*nn));
+			if (!nn)
+				break;
+			l->name = nn;
+		}
+		if (!(l->name[l->nr] = strdup(de->d_name)))
+			break;
+		l->nr++;
+	}
+	e = errno;
+	closedir(d);
+	if (e) {
+		dir_list_free(l);
+		return ERR("%s: cannot list: %s", dir, strerror(e));
+	}
+	if (l->nr)
+		qsort(l->name, l->nr, sizeof(l->name[0]), cmp_name);
 	return 0;
 }
 
@@ -67,11 +142,18 @@ static int read_u64(const char *dir, const char *name, bool optional, bool hex, 
 /* Major/minor of a release string ("6.1.0-13-arm64"); 0 if unknown. */
 static int release_code(const char *rel)
 {
-	int major, minor;
+	unsigned long major, minor;
+	char *end;
 
-	if (!rel || sscanf(rel, "%d.%d", &major, &minor) != 2)
+	if (!rel || !isdigit((unsigned char)rel[0]))
 		return 0;
-	return major * 1000 + minor;
+	major = strtoul(rel, &end, 10);
+	if (*end != '.' || !isdigit((unsigned char)end[1]))
+		return 0;
+	minor = strtoul(end + 1, &end, 10);
+	if (!major || major > 999 || minor > 999)
+		return 0;
+	return (int)(major * 1000 + minor);
 }
 
 static bool is_live_tree(const char *dir)
@@ -82,14 +164,31 @@ static bool is_live_tree(const char *dir)
 }
 
 struct ps_ent {
-	__u64 key; /* the frequency in the directory name: the kernel's table order */
-	char name[64];
+	__u64 key;        /* the frequency in the directory name: the kernel's table order */
+	const char *name; /* into the directory listing */
 };
 
 static int cmp_ps(const void *a, const void *b)
 {
 	const struct ps_ent *x = a, *y = b;
 	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* "cs:<kHz>" (v5.2-v5.8) or "ps:<kHz>" (v5.9+): the kernel prints the frequency with %lu. */
+static bool state_key(const char *name, __u64 *key)
+{
+	const char *p = name + 3;
+	__u64 v = 0;
+
+	if (!*p)
+		return false;
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p) || v > (~0ull - 9) / 10)
+			return false;
+		v = v * 10 + (__u64)(*p - '0');
+	}
+	*key = v;
+	return true;
 }
 
 static int read_state(const char *pddir, const char *sname, struct fs_em_pd *pd, struct fs_em_ps *ps,
@@ -126,43 +225,52 @@ static int read_state(const char *pddir, const char *sname, struct fs_em_pd *pd,
 static int read_states(const char *pddir, struct fs_em_pd *pd, char *err, size_t errlen)
 {
 	struct ps_ent ents[FS_MAX_PS];
-	int n = 0;
-	DIR *d = opendir(pddir);
-	struct dirent *de;
+	struct dir_list l;
+	int n = 0, rc = -1;
 
-	if (!d)
-		return ERR("%s: cannot open: %s", pddir, strerror(errno));
-	while ((de = readdir(d))) {
-		/* cs:<freq> (v5.2-v5.8), ps:<freq> (v5.9+) */
-		if (strncmp(de->d_name, "cs:", 3) && strncmp(de->d_name, "ps:", 3))
+	if (list_dir(pddir, &l, err, errlen))
+		return -1;
+	for (int i = 0; i < l.nr; i++) {
+		const char *name = l.name[i];
+
+		if (strncmp(name, "cs:", 3) && strncmp(name, "ps:", 3))
 			continue;
 		if (n == FS_MAX_PS) {
-			closedir(d);
-			return ERR("%s: performance states: more than %d (FS_MAX_PS)", pddir, FS_MAX_PS);
+			(void)ERR("%s: performance states: more than %d (FS_MAX_PS)", pddir, FS_MAX_PS);
+			goto out;
 		}
-		if (fs_parse_u64(de->d_name + 3, &ents[n].key) ||
-		    strlen(de->d_name) >= sizeof(ents[n].name)) {
-			closedir(d);
-			return ERR("%s/%s: state directory: '%s' is not <cs|ps>:<frequency>", pddir,
-				   de->d_name, de->d_name);
+		if (!state_key(name, &ents[n].key)) {
+			(void)ERR("%s/%s: state directory: '%s' is not <cs|ps>:<frequency in kHz>", pddir, name, name);
+			goto out;
 		}
-		strcpy(ents[n].name, de->d_name);
-		n++;
+		ents[n++].name = name;
 	}
-	closedir(d);
-	if (!n)
-		return ERR("%s: performance states: no cs:<freq> or ps:<freq> directories", pddir);
+	if (!n) {
+		(void)ERR("%s: performance states: no cs:<freq> or ps:<freq> directories", pddir);
+		goto out;
+	}
 	qsort(ents, n, sizeof(ents[0]), cmp_ps);
+	for (int i = 1; i < n; i++)
+		if (ents[i].key == ents[i - 1].key) {
+			(void)ERR("%s/%s: state directory: the same frequency as %s", pddir, ents[i].name,
+			  ents[i - 1].name);
+			goto out;
+		}
 	pd->nr_ps = n;
 	for (int i = 0; i < n; i++) {
 		if (read_state(pddir, ents[i].name, pd, &pd->ps[i], err, errlen))
-			return -1;
-		if (i && pd->ps[i].frequency <= pd->ps[i - 1].frequency)
-			return ERR("%s/%s/frequency: frequency: %llu kHz is not above %s's %llu kHz", pddir,
-				   ents[i].name, (unsigned long long)pd->ps[i].frequency, ents[i - 1].name,
-				   (unsigned long long)pd->ps[i - 1].frequency);
+			goto out;
+		if (i && pd->ps[i].frequency <= pd->ps[i - 1].frequency) {
+			(void)ERR("%s/%s/frequency: frequency: %llu kHz is not above %s's %llu kHz", pddir,
+			  ents[i].name, (unsigned long long)pd->ps[i].frequency, ents[i - 1].name,
+			  (unsigned long long)pd->ps[i - 1].frequency);
+			goto out;
+		}
 	}
-	return 0;
+	rc = 0;
+out:
+	dir_list_free(&l);
+	return rc;
 }
 
 /*
@@ -258,57 +366,67 @@ static int read_pd(const char *dir, const char *name, int rel, struct fs_em *em,
 	return 0;
 }
 
-/* A pulled tree's capacity table: "cpuN VALUE" lines, or `grep . .../cpuN/cpu_capacity` output. */
+/* One "cpuN VALUE" line, or `grep . .../cpuN/cpu_capacity` output. */
+static int capacity_line(const char *path, int lineno, char *p, __u64 *seen, struct fs_em *em,
+			 char *err, size_t errlen)
+{
+	char *v, *slash = strstr(p, "/cpu_capacity:");
+	__u64 cpu, cap;
+
+	if (slash) { /* grep form: /sys/devices/system/cpu/cpu3/cpu_capacity:1024 */
+		char *c = slash;
+		while (c > p && c[-1] != '/')
+			c--;
+		*slash = '\0';
+		v = slash + strlen("/cpu_capacity:");
+		p = c;
+	} else {
+		v = p + strcspn(p, " \t:");
+		if (*v)
+			*v++ = '\0';
+	}
+	if (strncmp(p, "cpu", 3) || !isdigit((unsigned char)p[3]) || fs_parse_u64(p + 3, &cpu) ||
+	    (p[3] == '0' && p[4]))
+		return ERR("%s:%d: cpu: '%s' is not cpuN", path, lineno, p);
+	if (cpu >= FS_MAX_CPUS)
+		return ERR("%s:%d: cpu: %s is beyond FS_MAX_CPUS (%d)", path, lineno, p, FS_MAX_CPUS);
+	if (fs_parse_u64(v, &cap) || !cap || cap > FS_SCHED_CAPACITY_SCALE)
+		return ERR("%s:%d: cpu_capacity: '%s' for %s is not a number in 1..%d", path, lineno, v, p,
+			   FS_SCHED_CAPACITY_SCALE);
+	if (*seen & (1ull << cpu))
+		return ERR("%s:%d: cpu: %s appears twice", path, lineno, p);
+	*seen |= 1ull << cpu;
+	em->capacity[cpu] = (__u32)cap;
+	return 0;
+}
+
+/* A pulled tree's capacity table: 1 if there is none, 0 read, -1 error. */
 static int capacity_from_table(const char *path, struct fs_em *em, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char line[512];
-	int lineno = 0;
+	char *text, *line, *next;
+	size_t len;
+	__u64 seen = 0;
+	int lineno = 0, rc = fs_read_all(path, 1u << 20, &text, &len, err, errlen);
 
-	if (!f)
-		return errno == ENOENT ? 1 : ERR("%s: cannot read: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *v;
-		int cpu;
-		__u64 cap;
-
-		lineno++;
-		p[strcspn(p, "\n")] = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '#')
-			continue;
-		/* grep form: /sys/devices/system/cpu/cpu3/cpu_capacity:1024 */
-		char *slash = strstr(p, "/cpu_capacity:");
-		if (slash) {
-			char *c = slash;
-			while (c > p && c[-1] != '/')
-				c--;
-			*slash = '\0';
-			v = slash + strlen("/cpu_capacity:");
-			p = c;
-		} else {
-			v = p + strcspn(p, " \t:");
-			if (*v)
-				*v++ = '\0';
-		}
-		if (sscanf(p, "cpu%d", &cpu) != 1 || cpu < 0) {
-			fclose(f);
-			return ERR("%s:%d: cpu: '%s' is not cpuN", path, lineno, p);
-		}
-		if (cpu >= FS_MAX_CPUS) {
-			fclose(f);
-			return ERR("%s:%d: cpu: cpu%d is beyond FS_MAX_CPUS (%d)", path, lineno, cpu, FS_MAX_CPUS);
-		}
-		if (fs_parse_u64(v, &cap) || !cap || cap > FS_SCHED_CAPACITY_SCALE) {
-			fclose(f);
-			return ERR("%s:%d: cpu_capacity: '%s' for cpu%d is not a number in 1..%d", path, lineno,
-				   v, cpu, FS_SCHED_CAPACITY_SCALE);
-		}
-		em->capacity[cpu] = (__u32)cap;
+	if (rc)
+		return rc;
+	if (memchr(text, '\0', len)) {
+		free(text);
+		return ERR("%s: binary data (a NUL byte) in a capacity table", path);
 	}
-	fclose(f);
-	return 0;
+	for (line = text; line && !rc; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		line[strcspn(line, "\r")] = '\0';
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line && *line != '#')
+			rc = capacity_line(path, lineno, line, &seen, em, err, errlen);
+	}
+	free(text);
+	return rc;
 }
 
 static int capacity_from_dir(const char *cpu_dir, int cpu, struct fs_em *em, char *err, size_t errlen)
@@ -379,14 +497,38 @@ check:
 	return 0;
 }
 
+/*
+ * Whether dir/name is a CPU performance domain: 1 yes, 0 not one (a file, or
+ * a directory without a cpus file: a devfreq device such as a GPU), -1 error
+ * (symbolic-link loops, dangling links, unreadable directories).
+ */
+static int is_cpu_pd(const char *dir, const char *name, char *err, size_t errlen)
+{
+	char sub[PATH_MAX], cpus[PATH_MAX];
+	struct stat st;
+
+	if (fs_path_join(sub, sizeof(sub), dir, name) || fs_path_join(cpus, sizeof(cpus), sub, "cpus"))
+		return ERR("%s/%s: path too long", dir, name);
+	if (stat(sub, &st))
+		return ERR("%s: cannot open: %s", sub,
+			   errno == ENOENT ? "dangling symbolic link" : strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (!stat(cpus, &st))
+		return 1;
+	if (errno != ENOENT || !lstat(cpus, &st))
+		return ERR("%s: cpus: cannot read: %s", cpus,
+			   errno == ENOENT ? "dangling symbolic link" : strerror(errno));
+	return 0;
+}
+
 int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *release,
 			      struct fs_em *em, char *err, size_t errlen)
 {
-	char names[FS_MAX_PDS * 4][64], skipped[128] = "", capwhere[PATH_MAX + 32], relbuf[64] = "";
-	int nr = 0, rel;
+	char skipped[128] = "", capwhere[PATH_MAX + 32], relbuf[64] = "";
+	int rel, rc = -1;
 	bool live = is_live_tree(dir), unit_set = false, guessed = false;
-	DIR *d;
-	struct dirent *de;
+	struct dir_list l;
 
 	memset(em, 0, sizeof(*em));
 	if (release && *release) {
@@ -402,53 +544,57 @@ int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *
 	if (relbuf[0] && !rel)
 		return ERR("%s: kernel release: '%s' does not start with MAJOR.MINOR", dir, relbuf);
 
-	d = opendir(dir);
-	if (!d)
-		return ERR("%s: cannot open: %s", dir, strerror(errno));
-	while ((de = readdir(d))) {
-		char sub[PATH_MAX];
-		struct stat st;
-
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "cpus"))
-			continue;
-		if (fs_path_join(sub, sizeof(sub), dir, de->d_name)) {
-			closedir(d);
-			return ERR("%s/%s: path too long", dir, de->d_name);
-		}
-		if (stat(sub, &st) || !S_ISDIR(st.st_mode))
-			continue;
-		if (nr == (int)(sizeof(names) / sizeof(names[0])) || strlen(de->d_name) >= sizeof(em->pd[0].name)) {
-			closedir(d);
-			return ERR("%s: %s: too many or too long performance-domain directories", dir, de->d_name);
-		}
-		strcpy(names[nr++], de->d_name);
-	}
-	closedir(d);
-	qsort(names, nr, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
-
-	for (int i = 0; i < nr; i++) {
-		char cpus[PATH_MAX];
-		struct stat st;
-
-		/* No cpus file: a devfreq device (GPU, DSP...), not a CPU performance domain. */
-		fs_snprintf(cpus, sizeof(cpus), "%s/%s/cpus", dir, names[i]);
-		if (stat(cpus, &st)) {
-			size_t l = strlen(skipped);
-			fs_snprintf(skipped + l, sizeof(skipped) - l, "%s%s", l ? "," : "", names[i]);
-			continue;
-		}
-		if (read_pd(dir, names[i], rel, em, &unit_set, &guessed, err, errlen))
-			return -1;
-	}
-	if (!em->nr_pd)
-		return ERR("%s: no CPU performance domains (no directory with a cpus file)", dir);
-	if (read_capacities(dir, cpu_dir, live, em, capwhere, sizeof(capwhere), err, errlen))
+	if (list_dir(dir, &l, err, errlen))
 		return -1;
+	for (int i = 0; i < l.nr; i++) {
+		const char *name = l.name[i];
+		int pd;
+
+		if (name[0] == '.' || !strcmp(name, "cpus"))
+			continue;
+		pd = is_cpu_pd(dir, name, err, errlen);
+		if (pd < 0)
+			goto out;
+		if (!pd) {
+			/* Only directories are devices; other files (kernel_release, cpu_capacity) are read by name. */
+			char sub[PATH_MAX];
+			struct stat st;
+			if (!fs_path_join(sub, sizeof(sub), dir, name) && !stat(sub, &st) && S_ISDIR(st.st_mode)) {
+				size_t n = strlen(skipped);
+				fs_snprintf(skipped + n, sizeof(skipped) - n, "%s%s", n ? "," : "", name);
+			}
+			continue;
+		}
+		if (fs_em_bad_name(name)) {
+			(void)ERR("%s/%s: performance domain: directory name with a blank or unprintable character",
+				  dir, name);
+			goto out;
+		}
+		if (strlen(name) >= sizeof(em->pd[0].name)) {
+			(void)ERR("%s/%s: performance domain: directory name longer than %zu characters", dir, name,
+			  sizeof(em->pd[0].name) - 1);
+			goto out;
+		}
+		if (read_pd(dir, name, rel, em, &unit_set, &guessed, err, errlen))
+			goto out;
+	}
+	if (!em->nr_pd) {
+		(void)ERR("%s: no CPU performance domains (no directory with a cpus file)", dir);
+		goto out;
+	}
+	if (read_capacities(dir, cpu_dir, live, em, capwhere, sizeof(capwhere), err, errlen))
+		goto out;
 	fs_strlcpy(em->kernel, relbuf, sizeof(em->kernel));
 	fs_snprintf(em->source, sizeof(em->source), "debugfs %s; capacities %s%s%s%s", dir, capwhere,
 		 skipped[0] ? "; skipped non-CPU PDs " : "", skipped,
 		 guessed ? "; kernel release unknown: flags bit 0 read as MICROWATTS (v6.0+), pass --kernel for a 5.19 tree" : "");
-	return fs_em_finalize(em, err, errlen);
+	rc = fs_em_finalize(em, err, errlen);
+	/* A capacity table may list CPUs beyond the EM's: they are not part of it. */
+	for (int cpu = rc ? FS_MAX_CPUS : em->nr_cpus; cpu < FS_MAX_CPUS; cpu++)
+		em->capacity[cpu] = 0;
+out:
+	dir_list_free(&l);
+	return rc;
 }
 
 int fs_em_read_debugfs(const char *dir, const char *cpu_dir, struct fs_em *em, char *err, size_t errlen)

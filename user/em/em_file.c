@@ -63,7 +63,11 @@ struct parser {
 	int line;
 	char *err;
 	size_t errlen;
+	unsigned int seen;           /* SEEN_* keys given so far: each exactly once */
+	__u64 capacity_seen;         /* CPUs with a capacity line */
 };
+
+enum { SEEN_KERNEL = 1, SEEN_SOURCE = 2, SEEN_UNIT = 4, SEEN_CPUS = 8 };
 
 #define PERR(p, ...)                                                                   \
 	({                                                                             \
@@ -108,6 +112,11 @@ static int parse_pd(struct parser *p, char *rest, struct fs_em *em, int *want_ps
 	*s++ = '\0';
 	if (strlen(name) >= sizeof(pd->name))
 		return PERR(p, "pd: name '%s' is longer than %zu characters", name, sizeof(pd->name) - 1);
+	if (fs_em_bad_name(name))
+		return PERR(p, "pd: name '%s' has a character that is not printable", name);
+	for (int i = 0; i < em->nr_pd; i++)
+		if (!strcmp(em->pd[i].name, name))
+			return PERR(p, "pd: name '%s' given twice", name);
 	snprintf(pd->name, sizeof(pd->name), "%s", name);
 	while (*s == ' ')
 		s++;
@@ -179,10 +188,21 @@ static int parse_line(struct parser *p, char *line, struct fs_em *em, int *versi
 		*version = (int)v;
 		return 0;
 	}
-	if (!strcmp(key, "kernel")) {
-		snprintf(em->kernel, sizeof(em->kernel), "%s", rest);
-	} else if (!strcmp(key, "source")) {
-		snprintf(em->source, sizeof(em->source), "%s", rest);
+	if (!strcmp(key, "kernel") || !strcmp(key, "source") || !strcmp(key, "unit") || !strcmp(key, "cpus")) {
+		unsigned int bit = key[0] == 'k' ? SEEN_KERNEL : key[0] == 's' ? SEEN_SOURCE :
+				   key[0] == 'u' ? SEEN_UNIT : SEEN_CPUS;
+		if (em->nr_pd)
+			return PERR(p, "%s: after the first pd line", key);
+		if (p->seen & bit)
+			return PERR(p, "%s: given twice", key);
+		p->seen |= bit;
+	}
+	if (!strcmp(key, "kernel") || !strcmp(key, "source")) {
+		char *dst = key[0] == 'k' ? em->kernel : em->source;
+		size_t max = key[0] == 'k' ? sizeof(em->kernel) : sizeof(em->source);
+		if (strlen(rest) >= max)
+			return PERR(p, "%s: longer than %zu characters", key, max - 1);
+		memcpy(dst, rest, strlen(rest) + 1);
 	} else if (!strcmp(key, "unit")) {
 		if (!strcmp(rest, "uW"))
 			em->unit = FS_POWER_UW;
@@ -205,6 +225,12 @@ static int parse_line(struct parser *p, char *line, struct fs_em *em, int *versi
 		if (fs_parse_u64(val, &cap) || cap > FS_SCHED_CAPACITY_SCALE)
 			return PERR(p, "capacity: cpu%llu: '%s' is not a number in 0..%d", (unsigned long long)v, val,
 				    FS_SCHED_CAPACITY_SCALE);
+		if (!(p->seen & SEEN_CPUS) || v >= (__u64)em->nr_cpus)
+			return PERR(p, "capacity: cpu%llu is not below the cpus line's %d", (unsigned long long)v,
+				    em->nr_cpus);
+		if (p->capacity_seen & (1ull << v))
+			return PERR(p, "capacity: cpu%llu given twice", (unsigned long long)v);
+		p->capacity_seen |= 1ull << v;
 		em->capacity[v] = (__u32)cap;
 	} else if (!strcmp(key, "pd")) {
 		if (em->nr_pd && em->pd[em->nr_pd - 1].nr_ps != *want_ps)
@@ -221,6 +247,9 @@ static int parse_line(struct parser *p, char *line, struct fs_em *em, int *versi
 		if (em->nr_pd && em->pd[em->nr_pd - 1].nr_ps != *want_ps)
 			return PERR(p, "end: pd %s has %d ps lines, its states= said %d", em->pd[em->nr_pd - 1].name,
 				    em->pd[em->nr_pd - 1].nr_ps, *want_ps);
+		if ((p->seen & (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS)) != (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS))
+			return PERR(p, "end: no %s line before it", !(p->seen & SEEN_KERNEL) ? "kernel" :
+				    !(p->seen & SEEN_SOURCE) ? "source" : !(p->seen & SEEN_UNIT) ? "unit" : "cpus");
 		*ended = true;
 	} else {
 		return PERR(p, "unknown line '%s'", key);
@@ -283,41 +312,15 @@ int fs_em_parse_text(const char *text, size_t len, const char *name, struct fs_e
 
 int fs_em_read_file(const char *path, struct fs_em *em, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	char *buf;
+	size_t len;
+	int rc = fs_read_all(path, 16u << 20, &buf, &len, err, errlen);
 
-	if (!f)
-		return fs_em_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno)), -1;
-	for (;;) {
-		if (len + 4096 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return fs_em_errf(err, errlen, "%s: out of memory", path), -1;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-		if (len > (16u << 20)) {
-			free(buf);
-			fclose(f);
-			return fs_em_errf(err, errlen, "%s: larger than 16 MiB: not an EM file", path), -1;
-		}
-	}
-	if (ferror(f)) {
-		int e = errno;
-		free(buf);
-		fclose(f);
-		return fs_em_errf(err, errlen, "%s: cannot read: %s", path, strerror(e)), -1;
-	}
-	fclose(f);
-	rc = fs_em_parse_text(buf ? buf : "", len, path, em, err, errlen);
+	if (rc > 0)
+		return fs_em_errf(err, errlen, "%s: cannot open: %s", path, strerror(ENOENT)), -1;
+	if (rc < 0)
+		return -1;
+	rc = fs_em_parse_text(buf, len, path, em, err, errlen);
 	free(buf);
 	return rc;
 }

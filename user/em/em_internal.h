@@ -71,6 +71,12 @@ const char *fs_em_profile_provenance(const char *name);
 int fs_cpulist_parse(const char *s, __u64 *mask);
 void fs_cpulist_format(__u64 mask, char *buf, size_t len);
 
+/*
+ * A performance-domain name must be one word of printable ASCII: the EM file
+ * (and every recording) keeps it as one. Returns true if name is not.
+ */
+bool fs_em_bad_name(const char *name);
+
 /* Strict decimal / hex (0x..) parse of a whole string, surrounding blanks allowed. */
 int fs_parse_u64(const char *s, __u64 *v);
 
@@ -82,6 +88,13 @@ void fs_strlcpy(char *dst, const char *src, size_t len);
 
 /* dst = a "/" b; -1 if it does not fit. */
 int fs_path_join(char *dst, size_t len, const char *a, const char *b);
+
+/*
+ * The whole of path (a file or a pipe) in a NUL-terminated malloc'd *text:
+ * 0 read, 1 absent (ENOENT), -1 error in err ("<path>: ..."), also when it
+ * holds more than max bytes.
+ */
+int fs_read_all(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen);
 
 /* Like snprintf into err, never overflowing. */
 void fs_em_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

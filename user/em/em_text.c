@@ -29,6 +29,16 @@ void fs_snprintf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool fs_em_bad_name(const char *name)
+{
+	if (!*name)
+		return true;
+	for (; *name; name++)
+		if (!isgraph((unsigned char)*name))
+			return true;
+	return false;
+}
+
 int fs_parse_u64(const char *s, __u64 *v)
 {
 	char *end;
@@ -78,7 +88,7 @@ int fs_cpulist_parse(const char *s, __u64 *mask)
 			return -1;
 		for (long c = lo; c <= hi; c++)
 			m |= 1ull << c;
-		if (*s == ',')
+		if (*s == ',' && isdigit((unsigned char)s[1]))
 			s++;
 		else if (*s && !isspace((unsigned char)*s))
 			return -1;
@@ -130,5 +140,51 @@ int fs_path_join(char *dst, size_t len, const char *a, const char *b)
 	memcpy(dst, a, la);
 	dst[la] = '/';
 	memcpy(dst + la + 1, b, lb + 1);
+	return 0;
+}
+
+int fs_read_all(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int e;
+
+	*text = NULL;
+	*len = 0;
+	if (!f)
+		return errno == ENOENT ? 1 : (fs_em_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno)), -1);
+	/* Read until EOF, not up to st_size: a pipe or a /proc file has no size. */
+	for (;;) {
+		if (n == cap) {
+			char *nb = n > max ? NULL : realloc(buf, (cap ? 2 * cap : 4096) + 1);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				if (n > max)
+					return fs_em_errf(err, errlen, "%s: larger than %zu bytes", path, max), -1;
+				return fs_em_errf(err, errlen, "%s: out of memory", path), -1;
+			}
+			buf = nb;
+			cap = cap ? 2 * cap : 4096;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (!got)
+			break;
+	}
+	e = ferror(f) ? errno : 0;
+	fclose(f);
+	if (e) {
+		free(buf);
+		return fs_em_errf(err, errlen, "%s: cannot read: %s", path, strerror(e)), -1;
+	}
+	if (n > max) {
+		free(buf);
+		return fs_em_errf(err, errlen, "%s: larger than %zu bytes", path, max), -1;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
 	return 0;
 }

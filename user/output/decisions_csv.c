@@ -91,8 +91,8 @@ int fs_decisions_csv_row(FILE *out, const struct fs_decision_row *r, int nr)
 /* ---- as an output ---- */
 
 struct csv_out {
-	FILE *f;
-	char *path;
+	struct fs_out_file out; /* renamed into place by finish */
+	FILE *f;                /* out.f */
 	int nr;
 };
 
@@ -101,7 +101,7 @@ static int csv_interval(void *self, const struct fs_decision_row *row, char *err
 	struct csv_out *c = self;
 
 	if (fs_decisions_csv_row(c->f, row, c->nr)) {
-		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "%s: write: %s", c->out.path, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
@@ -112,7 +112,7 @@ static int csv_flush(void *self, char *err, size_t errlen)
 	struct csv_out *c = self;
 
 	if (fflush(c->f)) {
-		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
+		snprintf(err, errlen, "%s: write: %s", c->out.path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -121,24 +121,17 @@ static int csv_flush(void *self, char *err, size_t errlen)
 static int csv_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
 	struct csv_out *c = self;
-	int rc = fclose(c->f);
 
 	(void)rep;
 	c->f = NULL;
-	if (rc) {
-		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return fs_out_commit(&c->out, err, errlen);
 }
 
 static void csv_free(void *self)
 {
 	struct csv_out *c = self;
 
-	if (c->f)
-		fclose(c->f);
-	free(c->path);
+	fs_out_abort(&c->out); /* no-op after finish; else the partial file goes */
 	free(c);
 }
 
@@ -151,17 +144,16 @@ int fs_output_decisions_csv(struct fs_output *o, const char *path, int nr_polici
 {
 	struct csv_out *c = calloc(1, sizeof(*c));
 
-	if (!c || !(c->path = strdup(path))) {
-		free(c);
+	if (!c) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
 	c->nr = nr_policies;
-	c->f = fs_out_fopen(path, err, errlen);
-	if (!c->f) {
-		csv_free(c);
+	if (fs_out_open(&c->out, path, err, errlen)) {
+		free(c);
 		return -1;
 	}
+	c->f = c->out.f;
 	fs_decisions_csv_header(c->f, nr_policies, pols);
 	o->ops = &csv_ops;
 	o->self = c;

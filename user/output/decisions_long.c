@@ -24,6 +24,7 @@ static const char header[] =
 	"power_uw,dpower_uw,denergy_nj\n";
 
 struct long_out {
+	struct fs_out_file out; /* the file, under a temporary name until finished */
 	FILE *f;
 	char *path;
 	int nr;
@@ -177,15 +178,11 @@ static int long_finish(void *self, const struct fs_report *rep, char *err, size_
 {
 	struct long_out *c = self;
 	int rc = fs_seq_sort_finish(c->sort, err, errlen);
-	int crc = fclose(c->f);
 
 	(void)rep;
 	c->f = NULL;
-	if (!rc && crc) {
-		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
-		rc = -1;
-	}
-	return rc;
+	/* renamed into place only when complete (a failure leaves it for long_free to remove) */
+	return rc ? rc : fs_out_commit(&c->out, err, errlen);
 }
 
 static void long_free(void *self)
@@ -193,8 +190,7 @@ static void long_free(void *self)
 	struct long_out *c = self;
 
 	fs_seq_sort_free(c->sort);
-	if (c->f)
-		fclose(c->f);
+	fs_out_abort(&c->out);
 	free(c->path);
 	free(c);
 }
@@ -222,10 +218,11 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 			if (pols[i]->twin && !strcmp(pols[i]->twin, pols[j]->name))
 				c->twin[i] = pols[j]->name;
 	}
-	if (!(c->f = fs_out_fopen(path, err, errlen))) {
+	if (fs_out_open(&c->out, path, err, errlen)) {
 		long_free(c);
 		return -1;
 	}
+	c->f = c->out.f;
 	if (!(c->sort = fs_seq_sort_new(c->f, c->path, 1, HOLD_BYTES))) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		long_free(c);

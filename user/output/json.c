@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output.h"
+#include "out_file.h"
 #include "../pipeline.h"
 #include "../source/recording.h"
 
@@ -209,21 +210,21 @@ static void write_report(FILE *o, const struct fs_report *r)
 }
 
 struct json_out {
-	FILE *f;
-	char *path;   /* "-": stdout */
+	FILE *f;                /* stdout, or out.f */
+	struct fs_out_file out; /* the file, renamed into place by finish */
 };
 
 static int json_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
 	struct json_out *j = self;
-	bool is_stdout = j->f == stdout;
 
 	write_report(j->f, rep);
-	int rc = is_stdout ? fflush(j->f) : fclose(j->f);
-
-	j->f = NULL;
-	if (rc) {
-		snprintf(err, errlen, "%s: write: %s", is_stdout ? "stdout" : j->path, strerror(errno));
+	if (j->out.f) {
+		j->f = NULL;
+		return fs_out_commit(&j->out, err, errlen);
+	}
+	if (fflush(j->f)) {
+		snprintf(err, errlen, "stdout: write: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -233,9 +234,7 @@ static void json_free(void *self)
 {
 	struct json_out *j = self;
 
-	if (j->f && j->f != stdout)
-		fclose(j->f);
-	free(j->path);
+	fs_out_abort(&j->out);
 	free(j);
 }
 
@@ -245,16 +244,17 @@ int fs_output_json(struct fs_output *o, const char *path, char *err, size_t errl
 {
 	struct json_out *j = calloc(1, sizeof(*j));
 
-	if (!j || !(j->path = strdup(path))) {
-		free(j);
+	if (!j) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	j->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!j->f) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		json_free(j);
-		return -1;
+	j->f = stdout;
+	if (strcmp(path, "-")) {
+		if (fs_out_open(&j->out, path, err, errlen)) {
+			free(j);
+			return -1;
+		}
+		j->f = j->out.f;
 	}
 	o->ops = &json_ops;
 	o->self = j;

@@ -1,23 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where an output file is created: the one place every writer opens its file,
- * so naming rules (a ".gz" suffix writes gzip) and how files are created apply
- * to all of them alike.
+ * Output files that never destroy an input or each other (issue 14):
+ *  - fs_paths_check() compares every output with every input and every other
+ *    output before anything is opened for writing: the same device and inode
+ *    for files that exist (through symbolic and hard links), the same
+ *    resolved path for files that do not exist yet;
+ *  - fs_out_open()/fs_out_commit() write a regular file under a temporary
+ *    name in its directory and rename it into place when complete, so a
+ *    partial file never sits under the final name; fs_out_abort() removes it.
+ *    FIFOs, terminals and /dev/null are written in place. A name ending in
+ *    ".gz" gets gzip-compressed bytes (fclose ends the member).
  */
 #ifndef FEECSCOPE_OUT_FILE_H
 #define FEECSCOPE_OUT_FILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Does path ask for gzip (ends in ".gz")? */
 bool fs_out_is_gz(const char *path);
 
+/* One path a command reads or writes; what names it in messages ("--csv", "FILE"). */
+struct fs_io_path {
+	const char *path; /* NULL: not given (skipped); "-": standard output (skipped) */
+	const char *what;
+	bool output;
+};
+
 /*
- * Create path for writing: a plain stdio stream, or, for "*.gz", a stream
- * whose bytes are gzip-compressed on their way to the file (fclose() ends
- * the gzip member and reports its errors). NULL with err naming the file.
+ * 0 if no output is an input or another output; else -1 with err like
+ * "--csv ./in.csv: the input FILE (in.csv): not overwritten".
+ * An input that does not exist is not compared (its reader reports it).
  */
-FILE *fs_out_fopen(const char *path, char *err, size_t errlen);
+int fs_paths_check(const struct fs_io_path *paths, int n, char *err, size_t errlen);
+
+struct fs_out_file {
+	FILE *f;      /* write here */
+	char *path;   /* the final name */
+	char *tmp;    /* the temporary name, NULL when writing in place */
+};
+
+/* Open path for writing (see above). -1 with err "<path>: cannot create: <why>". */
+int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen);
+/*
+ * Flush, sync and close, then rename into place. On any failure the
+ * temporary file is removed, the final name left as it was, and err says
+ * "<path>: write failed: <why>"; returns -1. o is released either way.
+ */
+int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen);
+/* Close and remove the temporary file; the final name is untouched. o may be unopened (zeroed). */
+void fs_out_abort(struct fs_out_file *o);
+
+/* The name to give a writer that opens the file itself (the temporary one, or path in place). */
+static inline const char *fs_out_name(const struct fs_out_file *o)
+{
+	return o->tmp ? o->tmp : o->path;
+}
 
 #endif /* FEECSCOPE_OUT_FILE_H */

@@ -130,6 +130,7 @@ struct thread_key {
 };
 
 struct perfetto_out {
+	struct fs_out_file out; /* the file, under a temporary name until finished */
 	FILE *f;
 	char *path;
 	struct fs_pb pb;
@@ -613,22 +614,17 @@ static int pf_finish(void *self, const struct fs_report *rep, char *err, size_t 
 	write_verdicts(w, rep);
 	write_attributes(w, rep);
 	int rc = write_out(w, err, errlen);
-	int crc = fclose(w->f);
 
 	w->f = NULL;
-	if (!rc && crc) {
-		snprintf(err, errlen, "%s: write: %s", w->path, strerror(errno));
-		rc = -1;
-	}
-	return rc;
+	/* renamed into place only when complete (a failure leaves it for pf_free to remove) */
+	return rc ? rc : fs_out_commit(&w->out, err, errlen);
 }
 
 static void pf_free(void *self)
 {
 	struct perfetto_out *w = self;
 
-	if (w->f)
-		fclose(w->f);
+	fs_out_abort(&w->out);
 	fs_pb_free(&w->pb);
 	free(w->threads);
 	free(w->path);
@@ -655,10 +651,11 @@ int fs_output_perfetto(struct fs_output *o, const char *path, int nr_cpus, int n
 	w->nr_policies = nr_policies;
 	memcpy(w->pols, pols, (size_t)nr_policies * sizeof(*pols));
 	w->kernel_release = kernel_release;
-	if (!(w->f = fs_out_fopen(path, err, errlen))) {
+	if (fs_out_open(&w->out, path, err, errlen)) {
 		pf_free(w);
 		return -1;
 	}
+	w->f = w->out.f;
 	o->ops = &perfetto_ops;
 	o->self = w;
 	return 0;

@@ -292,7 +292,8 @@ int fs_seq_sort_finish(struct fs_seq_sort *s, char *err, size_t errlen)
 {
 	if (s->nr_runs)
 		return s->n && spill(s, err, errlen) ? -1 : merge(s, err, errlen);
-	qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk);
+	if (s->n) /* an empty run has no heap yet (qsort must not get NULL) */
+		qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk);
 	for (size_t i = 0; i < s->n; i++)
 		if (fwrite(s->arena + s->heap[i].off, 1, s->heap[i].len, s->out) != s->heap[i].len)
 			return write_err(s, "write", err, errlen);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "out_file.h"
 #include "../pipeline.h"
 
 /* ---- small formatters ---- */
@@ -460,7 +461,7 @@ void fs_summary_print(FILE *out, const struct fs_report *r)
 
 struct summary_out {
 	FILE *f;
-	char *path;   /* NULL: f belongs to the caller */
+	struct fs_out_file out; /* a file of its own (out.f == f); unused when f is the caller's */
 };
 
 static int summary_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
@@ -468,12 +469,12 @@ static int summary_finish(void *self, const struct fs_report *rep, char *err, si
 	struct summary_out *s = self;
 
 	fs_summary_print(s->f, rep);
-	int rc = s->path ? fclose(s->f) : fflush(s->f);
-
-	if (s->path)
+	if (s->out.f) {
 		s->f = NULL;
-	if (rc) {
-		snprintf(err, errlen, "%s: write: %s", s->path ? s->path : "summary", strerror(errno));
+		return fs_out_commit(&s->out, err, errlen);
+	}
+	if (fflush(s->f)) {
+		snprintf(err, errlen, "summary: write: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -483,9 +484,7 @@ static void summary_free(void *self)
 {
 	struct summary_out *s = self;
 
-	if (s->path && s->f)
-		fclose(s->f);
-	free(s->path);
+	fs_out_abort(&s->out);
 	free(s);
 }
 
@@ -495,16 +494,17 @@ int fs_output_summary(struct fs_output *o, FILE *out, const char *path, char *er
 {
 	struct summary_out *s = calloc(1, sizeof(*s));
 
-	if (!s || (!out && !(s->path = strdup(path)))) {
-		free(s);
+	if (!s) {
 		snprintf(err, errlen, "%s: out of memory", path ? path : "summary");
 		return -1;
 	}
 	s->f = out;
-	if (!out && !(s->f = fopen(path, "w"))) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		summary_free(s);
-		return -1;
+	if (!out) {
+		if (fs_out_open(&s->out, path, err, errlen)) {
+			free(s);
+			return -1;
+		}
+		s->f = s->out.f;
 	}
 	o->ops = &summary_ops;
 	o->self = s;

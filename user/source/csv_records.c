@@ -151,8 +151,11 @@ int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 		m->nr_cpus, m->em_is_kernel ? 1 : 0);
 	for (const char *p = m->em_text; p && *p;) {
 		const char *e = strchr(p, '\n');
-		int n = e ? (int)(e - p) : (int)strlen(p);
-		fprintf(out, "# em: %.*s\n", n, p);
+		int n = e ? (int)(e - p) : (int)strlen(p), w = n;
+		/* a line's last CR goes: the reader takes it for the CSV's line end (the EM ignores it) */
+		while (w && p[w - 1] == '\r')
+			w--;
+		fprintf(out, "# em: %.*s\n", w, p);
 		p += n + (e ? 1 : 0);
 	}
 	for (int i = 0; i < NR_COLS; i++)
@@ -389,6 +392,18 @@ static char *trim(char *s)
 	return s;
 }
 
+/* The text after "# em: " in line, or NULL if line is no such comment. */
+static const char *em_line(const char *line)
+{
+	line += strspn(line, " \t");
+	if (*line != '#')
+		return NULL;
+	line += 1 + strspn(line + 1, " \t");
+	if (strncmp(line, "em:", 3))
+		return NULL;
+	return line[3] == ' ' ? line + 4 : line + 3;
+}
+
 static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
 {
 	char *em = NULL;
@@ -401,17 +416,9 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 			snprintf(err, errlen, "%s: no header row", r->path);
 			return -1;
 		}
-		char *s = trim(r->line);
-		if (!*s)
-			continue;
-		if (*s != '#')
-			break;
-		s = trim(s + 1);
-		if (!strncmp(s, "em:", 3)) {
-			/* keep the EM line exactly as written after "em: " */
-			const char *v = r->line + (strstr(r->line, "em:") - r->line) + 3;
-			if (*v == ' ')
-				v++;
+		/* keep the EM line exactly as written after "em: " (before trim() cuts its blanks) */
+		const char *v = em_line(r->line);
+		if (v) {
 			size_t vl = strlen(v);
 			char *n = realloc(em, em_len + vl + 2);
 			if (!n) {
@@ -423,12 +430,30 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 			em_len += vl;
 			em[em_len++] = '\n';
 			em[em_len] = 0;
-		} else if (!strncmp(s, "kernel_release=", 15)) {
-			snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", s + 15);
-		} else if (!strncmp(s, "feecscope_version=", 18)) {
-			snprintf(m->feecscope_version, sizeof(m->feecscope_version), "%s", s + 18);
+			continue;
+		}
+		char *s = trim(r->line);
+		if (!*s)
+			continue;
+		if (*s != '#')
+			break;
+		s = trim(s + 1);
+		if (!strncmp(s, "kernel_release=", 15) || !strncmp(s, "feecscope_version=", 18)) {
+			bool rel = s[0] == 'k';
+			char *dst = rel ? m->kernel_release : m->feecscope_version;
+			size_t max = rel ? sizeof(m->kernel_release) : sizeof(m->feecscope_version);
+			const char *v = s + (rel ? 15 : 18);
+			if (strlen(v) >= max) {
+				free(em);
+				return cerr(r, err, errlen, -1, "%.*s: longer than %zu characters", rel ? 14 : 17, s, max - 1);
+			}
+			strcpy(dst, v);
 		} else if (!strncmp(s, "em_is_kernel=", 13)) {
-			m->em_is_kernel = atoi(s + 13) != 0;
+			if (strcmp(s + 13, "0") && strcmp(s + 13, "1")) {
+				free(em);
+				return cerr(r, err, errlen, -1, "em_is_kernel: '%s', want 0 or 1", s + 13);
+			}
+			m->em_is_kernel = s[13] == '1';
 		} else if (!strncmp(s, "nr_cpus=", 8)) {
 			char *end;
 			long v = strtol(s + 8, &end, 10);
@@ -808,8 +833,8 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		__u64 all = r->nr_cpus == 64 ? ~0ull : (1ull << r->nr_cpus) - 1;
 		if (!SEEN("cpus_allowed"))
 			w->cpus_allowed = all;
-		if (!w->cpus_allowed || (w->cpus_allowed & ~all))
-			return cerr(r, err, errlen, find_col(r, "cpus_allowed"), "0x%llx is not a non-empty mask of CPUs 0..%d",
+		if (!(w->cpus_allowed & all))
+			return cerr(r, err, errlen, find_col(r, "cpus_allowed"), "0x%llx has none of CPUs 0..%d",
 				    (unsigned long long)w->cpus_allowed, r->nr_cpus - 1);
 		if (!SEEN("nr_cpus_allowed"))
 			w->nr_cpus_allowed = (__u32)__builtin_popcountll(w->cpus_allowed);
@@ -856,6 +881,9 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		r->rec.hdr.size = sizeof(struct fs_freqstat);
 	}
 #undef SEEN
+	/* What a recording would refuse, a CSV refuses too (the column checks above name the column). */
+	if (fs_rec_check_values(&r->rec.hdr, r->nr_cpus, why, sizeof(why)))
+		return cerr(r, err, errlen, -1, "%s", why);
 	r->records++;
 	*rec = &r->rec.hdr;
 	return 1;

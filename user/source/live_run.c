@@ -199,7 +199,8 @@ void fs_live_run_catch_signals(bool restart)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);   /* the terminal went away: end like Ctrl-C */
+	signal(SIGPIPE, SIG_IGN);       /* a closed stdout is a write error, not the end of the files */
 }
 
 int fs_live_run_check_env(char *err, size_t errlen)
@@ -298,7 +299,6 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
 
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
-	signal(SIGPIPE, SIG_IGN); /* a closed pipe must not cost the recording its end */
 
 	view_info(r, po, &vi, banner, sizeof(banner));
 	view = fs_live_view_new(&vi, banner);

@@ -341,7 +341,7 @@ static int meta_get(const char *text, const char *key, char *out, size_t outlen)
 			const char *v = p + kl + 1, *e = strchr(v, '\n');
 			size_t n = e ? (size_t)(e - v) : strlen(v);
 			if (n >= outlen)
-				n = outlen - 1;
+				return -2; /* never cut short: the caller says it is too long */
 			memcpy(out, v, n);
 			out[n] = 0;
 			return 0;
@@ -446,17 +446,35 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 		snprintf(err, errlen, "%s: header: CRC mismatch", path);
 		goto fail;
 	}
+	if (memchr(text, '\0', tlen)) {
+		snprintf(err, errlen, "%s: header: a NUL byte in the meta text", path);
+		goto fail;
+	}
 	if (check_layout(path, text, r->version, err, errlen))
 		goto fail;
-	if (meta_get(text, "nr_cpus", val, sizeof(val)) || (meta->nr_cpus = atoi(val)) <= 0 ||
-	    meta->nr_cpus > FS_MAX_CPUS) {
+	char *end;
+	long ncpu = meta_get(text, "nr_cpus", val, sizeof(val)) ? 0 : strtol(val, &end, 10);
+	if (ncpu <= 0 || ncpu > FS_MAX_CPUS || *end) {
 		snprintf(err, errlen, "%s: header: nr_cpus missing or out of range 1..%d", path, FS_MAX_CPUS);
 		goto fail;
 	}
-	if (!meta_get(text, "em_is_kernel", val, sizeof(val)))
-		meta->em_is_kernel = atoi(val) != 0;
-	meta_get(text, "kernel_release", meta->kernel_release, sizeof(meta->kernel_release));
-	meta_get(text, "feecscope_version", meta->feecscope_version, sizeof(meta->feecscope_version));
+	meta->nr_cpus = (int)ncpu;
+	int rc = meta_get(text, "em_is_kernel", val, sizeof(val));
+	if (rc == 0 && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(err, errlen, "%s: header: em_is_kernel: '%s', want 0 or 1", path, val);
+		goto fail;
+	}
+	meta->em_is_kernel = rc == 0 && val[0] == '1';
+	if (meta_get(text, "kernel_release", meta->kernel_release, sizeof(meta->kernel_release)) == -2) {
+		snprintf(err, errlen, "%s: header: kernel_release: longer than %zu characters", path,
+			 sizeof(meta->kernel_release) - 1);
+		goto fail;
+	}
+	if (meta_get(text, "feecscope_version", meta->feecscope_version, sizeof(meta->feecscope_version)) == -2) {
+		snprintf(err, errlen, "%s: header: feecscope_version: longer than %zu characters", path,
+			 sizeof(meta->feecscope_version) - 1);
+		goto fail;
+	}
 	free(text);
 	r->nr_cpus = meta->nr_cpus;
 	r->pos = (long)(sizeof(hdr) + tlen + elen);
@@ -531,6 +549,14 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 			return rerr(r, err, errlen, at, "record %u of %u: cut short at chunk offset %zu", i + 1, nr, off);
 		memcpy(&rh, r->raw + off, sizeof(rh));
 		if (check_record(&rh, raw_len - off, r->nr_cpus, r->version, why, sizeof(why)))
+			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
+		/* The values too, in today's layout (r->rec is free: the last record handed out is spent). */
+		memset(&r->rec, 0, sizeof(r->rec));
+		if (r->version == 1)
+			v1_upgrade(r->raw + off, &rh, &r->rec);
+		else
+			memcpy(&r->rec, r->raw + off, rh.size);
+		if (fs_rec_check_values(&r->rec.hdr, r->nr_cpus, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		off += rh.size;
 	}

@@ -40,6 +40,11 @@ size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
  * "<problem>" (no file prefix) to err and return -1.
  */
 int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen);
+/*
+ * The values every reader requires (rec_values.c): CPU numbers in range,
+ * flags 0/1, known CPU times where a record is one. -1 with "<type>: <field>: <problem>" in why.
+ */
+int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size_t len);
 
 struct fs_rec_writer;
 

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the fuzz harnesses: memfd-backed files, a tmpfs scratch dir, EM round trips. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sanitizer/common_interface_defs.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fuzz.h"
+#include "em/em_io.h"
+
+#define NR_SLOTS 4
+
+const char *fuzz_file(int slot, const void *data, size_t size)
+{
+	static int fd[NR_SLOTS] = { -1, -1, -1, -1 };
+	static char path[NR_SLOTS][32];
+
+	FUZZ_CHECK(slot >= 0 && slot < NR_SLOTS, "slot %d", slot);
+	if (fd[slot] < 0) {
+		fd[slot] = memfd_create("fuzz-input", 0);
+		FUZZ_CHECK(fd[slot] >= 0, "memfd_create: %s", strerror(errno));
+		snprintf(path[slot], sizeof(path[slot]), "/proc/self/fd/%d", fd[slot]);
+	}
+	FUZZ_CHECK(ftruncate(fd[slot], 0) == 0, "ftruncate: %s", strerror(errno));
+	FUZZ_CHECK(pwrite(fd[slot], data, size, 0) == (ssize_t)size, "pwrite: %s", strerror(errno));
+	return path[slot];
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	if (ftw->level > 0) {
+		/* Modes do not stop root, but make sure a test that runs as a user can still clean up. */
+		chmod(path, 0700);
+		remove(path);
+	}
+	return 0;
+}
+
+void fuzz_empty_dir(const char *dir)
+{
+	/* Directories first made searchable, then removed depth first. */
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *fuzz_scratch_dir(void)
+{
+	static char dir[64];
+
+	if (!dir[0]) {
+		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+		snprintf(dir, sizeof(dir), "%s/feecscope-fuzz-XXXXXX", base);
+		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
+	}
+	fuzz_empty_dir(dir);
+	return dir;
+}
+
+const char *fuzz_out_path(const char *name)
+{
+	static char dir[64], path[128];
+
+	if (!dir[0]) {
+		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+		snprintf(dir, sizeof(dir), "%s/feecscope-fuzz-out-XXXXXX", base);
+		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+char *fuzz_em_text(const struct fs_em *em, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	FUZZ_CHECK(f != NULL, "open_memstream");
+	FUZZ_CHECK(fs_em_write(f, em) == 0, "fs_em_write failed");
+	FUZZ_CHECK(fclose(f) == 0, "fclose");
+	return buf;
+}
+
+static void same_em(const struct fs_em *a, const struct fs_em *b, const char *what)
+{
+	FUZZ_CHECK(a->nr_cpus == b->nr_cpus && a->nr_pd == b->nr_pd && a->unit == b->unit,
+		   "%s: cpus %d/%d pds %d/%d unit %d/%d", what, a->nr_cpus, b->nr_cpus, a->nr_pd, b->nr_pd,
+		   a->unit, b->unit);
+	FUZZ_CHECK(!memcmp(a->capacity, b->capacity, sizeof(a->capacity)), "%s: capacities differ", what);
+	FUZZ_CHECK(!memcmp(a->cpu_pd, b->cpu_pd, sizeof(a->cpu_pd)), "%s: cpu_pd differs", what);
+	for (int i = 0; i < a->nr_pd; i++) {
+		const struct fs_em_pd *x = &a->pd[i], *y = &b->pd[i];
+
+		FUZZ_CHECK(!strcmp(x->name, y->name), "%s: pd name '%s' came back as '%s'", what, x->name, y->name);
+		FUZZ_CHECK(x->cpus == y->cpus && x->flags == y->flags && x->has_inefficient == y->has_inefficient &&
+			   x->nr_ps == y->nr_ps, "%s: pd %s differs", what, x->name);
+		for (int j = 0; j < x->nr_ps; j++)
+			FUZZ_CHECK(x->ps[j].frequency == y->ps[j].frequency && x->ps[j].power == y->ps[j].power &&
+				   x->ps[j].cost == y->ps[j].cost && x->ps[j].performance == y->ps[j].performance &&
+				   x->ps[j].inefficient == y->ps[j].inefficient,
+				   "%s: pd %s state %d differs", what, x->name, j);
+	}
+}
+
+void fuzz_em_round_trip(const struct fs_em *em, const char *what)
+{
+	static struct fs_em back;
+	char err[1024] = "";
+	size_t len, len2;
+	char *text = fuzz_em_text(em, &len), *text2;
+
+	FUZZ_CHECK(fs_em_parse_text(text, len, "round-trip", &back, err, sizeof(err)) == 0,
+		   "%s: its own EM text does not read back: %s\n%s", what, err, text);
+	same_em(em, &back, what);
+	text2 = fuzz_em_text(&back, &len2);
+	FUZZ_CHECK(len == len2 && !memcmp(text, text2, len), "%s: the EM text changed on a second round trip", what);
+	free(text);
+	free(text2);
+	fs_em_print(fuzz_null_stream(), em);
+}
+
+FILE *fuzz_null_stream(void)
+{
+	static FILE *f;
+
+	if (!f)
+		f = fopen("/dev/null", "w");
+	FUZZ_CHECK(f != NULL, "/dev/null: %s", strerror(errno));
+	return f;
+}
+
+static int saved_fd[3] = { -1, -1, -1 };
+
+static int report_fd(void)
+{
+	return saved_fd[2] >= 0 ? saved_fd[2] : 2;
+}
+
+void fuzz_report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdprintf(report_fd(), fmt, ap);
+	va_end(ap);
+}
+
+void fuzz_quiet(int on)
+{
+	static int null_fd = -1, null_in = -1;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (saved_fd[2] < 0) {
+		saved_fd[1] = fcntl(1, F_DUPFD_CLOEXEC, 3);
+		saved_fd[2] = fcntl(2, F_DUPFD_CLOEXEC, 3);
+		null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		null_in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		FUZZ_CHECK(saved_fd[1] >= 0 && saved_fd[2] >= 0 && null_fd >= 0 && null_in >= 0,
+			   "cannot save stdout/stderr");
+		__sanitizer_set_report_fd((void *)(intptr_t)saved_fd[2]);
+	}
+	dup2(on ? null_fd : saved_fd[1], 1);
+	dup2(on ? null_fd : saved_fd[2], 2);
+	if (on) /* a command reading '-' gets an empty input, never the fuzzer's terminal */
+		dup2(null_in, 0);
+}

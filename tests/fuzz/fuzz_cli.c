@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command lines of `em`, `replay` and `policies` (option parsing, then
+ * whatever the options lead to). Input: the arguments, one a line, the first
+ * being the command. They run in a tmpfs directory holding a records CSV
+ * (a.csv), a recording (a.fsr), a saved EM (a.em) and a debugfs tree (tree/),
+ * made afresh for every input. No argument may contain '/', so nothing is
+ * read or written outside that directory; `em` always gets "--em pixel4"
+ * first (a later --em wins), so it never reads or mounts this machine's
+ * debugfs. The exit code must be one of the documented ones. `live` is not
+ * here: it needs the BPF side and root (tests/live).
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fuzz.h"
+#include "commands.h"
+#include "em/em_io.h"
+#include "source/recording.h"
+
+#define MAX_ARGS 24
+
+static char *csv_text, *em_text;
+static size_t csv_len, em_len;
+
+static void put(const char *name, const char *text, size_t len)
+{
+	FILE *f = fopen(name, "w");
+
+	FUZZ_CHECK(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "cannot write %s", name);
+}
+
+static void load_inputs(void)
+{
+	static struct fs_em em;
+	const char *root = getenv("FS_FIXTURES");
+	char path[4096], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/replay/hikey960.csv", root ? root : "tests/fixtures");
+	f = fopen(path, "r");
+	FUZZ_CHECK(f != NULL, "%s: run from the repository's top directory or set FS_FIXTURES", path);
+	csv_text = malloc(1 << 16);
+	csv_len = fread(csv_text, 1, 1 << 16, f);
+	fclose(f);
+	FUZZ_CHECK(fs_em_profile_build("hikey960", &em, err, sizeof(err)) == 0, "%s", err);
+	em_text = fuzz_em_text(&em, &em_len);
+}
+
+/* The files the arguments may name, as fresh as the input before. */
+static void make_inputs(void)
+{
+	struct fs_rec_meta m = { .nr_cpus = 8, .em_text = em_text, .em_len = em_len };
+	struct fs_rec_writer *w;
+	char err[512];
+
+	FUZZ_CHECK(chdir(fuzz_scratch_dir()) == 0, "chdir");
+	put("a.csv", csv_text, csv_len);
+	put("a.em", em_text, em_len);
+	w = fs_rec_writer_open("a.fsr", &m, err, sizeof(err));
+	FUZZ_CHECK(w && fs_rec_writer_close(w, err, sizeof(err)) == 0, "a.fsr: %s", err);
+	mkdir("tree", 0755);
+	mkdir("tree/cpu0", 0755);
+	mkdir("tree/cpu0/ps:500000", 0755);
+	put("tree/cpu0/cpus", "0-1\n", 4);
+	put("tree/cpu0/flags", "0x1\n", 4);
+	put("tree/cpu0/ps:500000/frequency", "500000\n", 7);
+	put("tree/cpu0/ps:500000/power", "20000\n", 6);
+	put("tree/cpu_capacity", "cpu0 1024\ncpu1 1024\n", 20);
+}
+
+/* glibc keeps getopt's position in the previous argv unless optind is 0: start afresh. */
+static void reset_getopt(void)
+{
+	static char *none[] = { "x", NULL };
+
+	optind = 0;
+	opterr = 0;
+	(void)getopt(1, none, "");
+	opterr = 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *copy, *argv[MAX_ARGS + 4], *p, *nl;
+	int argc = 0, rc, (*cmd)(int, char **);
+	static char em_opt[] = "--em", em_val[] = "pixel4";
+
+	static int home = -1;
+
+	if (!csv_text) {
+		load_inputs();
+		home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		FUZZ_CHECK(home >= 0, "cannot open the working directory");
+	}
+	if (memchr(data, '/', size) || memchr(data, '\0', size))
+		return 0;
+	copy = malloc(size + 1);
+	FUZZ_CHECK(copy != NULL, "out of memory");
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	for (p = copy; p && argc < MAX_ARGS; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		argv[argc++] = p;
+		if (argc == 1 && !strcmp(p, "em")) {
+			argv[argc++] = em_opt;
+			argv[argc++] = em_val;
+		}
+	}
+	argv[argc] = NULL;
+	cmd = !strcmp(argv[0], "em") ? fs_cmd_em : !strcmp(argv[0], "replay") ? fs_cmd_replay :
+	      !strcmp(argv[0], "policies") ? fs_cmd_policies : NULL;
+	if (cmd) {
+		make_inputs();
+		fuzz_quiet(1);
+		reset_getopt();
+		rc = cmd(argc, argv);
+		fuzz_quiet(0);
+		/* back where libFuzzer keeps its corpus (relative paths) */
+		FUZZ_CHECK(fchdir(home) == 0, "fchdir");
+		FUZZ_CHECK(rc == FS_EXIT_OK || rc == FS_EXIT_FAIL || rc == FS_EXIT_USAGE,
+			   "exit code %d (documented: 0, 1, 2; 3 only for live's privileges)", rc);
+	}
+	free(copy);
+	return 0;
+}

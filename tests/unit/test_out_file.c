@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Outputs never overwrite an input or each other; output files appear complete or not at all. */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "test.h"
+#include "output/out_file.h"
+
+static char dir[256];
+
+static void in_tmp(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/fs-out-test-XXXXXX");
+	if (!mkdtemp(dir) || chdir(dir))
+		abort();
+}
+
+static void done(void)
+{
+	char cmd[300];
+
+	if (chdir("/"))
+		abort();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+static const char *read_text(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return "(none)";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Entries in the test directory: no temporary file may be left behind. */
+static int entries(void)
+{
+	DIR *d = opendir(".");
+	struct dirent *de;
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+#define IN(p, w) { p, w, false }
+#define OUT(p, w) { p, w, true }
+
+static int check(const struct fs_io_path *p, int n, char *err, size_t len)
+{
+	err[0] = '\0';
+	return fs_paths_check(p, n, err, len);
+}
+
+FS_TEST(out_paths_output_is_the_input)
+{
+	char err[512];
+
+	in_tmp();
+	write_text("in.csv", "data\n");
+	{
+		struct fs_io_path p[] = { IN("in.csv", "FILE"), OUT("in.csv", "--csv") };
+		EXPECT_EQ(check(p, 2, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--csv in.csv: the input FILE: not overwritten");
+	}
+	/* the same file spelled otherwise, through a hard link and a symbolic link */
+	EXPECT_EQ(mkdir("sub", 0755), 0);
+	EXPECT_EQ(link("in.csv", "hard.csv"), 0);
+	EXPECT_EQ(symlink("in.csv", "soft.csv"), 0);
+	{
+		const char *other[] = { "./in.csv", "sub/../in.csv", "hard.csv", "soft.csv" };
+		for (int i = 0; i < 4; i++) {
+			struct fs_io_path p[] = { IN("in.csv", "FILE"), OUT(other[i], "--convert-csv") };
+			char want[256];
+			EXPECT_EQ(check(p, 2, err, sizeof(err)), -1);
+			snprintf(want, sizeof(want), "--convert-csv %s: the input FILE (in.csv): not overwritten",
+				 other[i]);
+			EXPECT_STR(err, want);
+		}
+	}
+	/* a saved EM given with --em is an input too */
+	{
+		struct fs_io_path p[] = { IN("in.csv", "FILE"), IN("hard.csv", "--em"), OUT("out.csv", "--csv"),
+					  OUT("soft.csv", "--summary") };
+		EXPECT_EQ(check(p, 4, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--summary soft.csv: the input FILE (in.csv): not overwritten");
+	}
+	EXPECT_STR(read_text("in.csv"), "data\n");
+	done();
+}
+
+FS_TEST(out_paths_two_outputs)
+{
+	char err[512];
+
+	in_tmp();
+	/* neither exists yet: compared by where they would be created */
+	{
+		struct fs_io_path p[] = { OUT("x", "--csv"), OUT("./x", "--record") };
+		EXPECT_EQ(check(p, 2, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--record ./x: the same file as --csv (x)");
+	}
+	{
+		struct fs_io_path p[] = { OUT("x", "--csv"), OUT("y", "--record"), OUT("x", "--summary") };
+		EXPECT_EQ(check(p, 3, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--summary x: the same file as --csv");
+	}
+	/* distinct outputs, a missing input, stdout and /dev/null twice are fine */
+	{
+		struct fs_io_path p[] = { IN("missing.csv", "FILE"), OUT("x", "--csv"), OUT("y", "--record"),
+					  OUT("-", "--save"), OUT("-", "--json"), OUT("/dev/null", "--summary"),
+					  OUT("/dev/null", "--perfetto"), { NULL, "--json", true } };
+		EXPECT_EQ(check(p, 8, err, sizeof(err)), 0);
+		EXPECT_STR(err, "");
+	}
+	/* an input directory (an EM tree) and an output inside it are different files */
+	EXPECT_EQ(mkdir("tree", 0755), 0);
+	{
+		struct fs_io_path p[] = { IN("tree", "--em"), OUT("tree/out.csv", "--csv") };
+		EXPECT_EQ(check(p, 2, err, sizeof(err)), 0);
+	}
+	done();
+}
+
+FS_TEST(out_file_commit_replaces_only_when_complete)
+{
+	struct fs_out_file o;
+	char err[512] = "";
+
+	in_tmp();
+	write_text("out.csv", "old\n");
+	ASSERT_TRUE(fs_out_open(&o, "out.csv", err, sizeof(err)) == 0);
+	fputs("new\n", o.f);
+	fflush(o.f);
+	/* while being written the final name still holds the old, complete file */
+	EXPECT_STR(read_text("out.csv"), "old\n");
+	EXPECT_EQ(entries(), 2);
+	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), 0);
+	EXPECT_STR(read_text("out.csv"), "new\n");
+	EXPECT_EQ(entries(), 1);
+	/* a new file gets the usual permissions (0666 less the umask), not mkstemp's 0600 */
+	{
+		struct stat st;
+		mode_t mask = umask(022);
+		ASSERT_TRUE(fs_out_open(&o, "fresh.csv", err, sizeof(err)) == 0);
+		EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), 0);
+		umask(mask);
+		EXPECT_EQ(stat("fresh.csv", &st), 0);
+		EXPECT_EQ(st.st_mode & 0777, 0644);
+	}
+	done();
+}
+
+FS_TEST(out_file_abort_leaves_nothing)
+{
+	struct fs_out_file o;
+	char err[512] = "";
+
+	in_tmp();
+	write_text("out.csv", "old\n");
+	ASSERT_TRUE(fs_out_open(&o, "out.csv", err, sizeof(err)) == 0);
+	fputs("half a file", o.f);
+	fs_out_abort(&o);
+	EXPECT_STR(read_text("out.csv"), "old\n");
+	EXPECT_EQ(entries(), 1);
+	ASSERT_TRUE(fs_out_open(&o, "never.csv", err, sizeof(err)) == 0);
+	fs_out_abort(&o);
+	EXPECT_EQ(access("never.csv", F_OK), -1);
+	EXPECT_EQ(entries(), 1);
+	done();
+}
+
+FS_TEST(out_file_errors)
+{
+	struct fs_out_file o;
+	char err[512] = "";
+
+	/* a full device: the error names the file and the reason */
+	ASSERT_TRUE(fs_out_open(&o, "/dev/full", err, sizeof(err)) == 0);
+	EXPECT_TRUE(o.tmp == NULL);
+	fputs("x", o.f);
+	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), -1);
+	EXPECT_STR(err, "/dev/full: write failed: No space left on device");
+	EXPECT_EQ(fs_out_open(&o, "/nonexistent-dir/out.csv", err, sizeof(err)), -1);
+	EXPECT_STR(err, "/nonexistent-dir/out.csv: cannot create: No such file or directory");
+	/* the output directory removed while writing: nothing is renamed into it, the error says why */
+	in_tmp();
+	EXPECT_EQ(mkdir("d", 0755), 0);
+	ASSERT_TRUE(fs_out_open(&o, "d/out.csv", err, sizeof(err)) == 0);
+	fputs("rows\n", o.f);
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/d'", dir);
+		EXPECT_EQ(system(cmd), 0);
+	}
+	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), -1);
+	EXPECT_STR(err, "d/out.csv: write failed: No such file or directory");
+	EXPECT_EQ(entries(), 0);
+	done();
+}

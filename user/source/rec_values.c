@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The values a record must hold to mean anything, whichever reader handed it
+ * out: a recording and a records CSV accept exactly the same records, so
+ * converting one into the other never fails (docs/recording.md, docs/csv.md).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "recording.h"
+
+#define BAD(...) (snprintf(why, len, __VA_ARGS__), -1)
+
+static int cpu_ok(__s32 cpu, int nr_cpus, bool none_ok)
+{
+	return (cpu >= 0 && cpu < nr_cpus) || (none_ok && cpu == -1);
+}
+
+/* The kernel's comm is at most TASK_COMM_LEN - 1 bytes and always terminated. */
+static bool comm_ok(const char *comm)
+{
+	return memchr(comm, '\0', FS_COMM_LEN) != NULL;
+}
+
+static int wakeup(const struct fs_wakeup *w, int n, char *why, size_t len)
+{
+	__u64 all = (n >= 64 ? ~0ull : (1ull << n) - 1);
+	const char *name = !cpu_ok(w->prev_cpu, n, false) ? "prev_cpu" :
+			   !cpu_ok(w->task_cpu, n, false) ? "task_cpu" :
+			   !cpu_ok(w->waker_cpu, n, false) ? "waker_cpu" : NULL;
+
+	if (name)
+		return BAD("wakeup: %s: CPU %d out of range 0..%d", name,
+			   name[0] == 'p' ? w->prev_cpu : name[0] == 't' ? w->task_cpu : w->waker_cpu, n - 1);
+	if (!comm_ok(w->comm))
+		return BAD("wakeup: comm: not terminated within %d bytes", FS_COMM_LEN);
+	if (!cpu_ok(w->chosen_cpu, n, true))
+		return BAD("wakeup: chosen_cpu: CPU %d out of range -1, 0..%d", w->chosen_cpu, n - 1);
+	/* Bits above the recording's CPUs are kept (a VM's possible CPUs can outnumber its EM's). */
+	if (!(w->cpus_allowed & all))
+		return BAD("wakeup: cpus_allowed: 0x%llx has none of CPUs 0..%d",
+			   (unsigned long long)w->cpus_allowed, n - 1);
+	return 0;
+}
+
+int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size_t len)
+{
+	switch (h->type) {
+	case FS_REC_WAKEUP:
+		return wakeup((const struct fs_wakeup *)h, nr_cpus, why, len);
+	case FS_REC_MIGRATE: {
+		const struct fs_migrate *m = (const void *)h;
+		if (!cpu_ok(m->dest_cpu, nr_cpus, false))
+			return BAD("migrate: dest_cpu: CPU %d out of range 0..%d", m->dest_cpu, nr_cpus - 1);
+		if (!cpu_ok(m->orig_cpu, nr_cpus, true))
+			return BAD("migrate: orig_cpu: CPU %d out of range -1, 0..%d", m->orig_cpu, nr_cpus - 1);
+		return 0;
+	}
+	case FS_REC_OVERUTIL: {
+		const struct fs_overutil *o = (const void *)h;
+		return o->overutilized > 1 ? BAD("overutil: overutilized: %u is not 0 or 1", o->overutilized) : 0;
+	}
+	case FS_REC_EXIT:
+	case FS_REC_RUNTIME: {
+		const struct fs_task_time *t = (const void *)h;
+		if (!comm_ok(t->comm))
+			return BAD("%s: comm: not terminated within %d bytes", h->type == FS_REC_EXIT ? "exit" : "runtime",
+				   FS_COMM_LEN);
+		return t->sum_exec_ns == FS_NO_RUNTIME ?
+		       BAD("%s: sum_exec_ns: unknown (an %s record is its CPU time)",
+			   h->type == FS_REC_EXIT ? "exit" : "runtime", h->type == FS_REC_EXIT ? "exit" : "runtime") : 0;
+	}
+	case FS_REC_CPUSTAT: {
+		const struct fs_cpustat *c = (const void *)h;
+		if (c->nr_cpus != (__u32)nr_cpus)
+			return BAD("cpustat: nr_cpus: %u, the recording has %d CPUs", c->nr_cpus, nr_cpus);
+		if (c->source != FS_CPUSTAT_SCHEDSTAT && c->source != FS_CPUSTAT_PROC_STAT)
+			return BAD("cpustat: source: %u is not schedstat (%d) or proc_stat (%d)", c->source,
+				   FS_CPUSTAT_SCHEDSTAT, FS_CPUSTAT_PROC_STAT);
+		return 0;
+	}
+	case FS_REC_FREQSTAT: {
+		const struct fs_freqstat *f = (const void *)h;
+		if (!cpu_ok(f->cpu, nr_cpus, false))
+			return BAD("freqstat: policy_cpu: CPU %d out of range 0..%d", f->cpu, nr_cpus - 1);
+		if (!f->nr || f->nr > FS_MAX_FREQS)
+			return BAD("freqstat: residency: %u frequencies, want 1..%d", f->nr, FS_MAX_FREQS);
+		for (__u32 i = 0; i < f->nr; i++)
+			if (!f->st[i].khz || (i && f->st[i].khz <= f->st[i - 1].khz))
+				return BAD("freqstat: residency: entry %u: %u kHz %s", i + 1, f->st[i].khz,
+					   f->st[i].khz ? "is not above the one before" : "is not a frequency");
+		return 0;
+	}
+	}
+	return 0;
+}
