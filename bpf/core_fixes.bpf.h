@@ -54,8 +54,28 @@ struct uclamp_se___fs {
 	unsigned int user_defined : 1;
 } __attribute__((preserve_access_index));
 
+/* uclamp[] is the last effective clamp (valid while active), uclamp_req[] the request. */
 struct task_struct___uclamp {
+	struct uclamp_se___fs uclamp_req[2];
 	struct uclamp_se___fs uclamp[2];
+} __attribute__((preserve_access_index));
+
+/* CONFIG_CGROUP_SCHED: task_group(p) is p->sched_task_group. */
+struct task_struct___tg {
+	struct task_group *sched_task_group;
+} __attribute__((preserve_access_index));
+
+/*
+ * CONFIG_UCLAMP_TASK_GROUP: tg->uclamp[] holds the group's effective clamps;
+ * CONFIG_SCHED_AUTOGROUP: tg->autogroup is set on autogroups.
+ */
+struct task_group___uclamp {
+	struct uclamp_se___fs uclamp[2];
+	struct task_group *parent;
+} __attribute__((preserve_access_index));
+
+struct task_group___autogroup {
+	void *autogroup;
 } __attribute__((preserve_access_index));
 
 /* before v5.14: p->state was a long; v5.14 renamed it __state (unsigned int). */

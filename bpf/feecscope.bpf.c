@@ -58,6 +58,14 @@ extern int LINUX_KERNEL_VERSION __kconfig;
  */
 __u64 uclamp_used_addr = 0;
 bool uclamp_seen = false;
+/*
+ * The system default clamps uclamp_eff_get() applies last: &uclamp_default
+ * from kallsyms (static in core.c; needs CONFIG_KALLSYMS_ALL), else the
+ * sysctls sched_util_clamp_{min,max} userspace read (their only writer).
+ */
+__u64 uclamp_default_addr = 0;
+__u32 uclamp_default_min = SCHED_CAPACITY_SCALE;
+__u32 uclamp_default_max = SCHED_CAPACITY_SCALE;
 
 /* A clamp other than the defaults 0 / 1024 proves sched_uclamp_used on. */
 static __always_inline void note_clamps(__u32 min, __u32 max)
@@ -397,6 +405,56 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 	return true;
 }
 
+/* The value of a struct uclamp_se at addr: its low 11 bits (value:11 leads the word). */
+static __always_inline __u32 uclamp_se_at(void *addr)
+{
+	__u32 word = SCHED_CAPACITY_SCALE;
+
+	bpf_probe_read_kernel(&word, sizeof(word), addr);
+	return word & 0x7ff;
+}
+
+/*
+ * uclamp_eff_value(p, id) (v5.3+; this form from 5.14, 0c18f2ecfcc2): a task
+ * on an rq (uclamp[id].active) has its effective clamp back-annotated; a
+ * sleeping one's is worked out as uclamp_eff_get() does: the request, clamped
+ * into its task group's effective [min, max] unless the group is the root or
+ * an autogroup, then capped by the system default. Before 5.14 the group
+ * restricted each clamp on its own side only (no difference unless the
+ * request lies beyond the group's other bound).
+ */
+static __always_inline __u32 uclamp_eff_value(struct task_struct *p, int id)
+{
+	struct task_struct___uclamp *pu = (void *)p;
+	struct task_struct___tg *pt = (void *)p;
+	__u32 v, dflt;
+
+	id &= 1;
+	if (BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[id], active))
+		return BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[id], value);
+	v = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp_req[id], value);
+	if (bpf_core_field_exists(pt->sched_task_group)) {
+		struct task_group___uclamp *tg = (void *)BPF_CORE_READ(pt, sched_task_group);
+		struct task_group___autogroup *ag = (void *)tg;
+		bool restrict_tg = tg && bpf_core_field_exists(tg->uclamp) && BPF_CORE_READ(tg, parent);
+
+		if (restrict_tg && bpf_core_field_exists(ag->autogroup) && BPF_CORE_READ(ag, autogroup))
+			restrict_tg = false;
+		if (restrict_tg) {
+			__u32 lo = BPF_CORE_READ_BITFIELD_PROBED(&tg->uclamp[0], value);
+			__u32 hi = BPF_CORE_READ_BITFIELD_PROBED(&tg->uclamp[1], value);
+
+			v = v < lo ? lo : v;
+			v = v > hi ? hi : v;
+		}
+	}
+	if (uclamp_default_addr)
+		dflt = uclamp_se_at((void *)(uclamp_default_addr + id * sizeof(__u32)));
+	else
+		dflt = id ? uclamp_default_max : uclamp_default_min;
+	return v > dflt ? dflt : v;
+}
+
 static __always_inline void read_task(bool btf, struct pending *s, struct task_struct *p)
 {
 	struct task_struct___uclamp *pu = (void *)p;
@@ -432,10 +490,9 @@ static __always_inline void read_task(bool btf, struct pending *s, struct task_s
 	}
 	t->uclamp_min = 0;
 	t->uclamp_max = SCHED_CAPACITY_SCALE;
-	/* Last effective clamps (p->uclamp[].value): an approximation of uclamp_eff_value() */
 	if (bpf_core_field_exists(pu->uclamp)) {
-		t->uclamp_min = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[0], value);
-		t->uclamp_max = BPF_CORE_READ_BITFIELD_PROBED(&pu->uclamp[1], value);
+		t->uclamp_min = uclamp_eff_value(p, 0);
+		t->uclamp_max = uclamp_eff_value(p, 1);
 		note_clamps(t->uclamp_min, t->uclamp_max);
 	}
 }
@@ -573,6 +630,8 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 		count(FS_CNT_RQ_UNKNOWN);
 	if (uclamp_in_use(p))
 		w->flags |= FS_WAKE_UCLAMP_USED;
+	if (!bpf_core_field_exists(((struct task_struct___uclamp *)p)->uclamp))
+		w->flags |= FS_WAKE_NO_UCLAMP; /* no CONFIG_UCLAMP_TASK: the clamps are "none" */
 
 	if (waker_known) {
 		read_root_domain(w, rd);

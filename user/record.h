@@ -65,8 +65,8 @@ struct fs_cpu {
 	__u32 hw_load_avg;          /* rq->avg_thermal/avg_hw .load_avg (v5.7+) */
 	__u32 cpufreq_pressure;     /* cpufreq_get_pressure(cpu) (v6.10+) */
 	__u32 nr_running;           /* rq->nr_running */
-	__u16 uclamp_min;           /* rq->uclamp[UCLAMP_MIN].value */
-	__u16 uclamp_max;           /* rq->uclamp[UCLAMP_MAX].value */
+	__u16 uclamp_min;           /* rq->uclamp[UCLAMP_MIN].value (0 with FS_WAKE_NO_UCLAMP) */
+	__u16 uclamp_max;           /* rq->uclamp[UCLAMP_MAX].value (1024 with FS_WAKE_NO_UCLAMP) */
 	__u32 flags;                /* FS_CPU_* */
 };
 
@@ -80,6 +80,12 @@ struct fs_cpu {
 #define FS_WAKE_UCLAMP_USED  (1u << 6) /* uclamp_is_used() */
 #define FS_WAKE_UTIL_EST_OFF (1u << 7) /* sched_feat(UTIL_EST) off */
 #define FS_WAKE_EAS_UNKNOWN  (1u << 8) /* collector could not read rd/sd; gates taken from the EM only */
+/*
+ * Kernel built without CONFIG_UCLAMP_TASK: every uclamp field of the record is
+ * "none" (its value is the no-clamp default 0 / 1024). Records without the bit
+ * come from a kernel with uclamp or from a collector that did not say.
+ */
+#define FS_WAKE_NO_UCLAMP    (1u << 9)
 
 /* The waking task's PELT state, before feec's sync_entity_load_avg(). */
 struct fs_task {
@@ -90,8 +96,9 @@ struct fs_task {
 	__u32 util_avg;               /* p->se.avg.util_avg */
 	__u32 util_est_enqueued;      /* p->se.avg.util_est.enqueued, flag masked (v6.8+: = util_est) */
 	__u32 util_est_ewma;          /* p->se.avg.util_est.ewma, flag masked (v6.8+: = util_est) */
-	__u16 uclamp_min;             /* effective uclamp_eff_value(p, UCLAMP_MIN), 0 without uclamp */
-	__u16 uclamp_max;             /* effective uclamp_eff_value(p, UCLAMP_MAX), 1024 without uclamp */
+	__u16 uclamp_min;             /* uclamp_eff_value(p, UCLAMP_MIN): task request in its cgroup's
+				       * range, under the system default; 0 without uclamp */
+	__u16 uclamp_max;             /* uclamp_eff_value(p, UCLAMP_MAX); 1024 without uclamp */
 	__u32 runnable_avg;           /* p->se.avg.runnable_avg (v5.7+; 0 before) */
 	__u64 runnable_sum;           /* p->se.avg.runnable_sum (v5.7+; 0 before) */
 };

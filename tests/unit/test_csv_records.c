@@ -153,3 +153,42 @@ FS_TEST(csv_write_read_is_lossless)
 	fs_rec_meta_free(&m2);
 	unlink(path);
 }
+
+/* A kernel without CONFIG_UCLAMP_TASK: the clamps are "none", not 0, both ways. */
+FS_TEST(csv_uclamp_none_round_trip)
+{
+	const char *p = write_tmp("none",
+		"type,ts_ns,pid,prev_cpu,task_uclamp_min,task_uclamp_max,cpu0_uclamp_min,cpu1_uclamp_max\n"
+		"wakeup,1000,42,1,none,none,none,none\n"
+		"wakeup,2000,42,1,300,800,0,1024\n");
+	struct fs_rec_meta m;
+	char err[256], out[4096] = "";
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	const struct fs_wakeup *w = (const void *)h;
+	EXPECT_EQ(w->flags, FS_WAKE_NO_UCLAMP);
+	EXPECT_EQ(w->task.uclamp_min, 0);
+	EXPECT_EQ(w->task.uclamp_max, 1024);
+	EXPECT_EQ(w->cpu[1].uclamp_max, 1024);
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	fs_csv_records_write(f, h, 2);
+	fclose(f);
+	/* flags, then the task's two clamps and each CPU's two, all "none" */
+	EXPECT_TRUE(strstr(out, "no_uclamp") != NULL);
+	int nones = 0;
+	for (const char *s = out; (s = strstr(s, ",none")); s++)
+		nones++;
+	EXPECT_EQ(nones, 6);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	w = (const void *)h;
+	EXPECT_EQ(w->flags, 0);
+	EXPECT_EQ(w->task.uclamp_min, 300);
+	EXPECT_EQ(w->task.uclamp_max, 800);
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	expect_row_error("type,ts_ns,pid,prev_cpu,task_uclamp_min,cpu0_util_avg", "wakeup,1,2,0,1025,1",
+			 "2: column 5 (task_uclamp_min): '1025' is not a clamp (0..1024, or none)");
+}

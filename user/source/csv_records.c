@@ -9,7 +9,7 @@
 
 /* ---- column tables ---- */
 
-enum kind { K_TYPE, K_U16, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
+enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
 	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS };
 
 #define NA 0 /* no record has a field at offset 0 but its header, which no column names */
@@ -57,8 +57,8 @@ static const struct col cols[] = {
 	{ "task_util_avg", K_U32, { WAKEUP(task.util_avg) } },
 	{ "task_util_est_enqueued", K_U32, { WAKEUP(task.util_est_enqueued) } },
 	{ "task_util_est_ewma", K_U32, { WAKEUP(task.util_est_ewma) } },
-	{ "task_uclamp_min", K_U16, { WAKEUP(task.uclamp_min) } },
-	{ "task_uclamp_max", K_U16, { WAKEUP(task.uclamp_max) } },
+	{ "task_uclamp_min", K_UCLAMP, { WAKEUP(task.uclamp_min) } },
+	{ "task_uclamp_max", K_UCLAMP, { WAKEUP(task.uclamp_max) } },
 	{ "task_runnable_avg", K_U32, { WAKEUP(task.runnable_avg) } },
 	{ "task_runnable_sum", K_U64, { WAKEUP(task.runnable_sum) } },
 	{ "orig_cpu", K_S32, { [FS_REC_MIGRATE] = M(orig_cpu) } },
@@ -88,8 +88,8 @@ static const struct { const char *name; enum kind kind; int off; } cpu_cols[] = 
 	{ "hw_load_avg", K_U32, C(hw_load_avg) },
 	{ "cpufreq_pressure", K_U32, C(cpufreq_pressure) },
 	{ "nr_running", K_U32, C(nr_running) },
-	{ "uclamp_min", K_U16, C(uclamp_min) },
-	{ "uclamp_max", K_U16, C(uclamp_max) },
+	{ "uclamp_min", K_UCLAMP, C(uclamp_min) },
+	{ "uclamp_max", K_UCLAMP, C(uclamp_max) },
 	{ "flags", K_CFLAGS, C(flags) },
 	{ "busy_ns", K_U64, -1 }, /* cpustat: busy_ns[cpu] */
 };
@@ -111,6 +111,7 @@ static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
 static const char *const wake_flag_names[] = {
 	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
+	"no_uclamp",
 };
 static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p" };
 #define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))
@@ -204,6 +205,14 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 	switch (k) {
 	case K_TYPE: break;
 	case K_U16: { __u16 v; memcpy(&v, base + off, 2); fprintf(out, "%u", v); break; }
+	case K_UCLAMP: { /* "none": a kernel without CONFIG_UCLAMP_TASK (only wake-ups have clamps) */
+		__u16 v; memcpy(&v, base + off, 2);
+		if (((const struct fs_wakeup *)base)->flags & FS_WAKE_NO_UCLAMP)
+			fputs("none", out);
+		else
+			fprintf(out, "%u", v);
+		break;
+	}
 	case K_U32: { __u32 v; memcpy(&v, base + off, 4); fprintf(out, "%u", v); break; }
 	case K_S32: { __s32 v; memcpy(&v, base + off, 4); fprintf(out, "%d", v); break; }
 	case K_U64: { __u64 v; memcpy(&v, base + off, 8); fprintf(out, "%llu", (unsigned long long)v); break; }
@@ -659,6 +668,15 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 	switch (k) {
 	case K_TYPE:
 		return 0;
+	case K_UCLAMP:
+		if (!strcmp(s, "none")) /* the default stays; the caller flags the record */
+			return 0;
+		if (parse_u64(s, &u) || u > 1024) {
+			snprintf(why, wl, "'%s' is not a clamp (0..1024, or none)", s);
+			return -1;
+		}
+		{ __u16 v = (__u16)u; memcpy(base + off, &v, 2); }
+		return 0;
 	case K_U16:
 	case K_U32:
 	case K_U64:
@@ -781,6 +799,7 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	unsigned char *base = (unsigned char *)&r->rec;
 	memset(&r->rec, 0, sizeof(r->rec));
 	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
+	bool no_uclamp = false;         /* a clamp cell said "none" */
 	if (t == FS_REC_WAKEUP) {
 		r->rec.w.chosen_cpu = -1;
 		r->rec.w.sum_exec_ns = FS_NO_RUNTIME;
@@ -813,6 +832,7 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			return cerr(r, err, errlen, i, "does not apply to a %s record (leave it empty)", type_names[t]);
 		if (store(k, cell, base, off, why, sizeof(why)))
 			return cerr(r, err, errlen, i, "%s", why);
+		no_uclamp |= k == K_UCLAMP && !strcmp(cell, "none");
 		if (h->spec >= 0)
 			seen[h->spec] = true;
 	}
@@ -826,6 +846,8 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			return cerr(r, err, errlen, -1, "a wakeup needs pid and prev_cpu");
 		if (!SEEN("tgid"))
 			w->tgid = w->pid;
+		if (no_uclamp)
+			w->flags |= FS_WAKE_NO_UCLAMP;
 		if (!SEEN("task_cpu"))
 			w->task_cpu = w->prev_cpu;
 		if (!SEEN("waker_cpu"))

@@ -225,38 +225,65 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Address of a kallsyms symbol, 0 if absent (or hidden: kptr_restrict). */
-static __u64 kallsyms_addr(const char *sym)
+/* Addresses of n kallsyms symbols in one pass, 0 where absent (or hidden: kptr_restrict). */
+static void kallsyms_addrs(const char *const *syms, __u64 *addrs, int n)
 {
 	char line[512], name[256], type;
-	unsigned long long addr, found = 0;
+	unsigned long long addr;
+	int left = n;
 	FILE *f = fopen("/proc/kallsyms", "r");
 
+	for (int i = 0; i < n; i++)
+		addrs[i] = 0;
 	if (!f)
-		return 0;
+		return;
 	setvbuf(f, NULL, _IOFBF, 1 << 20); /* few large reads: each one costs a syscall under TCG */
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && !strcmp(name, sym)) {
-			found = addr;
-			break;
-		}
+	while (left && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		for (int i = 0; i < n; i++)
+			if (!addrs[i] && !strcmp(name, syms[i])) {
+				addrs[i] = addr;
+				left--;
+			}
+	}
 	fclose(f);
-	return found;
 }
 
-/* The kallsyms scan for sched_uclamp_used, run while libbpf loads the object. */
+/*
+ * The kallsyms scan for sched_uclamp_used and uclamp_default (data symbols:
+ * CONFIG_KALLSYMS_ALL), run while libbpf loads the object.
+ */
 struct uclamp_scan {
 	pthread_t th;
 	bool started;
-	__u64 addr;
+	__u64 addr[2];
 };
 
 static void *scan_uclamp(void *arg)
 {
+	static const char *const syms[2] = { "sched_uclamp_used", "uclamp_default" };
 	struct uclamp_scan *u = arg;
 
-	u->addr = kallsyms_addr("sched_uclamp_used");
+	kallsyms_addrs(syms, u->addr, 2);
 	return NULL;
+}
+
+/* A uclamp sysctl (0..1024), or 1024 (the kernel's default) when it cannot be read. */
+static __u32 uclamp_sysctl(const char *name)
+{
+	char path[96];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v >= 0 && v <= 1024 ? (__u32)v : 1024;
 }
 
 /* Does struct S of the BTF have member M (at its top level)? */
@@ -790,8 +817,13 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	if (uscan.started) {
 		pthread_join(uscan.th, NULL);
 		uscan.started = false;
-		s->bss->uclamp_used_addr = uscan.addr;
-		vlog(1, "sched_uclamp_used %s\n", uscan.addr ? "found in kallsyms" : "not in kallsyms: inferred");
+		s->bss->uclamp_used_addr = uscan.addr[0];
+		s->bss->uclamp_default_addr = uscan.addr[1];
+		s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");
+		s->data->uclamp_default_max = uclamp_sysctl("sched_util_clamp_max");
+		vlog(1, "sched_uclamp_used %s; uclamp_default %s\n",
+		     uscan.addr[0] ? "found in kallsyms" : "not in kallsyms: inferred",
+		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls");
 	}
 	/* snapshots wait for select_task_rq_fair only once a program sees it */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
