@@ -12,6 +12,7 @@
 #include "engine/accounting.h"
 #include "engine/cpu_energy.h"
 #include "engine/landscape.h"
+#include "engine/rules.h"
 #include "engine/power_estimate.h"
 #include "engine/time_blocks.h"
 #include "engine/verdict.h"
@@ -257,7 +258,7 @@ static struct fs_decision_row *new_row(const struct fs_pipeline *p, const struct
 	r->prev_cpu = w->prev_cpu;
 	r->kernel_cpu = w->chosen_cpu;
 	r->task_util = p->res[0].task_util;
-	r->flags = w->flags;
+	r->flags = w->flags & ~FS_WAKE_OU_EMULATED; /* engine-internal */
 	for (int i = 0; i < p->o.nr_policies; i++) {
 		const struct fs_feec_result *res = &p->res[i];
 

@@ -13,9 +13,11 @@
 #       tests/qemu/debian-kernels.sh fetch leaves) instead of fetch-guest.sh's 6.1
 # Env: FS_LAB_FEECSCOPE=PATH puts another static arm64 feecscope in the guest;
 #      FS_LAB_BPF_STATS=1 turns kernel.bpf_stats_enabled on before the live step;
-#      FS_LAB_LIVE_ARGS: extra options of the guest's `feecscope live` (default --policies <policy for the guest release>,v5.4).
-#      FS_LAB_EXTRA=DIR: its files go into the guest's /lab last (a steps.sh there replaces the generated one).
-#      FS_LAB_QEMU_ARGS: extra options of the guest's qemu-system-aarch64 (e.g. -icount).
+#      FS_LAB_LIVE_ARGS: extra options of the guest's `feecscope live` (default --policies <policy for the guest release>,v5.4);
+#      FS_LAB_EXTRA=DIR: its files go into the guest's /lab last (a steps.sh there replaces the generated one);
+#      FS_LAB_QEMU_ARGS: extra options of the guest's qemu-system-aarch64 (e.g. -icount);
+#      FS_LAB_UCLAMP="PREFIX MIN MAX ...": per-task clamps for the rt-app threads named PREFIX*, set
+#      with tests/qemu/uclamp-set.c once rt-app runs (Debian's rt-app has no util_min/util_max).
 # Results in DIR: console.log, eas.dts, dt-facts.tsv, expected-em/ (dt-to-em.py),
 # out/ (the guest's files: guest-facts.txt, em-debugfs.txt, dmesg.txt, <step>.out/.rc,
 # live.rec, live.csv, guest.em), vmlinux.btf (the guest kernel's BTF).
@@ -87,6 +89,12 @@ if [ -x "$fs" ] && file -L "$fs" | grep -q 'ARM aarch64.*statically linked'; the
 	have_fs=1
 fi
 chmod +x "$R/init"
+uclamp_step=
+if [ -n "${FS_LAB_UCLAMP:-}" ]; then
+	aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$R/bin/uclamp-set" tests/qemu/uclamp-set.c ||
+		die "cannot build tests/qemu/uclamp-set.c for the guest"
+	uclamp_step="uclamp-set $FS_LAB_UCLAMP >/out/uclamp.log 2>&1; "
+fi
 
 # Workload: small periodic tasks of a few sizes, light enough that 4-8 vCPUs on two host
 # cores stay mostly below the overutilized threshold, so EAS stays in charge.
@@ -113,7 +121,7 @@ kp=$("${FEECSCOPE:-build/feecscope}" policies -r "$(cat "$K/kernel-release")" 2>
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
 		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"

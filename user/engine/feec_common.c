@@ -3,6 +3,7 @@
 #include <string.h>
 #include "feec_ctx.h"
 #include "pelt.h"
+#include "util.h"
 
 void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struct fs_wakeup *w,
 		      const struct fs_feec_rules *r, const struct fs_era_tables *t)
@@ -76,8 +77,9 @@ bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		out->reason = FS_FEEC_NO_PD;
 		return true;
 	}
-	/* <= v6.9 tested inside feec, v6.10+ by select_task_rq_fair(): same outcome. */
-	if (w->flags & FS_WAKE_OVERUTILIZED) {
+	/* <= v6.9 tested inside feec, v6.10+ by select_task_rq_fair(): same outcome.
+	 * Emulated gates: this era's cpu_overutilized() on the landscape. */
+	if ((w->flags & FS_WAKE_OU_EMULATED) ? fs_rd_overutilized(c) : (w->flags & FS_WAKE_OVERUTILIZED)) {
 		out->reason = FS_FEEC_OVERUTILIZED;
 		return true;
 	}

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "landscape.h"
+#include "rules.h"
 
 __u32 fs_cpu_util_cfs(const struct fs_cpu *c, bool util_est_on)
 {
@@ -74,5 +75,6 @@ int fs_landscape_apply(const struct fs_em *em, const struct fs_wakeup *in, bool 
 		out->flags |= FS_WAKE_NO_PD | FS_WAKE_NO_ASYM;
 	if (fs_landscape_overutilized(out))
 		out->flags |= FS_WAKE_OVERUTILIZED;
+	out->flags |= FS_WAKE_OU_EMULATED;
 	return 0;
 }

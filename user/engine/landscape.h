@@ -25,8 +25,10 @@ __u32 fs_cpu_util_cfs(const struct fs_cpu *c, bool util_est_on);
 
 /*
  * The root domain's overutilized state from the landscape: some online CPU
- * with !fits_capacity(cpu_util_cfs, capacity_of) (v5.0 - v6.1 cpu_overutilized();
- * v6.2+ adds rq uclamp through util_fits_cpu(), not modelled here).
+ * with !fits_capacity(cpu_util_cfs, capacity_of) (v5.0 - 6.1.0
+ * cpu_overutilized()). Emulated wake-ups carry it as FS_WAKE_OVERUTILIZED for
+ * the counts, and FS_WAKE_OU_EMULATED: each policy's gate then applies its own
+ * era's rule, uclamp included (fs_rd_overutilized(), rules.h).
  */
 bool fs_landscape_overutilized(const struct fs_wakeup *w);
 

@@ -41,7 +41,7 @@ static const struct fs_feec_rules rules_v5_4_nomargin = RULES_V5_4(FS_MARGIN_NON
 		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
 		.eff = FS_EFF_5_14, .cost = FS_COST_MW_X1000, .energy = FS_EM_PD_ENERGY_5_0,   \
 		.scan = FS_SCAN_ALL_PD_BASE, .fit = FS_FIT_STABLE_UCLAMP, .spare_lsub = true,  \
-		.zero_exit_uclamp_min = true,                                                  \
+		.zero_exit_uclamp_min = true, .ou = FS_OU_BOOL_UCLAMP,                         \
 	}
 static const struct fs_feec_rules rules_v5_10 = RULES_V5_10(FS_MARGIN_PREV_DELTA_BASE);
 static const struct fs_feec_rules rules_v5_10_nomargin = RULES_V5_10(FS_MARGIN_NONE);
@@ -56,6 +56,7 @@ static const struct fs_feec_rules rules_v5_10_nomargin = RULES_V5_10(FS_MARGIN_N
 		.eff = FS_EFF_5_14, .cost = FS_COST_MW_X1000, .energy = FS_EM_CPU_ENERGY_5_14, \
 		.scan = FS_SCAN_CANDIDATE_BASE, .fit = FS_FIT_STABLE_UCLAMP, .spare_lsub = true, \
 		.util_running = true, .energy_thermal_cap = true, .zero_exit_uclamp_min = true, \
+		.ou = FS_OU_BOOL_UCLAMP,                                                        \
 	}
 static const struct fs_feec_rules rules_v5_15 = RULES_V5_15(FS_MARGIN_PREV_DELTA_BASE);
 static const struct fs_feec_rules rules_v5_15_nomargin = RULES_V5_15(FS_MARGIN_NONE);
@@ -78,7 +79,7 @@ static const struct fs_feec_rules rules_v6_0_margin = RULES_V6_0(FS_MARGIN_PREV_
 		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
 		.ue_remove_queued = true, .eff = FS_EFF_5_14, .cost = FS_COST_UW,              \
 		.energy = FS_EM_CPU_ENERGY_5_14, .mark_inefficient = true, .unit_uw = true,    \
-		.fits_levels = true,                                                           \
+		.fits_levels = true, .ou = FS_OU_LEVELS,                                       \
 	}
 static const struct fs_feec_rules rules_v6_1 = RULES_V6_1(FS_MARGIN_NONE);
 static const struct fs_feec_rules rules_v6_1_margin = RULES_V6_1(FS_MARGIN_PREV_DELTA_BASE);
@@ -93,27 +94,33 @@ static const struct fs_feec_rules rules_v6_1_margin = RULES_V6_1(FS_MARGIN_PREV_
 		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
 		.ue_remove_queued = true, .eff = FS_EFF_5_14, .cost = FS_COST_UW,              \
 		.energy = FS_EM_CPU_ENERGY_5_14, .mark_inefficient = true, .unit_uw = true,    \
-		.boost_max_util = true, .fits_levels = true,                                   \
+		.boost_max_util = true, .fits_levels = true, .ou = FS_OU_LEVELS,               \
 	}
 static const struct fs_feec_rules rules_v6_6 = RULES_V6_6(FS_MARGIN_NONE);
 static const struct fs_feec_rules rules_v6_6_margin = RULES_V6_6(FS_MARGIN_PREV_DELTA_BASE);
 /*
  * 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq
  * pressure. 6.12.97+ (read in Debian's 6.12.118) adds 29922fdfc2a4: the boosted
- * cpu_util() moves p's runnable_avg like its util_avg (trb).
+ * cpu_util() moves p's runnable_avg like its util_avg (trb). v7.1 passes 0 for
+ * the rq's uclamp_min in cpu_overutilized() (9264758066061; ou); v7.2 has both.
  */
-#define RULES_V6_12(m, trb)                                                                   \
+#define RULES_V6_12(m, trb) RULES_V6_12_OU(m, trb, FS_OU_LEVELS)
+#define RULES_V6_12_OU(m, trb, o)                                                             \
 	{                                                                                      \
 		.margin = (m), .margin_shift = 4, .ue_flag = FS_UE_MASKED,                     \
 		.ue_remove_queued = true, .eff = FS_EFF_6_8, .cost = FS_COST_UW_PERF,          \
 		.energy = FS_EM_CPU_ENERGY_6_9, .mark_inefficient = true, .unit_uw = true,     \
 		.boost_max_util = true, .fits_levels = true, .hw_cpufreq_pressure = true,      \
-		.boost_task_runnable = (trb),                                                  \
+		.boost_task_runnable = (trb), .ou = (o),                                       \
 	}
 static const struct fs_feec_rules rules_v6_12 = RULES_V6_12(FS_MARGIN_NONE, false);
 static const struct fs_feec_rules rules_v6_12_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE, false);
 static const struct fs_feec_rules rules_v6_12_97 = RULES_V6_12(FS_MARGIN_NONE, true);
 static const struct fs_feec_rules rules_v6_12_97_margin = RULES_V6_12(FS_MARGIN_PREV_DELTA_BASE, true);
+static const struct fs_feec_rules rules_v7_1 = RULES_V6_12_OU(FS_MARGIN_NONE, false, FS_OU_NO_MIN);
+static const struct fs_feec_rules rules_v7_1_margin = RULES_V6_12_OU(FS_MARGIN_PREV_DELTA_BASE, false, FS_OU_NO_MIN);
+static const struct fs_feec_rules rules_v7_2 = RULES_V6_12_OU(FS_MARGIN_NONE, true, FS_OU_NO_MIN);
+static const struct fs_feec_rules rules_v7_2_margin = RULES_V6_12_OU(FS_MARGIN_PREV_DELTA_BASE, true, FS_OU_NO_MIN);
 
 static int era_init(void **state, const struct fs_policy_desc *d, const struct fs_em *em, char *err,
 		    size_t errlen)
@@ -188,10 +195,18 @@ static const struct fs_policy_desc policies[] = {
 	  "v6.12+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12 },
 	{ "v6.12+margin", "6.12.0 - 6.12.96 (what-if)", "v6.12 with the v5.x 6.25 % margin in the energy clause",
 	  "v6.12", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_margin },
-	{ "v6.12.97", "6.12.97+ (mainline v7.2+)", "v6.12 + p's runnable_avg moved in the boosted cpu_util() (29922fdfc2a4)",
+	{ "v6.12.97", "6.12.97+", "v6.12 + p's runnable_avg moved in the boosted cpu_util() (29922fdfc2a4)",
 	  "v6.12.97+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_97 },
 	{ "v6.12.97+margin", "6.12.97+ (what-if)", "v6.12.97 with the v5.x 6.25 % margin in the energy clause",
 	  "v6.12.97", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v6_12_97_margin },
+	{ "v7.1", "7.1.x", "v6.12 + cpu_overutilized() without the rq's uclamp_min (9264758066061)",
+	  "v7.1+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v7_1 },
+	{ "v7.1+margin", "7.1.x (what-if)", "v7.1 with the v5.x 6.25 % margin in the energy clause",
+	  "v7.1", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v7_1_margin },
+	{ "v7.2", "7.2+", "v7.1 + p's runnable_avg moved in the boosted cpu_util() (29922fdfc2a4)",
+	  "v7.2+margin", false, era_init, fs_feec_v6_12_hook, era_fini, &rules_v7_2 },
+	{ "v7.2+margin", "7.2+ (what-if)", "v7.2 with the v5.x 6.25 % margin in the energy clause",
+	  "v7.2", true, era_init, fs_feec_v6_12_hook, era_fini, &rules_v7_2_margin },
 };
 #define NR_POLICIES ((int)(sizeof(policies) / sizeof(policies[0])))
 
@@ -242,9 +257,11 @@ static const struct {
 	{ 6, 12, 0, "v6.12", "6.12.0 - 6.12.96 follow it; a Debian ABI name (6.12.0-N) hides the patch "
 			     "level: 6.12.97+ is v6.12.97" },
 	{ 6, 12, 97, "v6.12.97", "6.12.97+ follow it (29922fdfc2a4, read in Debian 6.12.118)" },
-	{ 6, 13, 0, "v6.12", "mainline 6.13 - 7.1 feec follows it; their stable trees may carry the "
+	{ 6, 13, 0, "v6.12", "mainline 6.13 - 7.0 feec follows it; their stable trees may carry the "
 			     "29922fdfc2a4 backport: compare with --policies v6.12,v6.12.97" },
-	{ 7, 2, 0, "v6.12.97", "mainline v7.2 merged 29922fdfc2a4 (by the merge logs; 7.2's fair.c not read)" },
+	{ 7, 1, 0, "v7.1", "v7.1's cpu_overutilized() drops the rq's uclamp_min (9264758066061, from "
+			   "the tip commit); it decides only where the gates are emulated" },
+	{ 7, 2, 0, "v7.2", "mainline v7.2 merged 29922fdfc2a4 (by the merge logs; 7.2's fair.c not read)" },
 };
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 

@@ -59,6 +59,29 @@ enum fs_fit {
 			       * inversion, on the unclamped util, clamps max-aggregated over the PD so far */
 };
 
+/*
+ * cpu_overutilized(cpu), which sets rd->overutilized (the gate before feec).
+ * The engine applies it only where it emulates the gates (FS_WAKE_OU_EMULATED):
+ * otherwise the recorded flag is the kernel's own.
+ */
+enum fs_ou_rule {
+	FS_OU_FITS = 0,    /* v5.0 - 6.1.0: !fits_capacity(cpu_util_cfs, capacity_of) */
+	FS_OU_BOOL_UCLAMP, /* 6.2 - 6.3, late 5.10.y/5.15.y (c56ab1b3506b backported): bool
+			    * util_fits_cpu(cpu_util_cfs, rq uclamp_min, rq uclamp_max): a
+			    * boost beyond the thermally capped capacity overutilizes */
+	FS_OU_LEVELS,      /* 6.4 - 7.0, 6.1.y (e5ed0550c04c): the -1/0/1 form; -1 (only
+			    * uclamp_min unmet) does not overutilize */
+	FS_OU_NO_MIN,      /* 7.1+ (9264758066061): util_fits_cpu(cpu_util_cfs, 0, rq
+			    * uclamp_max): the rq's uclamp_min is no longer passed */
+};
+
+/*
+ * Engine-internal wake-up flag (never in a record): the landscape was adapted
+ * to an EM that is not the kernel's, so each policy decides rd->overutilized
+ * from it with its own cpu_overutilized() (fs_rd_overutilized()).
+ */
+#define FS_WAKE_OU_EMULATED (1u << 31)
+
 struct fs_feec_rules {
 	enum fs_margin margin;
 	unsigned int margin_shift;  /* 4 = 6.25 % */
@@ -81,6 +104,7 @@ struct fs_feec_rules {
 	bool util_running;          /* v5.12+: busy time on dst = cpu_util_next(cpu, p, -1) + task_util_est(p) */
 	bool energy_thermal_cap;    /* v5.14 - v5.19: compute_energy clamps per CPU at arch cap - thermal pressure */
 	bool zero_exit_uclamp_min;  /* 6.2 series (d81304bc6193, in late 5.10.y/5.15.y): zero exit only if p's uclamp_min is 0 */
+	enum fs_ou_rule ou;         /* cpu_overutilized() of the era (emulated gates only) */
 };
 
 #endif /* FEECSCOPE_ENGINE_RULES_H */

@@ -95,3 +95,47 @@ bool fs_util_fits_cpu_stable(const struct fs_feec_ctx *c, __u64 util, __u64 umin
 		fits = fits && (umin <= orig_thermal);
 	return fits;
 }
+
+/* cpu_util_cfs(cpu): max(util_avg, util_est) with UTIL_EST on, at most the arch capacity. */
+static __u64 cpu_util_cfs(const struct fs_feec_ctx *c, int cpu)
+{
+	const struct fs_cpu *rq = &c->w->cpu[cpu];
+	__u64 util = rq->util_avg, cap = fs_arch_cap(c, cpu);
+
+	if (c->util_est_on && rq->util_est > util)
+		util = rq->util_est;
+	return util < cap ? util : cap;
+}
+
+bool fs_rd_overutilized(const struct fs_feec_ctx *c)
+{
+	int cpu;
+
+	fs_for_each_cpu(cpu, c->online, left) {
+		const struct fs_cpu *rq = &c->w->cpu[cpu];
+		__u64 util = cpu_util_cfs(c, cpu);
+		/* uclamp_rq_get(): the rq's max-aggregated clamps (defaults when unused). */
+		__u64 rq_min = c->uclamp_used ? rq->uclamp_min : 0;
+		__u64 rq_max = c->uclamp_used ? rq->uclamp_max : FS_SCHED_CAPACITY_SCALE;
+		bool ou;
+
+		switch (c->r->ou) {
+		case FS_OU_BOOL_UCLAMP:
+			ou = !fs_util_fits_cpu_stable(c, util, rq_min, rq_max, cpu);
+			break;
+		case FS_OU_LEVELS: /* -1 counts as fitting: !(-1) is false */
+			ou = !fs_util_fits_cpu(c, util, rq_min, rq_max, cpu);
+			break;
+		case FS_OU_NO_MIN:
+			ou = !fs_util_fits_cpu(c, util, 0, rq_max, cpu);
+			break;
+		case FS_OU_FITS:
+		default:
+			ou = !fs_fits_capacity(util, fs_capacity_of(c, cpu));
+			break;
+		}
+		if (ou)
+			return true;
+	}
+	return false;
+}

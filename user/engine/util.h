@@ -276,4 +276,10 @@ __u64 fs_capacity_inverted(const struct fs_feec_ctx *c, int cpu);
 /* util_fits_cpu() of late 5.10.y / 5.15.y (6.2 form, bool): capacity inversion honoured. */
 bool fs_util_fits_cpu_stable(const struct fs_feec_ctx *c, __u64 util, __u64 umin, __u64 umax, int cpu);
 
+/*
+ * rd->overutilized as the era's cpu_overutilized() finds it on the recorded
+ * landscape: some online CPU overutilized (rules.h enum fs_ou_rule).
+ */
+bool fs_rd_overutilized(const struct fs_feec_ctx *c);
+
 #endif
