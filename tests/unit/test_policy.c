@@ -5,7 +5,7 @@
 
 FS_TEST(policy_registry_twins_point_back)
 {
-	EXPECT_EQ(fs_policy_count(), 18);
+	EXPECT_EQ(fs_policy_count(), 22);
 	EXPECT_TRUE(fs_policy_count() <= FS_MAX_POLICIES);
 	for (int i = 0; i < fs_policy_count(); i++) {
 		const struct fs_policy_desc *d = fs_policy_at(i), *t = fs_policy_find(d->twin);
@@ -36,7 +36,7 @@ FS_TEST(policy_for_release_nearest_earlier)
 	EXPECT_STR(fs_policy_for_release("5.3.1", why, sizeof(why))->name, "v5.0");
 	EXPECT_STR(fs_policy_for_release("4.19.0", why, sizeof(why))->name, "v5.0");
 	EXPECT_CONTAINS(why, "no EAS");
-	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v6.12.97");
+	EXPECT_STR(fs_policy_for_release("garbage", why, sizeof(why))->name, "v7.2");
 	EXPECT_CONTAINS(why, "fell back");
 }
 
@@ -50,7 +50,8 @@ FS_TEST(policy_for_release_6x_stable_map)
 		{ "6.11.11", "v6.6" },           { "6.12.0", "v6.12" },
 		{ "6.12.96", "v6.12" },          { "6.12.97", "v6.12.97" },
 		{ "6.12.118+deb12-amd64", "v6.12.97" }, { "6.13.2", "v6.12" },
-		{ "7.1.3", "v6.12" },            { "7.2.0", "v6.12.97" },
+		{ "7.0.13", "v6.12" },           { "7.1.3", "v7.1" },
+		{ "7.2.0", "v7.2" },             { "7.3.4+deb13-arm64", "v7.2" },
 	};
 	char why[512];
 
@@ -64,6 +65,8 @@ FS_TEST(policy_for_release_6x_stable_map)
 	EXPECT_TRUE(fs_policy_find("v6.6+margin")->has_margin);
 	EXPECT_TRUE(!fs_policy_find("v6.1")->has_margin);
 	EXPECT_STR(fs_policy_find("v6.12.97")->twin, "v6.12.97+margin");
+	EXPECT_STR(fs_policy_find("v7.1")->twin, "v7.1+margin");
+	EXPECT_TRUE(fs_policy_find("v7.2+margin")->has_margin);
 	/* A stable tree after 6.13 may carry the backport: the note says how to tell. */
 	fs_policy_for_release("6.18.44", why, sizeof(why));
 	EXPECT_CONTAINS(why, "--policies v6.12,v6.12.97");

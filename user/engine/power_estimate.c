@@ -25,7 +25,7 @@
 #include "power_estimate.h"
 
 const struct fs_power_opts fs_power_opts_mainline = {
-	.dvfs = FS_DVFS_6_8, .skip_inefficient = true, .runnable_boost = true,
+	.dvfs = FS_DVFS_6_8, .skip_inefficient = true, .runnable_boost = true, .uclamp = true,
 };
 
 struct fs_power_opts fs_power_opts_for_policy(const struct fs_policy_desc *d)
@@ -44,6 +44,7 @@ struct fs_power_opts fs_power_opts_for_policy(const struct fs_policy_desc *d)
 							 : FS_DVFS_5_14,
 		.skip_inefficient = r->mark_inefficient,
 		.runnable_boost = r->boost_max_util,
+		.uclamp = r->eff >= FS_EFF_5_3, /* schedutil honours uclamp from v5.3 */
 	};
 }
 
@@ -98,6 +99,47 @@ static __attribute__((noinline)) __u64 freq_util(const struct fs_cpu *c, __u64 c
 	return u < cap ? u : cap;
 }
 
+/*
+ * freq_util() with uclamp in use and the CPU's clamps umin/umax (v5.3+): no
+ * RT shortcut (an RT task's own uclamp_min asks for the top). v5.3 - v6.7
+ * clamp cfs + rt in uclamp_rq_util_with() (min wins when they cross); v6.8+
+ * bound the perf: max(max(irq + DL bandwidth, umin), min(actual * 1.25,
+ * min(cap, umax))). At most cap: cpufreq gives nothing above the top.
+ */
+static __attribute__((noinline)) __u64 freq_util_uclamp(const struct fs_cpu *c, __u64 cfs, __u64 cap,
+							 enum fs_power_dvfs dvfs, __u64 umin, __u64 umax)
+{
+	const __u64 irq = c->irq_util, bw = (c->dl_running_bw * FS_SCHED_CAPACITY_SCALE) >> 20;
+	__u64 u;
+
+	if (irq >= cap)
+		return cap;
+	if (dvfs == FS_DVFS_6_8) {
+		__u64 floor = irq + bw > umin ? irq + bw : umin, top = umax < cap ? umax : cap;
+
+		u = cfs + c->rt_util + c->dl_util;
+		if (u >= cap)
+			u = cap;
+		else if (irq)
+			u = u * (cap - irq) / cap + irq;
+		u += u >> 2;
+		u = u < top ? u : top;
+		u = floor > u ? floor : u;
+		return u < cap ? u : cap;
+	}
+	u = cfs + c->rt_util;
+	if (umin >= umax)
+		u = umin;
+	else
+		u = u < umin ? umin : u > umax ? umax : u;
+	if (u + c->dl_util >= cap)
+		return cap;
+	if (irq)
+		u = u * (cap - irq) / cap + irq;
+	u += bw;
+	return u < cap ? u : cap;
+}
+
 /* The request from cpu_util_cfs() value v (at most cap): freq_util(), short when only CFS runs. */
 static inline __attribute__((always_inline)) __u64 request_of(const struct fs_cpu *c, __u64 v, __u64 oth,
 							       __u64 cap, enum fs_power_dvfs dvfs)
@@ -140,7 +182,22 @@ static inline __attribute__((always_inline)) void cpu_terms(const struct fs_powe
 	}
 	ue = (c->util_est + (on ? x->task_ue : 0)) & x->ue_mask;
 	v = ue > v ? ue : v;
-	*r_out = request_of(c, v < cap ? v : cap, oth, cap, dvfs);
+	v = v < cap ? v : cap;
+	if (x->uclamp) {
+		/* p's enqueue on dst: an idle rq takes p's clamps, else the larger of each. */
+		__u64 umin = c->uclamp_min, umax = c->uclamp_max;
+
+		if (on && (c->flags & FS_CPU_UCLAMP_IDLE)) {
+			umin = x->p_min;
+			umax = x->p_max;
+		} else if (on) {
+			umin = x->p_min > umin ? x->p_min : umin;
+			umax = x->p_max > umax ? x->p_max : umax;
+		}
+		*r_out = freq_util_uclamp(c, v, cap, dvfs, umin, umax);
+		return;
+	}
+	*r_out = request_of(c, v, oth, cap, dvfs);
 }
 
 /* cpu_terms() of task_cpu without the task: once per wake-up, out of the PD loop's way. */
@@ -152,7 +209,7 @@ static __attribute__((noinline)) void task_cpu_terms(const struct fs_power_ctx *
 
 /* cpu_terms() of a CPU the task neither leaves nor joins: most CPUs of most PDs. */
 static inline __attribute__((always_inline)) void other_cpu_terms(const struct fs_cpu *c, __u64 cap,
-								   __u64 ue_mask, bool boost,
+								   __u64 ue_mask, bool boost, bool uclamp,
 								   enum fs_power_dvfs dvfs, __u64 *u_out,
 								   __u64 *r_out)
 {
@@ -163,7 +220,9 @@ static inline __attribute__((always_inline)) void other_cpu_terms(const struct f
 	if (boost)
 		v = c->runnable_avg > v ? c->runnable_avg : v;
 	v = ue > v ? ue : v;
-	*r_out = request_of(c, v < cap ? v : cap, oth, cap, dvfs);
+	v = v < cap ? v : cap;
+	*r_out = uclamp ? freq_util_uclamp(c, v, cap, dvfs, c->uclamp_min, c->uclamp_max)
+			: request_of(c, v, oth, cap, dvfs);
 }
 
 /*
@@ -333,7 +392,7 @@ static inline __attribute__((always_inline)) __u64 pd_base(struct fs_power_ctx *
 		if (i == task_cpu)
 			task_cpu_terms(x, i, cap, &u, &r);
 		else
-			other_cpu_terms(&cpu[i], cap, ue_mask, boost, dvfs, &u, &r);
+			other_cpu_terms(&cpu[i], cap, ue_mask, boost, x->uclamp, dvfs, &u, &r);
 		x->u[i] = u;
 		sum_u += u;
 		max_u = u > max_u ? u : max_u;
@@ -437,6 +496,10 @@ static void ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struc
 	x->task_est = x->task_util > ue ? x->task_util : ue;
 	x->task_run = o->runnable_boost ? fs_sync_entity_runnable_avg(&w->task) : 0;
 	x->ue_mask = w->flags & FS_WAKE_UTIL_EST_OFF ? 0 : ~0ull; /* sched_feat(UTIL_EST) */
+	/* uclamp_is_used(): the task's and the rqs' clamps bound each request. */
+	x->uclamp = o->uclamp && (w->flags & FS_WAKE_UCLAMP_USED);
+	x->p_min = w->task.uclamp_min;
+	x->p_max = w->task.uclamp_max;
 	__u64 online = 0;
 	const int n = w->hdr.nr_cpus < FS_MAX_CPUS ? w->hdr.nr_cpus : FS_MAX_CPUS;
 	for (int i = 0; i < n; i++)

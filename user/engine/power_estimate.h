@@ -22,6 +22,7 @@ struct fs_power_opts {
 	enum fs_power_dvfs dvfs;
 	bool skip_inefficient; /* v5.16+: cpufreq skips the EM's inefficient OPPs (CPUFREQ_RELATION_E) */
 	bool runnable_boost;   /* v6.5+: schedutil asks for max(util_avg, runnable_avg, util_est) */
+	bool uclamp;           /* v5.3+: the rq's clamps (p's on dst) bound the request */
 };
 
 /* The newest mainline kernel's: what fs_system_power_uw() and fs_power_lut_build() use. */
@@ -70,6 +71,8 @@ struct fs_power_ctx {
 	__u64 task_ue;             /* _task_util_est(p): what its enqueue adds to the rq's util_est */
 	__u64 task_run;            /* runnable_avg after the sync (runnable_boost only) */
 	__u64 ue_mask;             /* ~0: sched_feat(UTIL_EST) on, 0: off */
+	bool uclamp;               /* opts.uclamp and uclamp_is_used() */
+	__u64 p_min, p_max;        /* the task's effective clamps */
 	__u64 online;              /* online CPUs of the record */
 	__u64 base_pd[FS_MAX_PDS]; /* each PD's power with the task nowhere */
 	__u64 base_total;
