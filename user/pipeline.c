@@ -39,6 +39,7 @@ struct fs_pipeline {
 	struct fs_process *procs;
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
+	struct fs_em em;                    /* o.em's copy the run uses (cost_as_read, runtime updates) */
 	struct fs_power_lut power_lut;      /* the power estimate's state table for o.em */
 	const struct fs_wakeup *cur;        /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
@@ -116,6 +117,11 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 		return NULL;
 	}
 	p->o = *o;
+	/* The observed kernel's own EM: its cost and inefficient columns are what feec used. */
+	p->em = *o->em;
+	p->em.cost_as_read = !o->emulate_eas;
+	p->o.em = &p->em;
+	o = &p->o;
 	/* The reference policy's kernel decides how schedutil picks OPPs. */
 	struct fs_power_opts po = fs_power_opts_for_policy(o->policies[0]);
 	fs_power_lut_build_opts(&p->power_lut, o->em, &po);

@@ -53,6 +53,14 @@ struct fs_em {
 	enum fs_power_unit unit;
 	char source[256];                 /* "debugfs /sys/kernel/debug/energy_model", "profile hikey960", ... */
 	char kernel[64];                  /* kernel release that wrote it, if known */
+	/*
+	 * The observed kernel's own table (live, or a recording of it): a policy
+	 * whose era holds cost in the same form takes cost, inefficient and
+	 * performance as read instead of recomputing them, so an ARTIFICIAL or
+	 * runtime-modified EM (v6.9+ em_dev_update_perf_domain()) is what feec
+	 * used. Set by the pipeline, never by a reader.
+	 */
+	bool cost_as_read;
 };
 
 /*

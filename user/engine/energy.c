@@ -62,9 +62,32 @@ static int state_of(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key
 	return key < FS_STATE_LUT && fn == t->energy ? t->state_lut[key] : search_state(t, fn, key);
 }
 
+int fs_em_cost_form(const struct fs_em *em)
+{
+	bool perf = false;
+
+	for (int i = 0; i < em->nr_pd; i++)
+		for (int s = 0; s < em->pd[i].nr_ps; s++) {
+			if (!em->pd[i].ps[s].cost)
+				return -1;
+			perf |= em->pd[i].ps[s].performance != 0;
+		}
+	if (!em->nr_pd || perf)
+		return em->nr_pd ? FS_COST_UW_PERF : -1;
+	if (em->unit == FS_POWER_UW)
+		return FS_COST_UW;
+	/* mW: 5.15 - 5.19 (and 5.10.65+) scale power by 1000 before the division. */
+	const struct fs_em_pd *pd = &em->pd[0];
+	const struct fs_em_ps *top = &pd->ps[pd->nr_ps - 1];
+	return top->cost >= 100 * top->power ? FS_COST_MW_X1000 : FS_COST_MW;
+}
+
 int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r,
 			   struct fs_era_tables *t, char *err, size_t errlen)
 {
+	/* The kernel's own numbers where this era holds them in the same form. */
+	const bool as_read = em->cost_as_read && fs_em_cost_form(em) == (int)r->cost;
+
 	memset(t, 0, sizeof(*t));
 	t->nr_pd = em->nr_pd;
 	for (int i = 0; i < em->nr_pd; i++) {
@@ -96,6 +119,23 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 			}
 			/* v6.9+ em_init_performance(): arch capacity scaled by f / fmax. */
 			pt->perf[s] = r->cost == FS_COST_UW_PERF ? pt->scale_cpu * pt->freq[s] / fmax : 0;
+			if (as_read && pd->ps[s].performance)
+				pt->perf[s] = pd->ps[s].performance;
+		}
+		if (as_read) {
+			/* ARTIFICIAL and runtime-modified tables are not derivable: as
+			 * read, flags too (else em_compute_costs()'s rule on those costs). */
+			__u64 prev_cost = UINT64_MAX;
+			for (int s = pd->nr_ps - 1; s >= 0; s--) {
+				pt->cost[s] = pd->ps[s].cost;
+				if (pd->has_inefficient)
+					pt->inefficient[s] = r->mark_inefficient && pd->ps[s].inefficient;
+				else if (r->mark_inefficient && pt->cost[s] >= prev_cost)
+					pt->inefficient[s] = true;
+				else
+					prev_cost = pt->cost[s];
+			}
+			goto lut;
 		}
 		/* em_compute_costs() walks from the fastest state down (v5.16+ marks
 		 * a state inefficient when a faster one is no more expensive). */
@@ -128,6 +168,7 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 			else
 				prev_cost = c;
 		}
+lut:
 		pt->energy = r->energy;
 		for (__u64 k = 0; k < FS_STATE_LUT; k++)
 			pt->state_lut[k] = (__u8)search_state(pt, r->energy, k);

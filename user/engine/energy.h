@@ -48,6 +48,18 @@ struct fs_era_tables {
  */
 __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const struct fs_feec_rules *r);
 
+/*
+ * The form of the cost column the EM's source gave (a v6.9+ table has
+ * performance; µW: v6.0 - v6.8; mW: x1000 (v5.15 - v5.19) when the costs are
+ * that much above fmax * P / f, else plain), or -1 when some state has none.
+ */
+int fs_em_cost_form(const struct fs_em *em);
+
+/*
+ * Each PD's table as r's kernel holds it: cost and inefficient recomputed
+ * from frequency and power with the era's formula, or, for an em with
+ * cost_as_read whose cost form is the era's, taken from the EM as read.
+ */
 int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r,
 			   struct fs_era_tables *t, char *err, size_t errlen);
 
