@@ -16,6 +16,7 @@
 #include "engine/power_estimate.h"
 #include "engine/time_blocks.h"
 #include "engine/verdict.h"
+#include "em/em_io.h"
 #include "source/recording.h"
 
 struct fs_pipeline {
@@ -40,6 +41,7 @@ struct fs_pipeline {
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
 	struct fs_em em;                    /* o.em's copy the run uses (cost_as_read, runtime updates) */
+	struct fs_em em_next;               /* an FS_REC_EM being parsed */
 	struct fs_power_lut power_lut;      /* the power estimate's state table for o.em */
 	const struct fs_wakeup *cur;        /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
@@ -405,6 +407,66 @@ static int on_task_time(struct fs_pipeline *p, __s32 pid, __s32 tgid, const char
 	return end_task(p, t, ts, sum_exec, end, err, errlen);
 }
 
+/* A runtime EM update keeps the PDs, their CPUs and frequencies; power and cost may change. */
+static const char *em_shape_differs(const struct fs_em *a, const struct fs_em *b)
+{
+	if (a->nr_pd != b->nr_pd || a->nr_cpus != b->nr_cpus || a->unit != b->unit)
+		return "its CPUs, PDs or power unit differ";
+	for (int i = 0; i < a->nr_cpus && i < FS_MAX_CPUS; i++)
+		if (a->capacity[i] != b->capacity[i])
+			return "a CPU capacity differs";
+	for (int i = 0; i < a->nr_pd; i++) {
+		if (a->pd[i].cpus != b->pd[i].cpus || a->pd[i].nr_ps != b->pd[i].nr_ps)
+			return "a PD's CPUs or state count differ";
+		for (int s = 0; s < a->pd[i].nr_ps; s++)
+			if (a->pd[i].ps[s].frequency != b->pd[i].ps[s].frequency)
+				return "a state's frequency differs";
+	}
+	return NULL;
+}
+
+/*
+ * FS_REC_EM: the observed kernel's EM from this record on. Policies rebuild
+ * their tables (as read), the power estimate its state table. With an EM
+ * that is not the kernel's (emulated EAS) the kernel's changes do not apply.
+ */
+static int on_em(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen)
+{
+	const struct fs_em_update *u = (const struct fs_em_update *)rec;
+	char why[256];
+	const char *shape;
+
+	if (!fs_rec_wire_size(rec) || u->len != rec->size - offsetof(struct fs_em_update, text)) {
+		snprintf(err, errlen, "record %llu: em record of %u bytes (head %zu, at most %zu)",
+			 (unsigned long long)p->st.records, rec->size, offsetof(struct fs_em_update, text),
+			 sizeof(struct fs_em_update));
+		return -1;
+	}
+	p->st.em_updates++;
+	if (p->o.emulate_eas)
+		return 0;
+	if (fs_em_parse_text(u->text, u->len, "em record", &p->em_next, why, sizeof(why))) {
+		snprintf(err, errlen, "record %llu: %s", (unsigned long long)p->st.records, why);
+		return -1;
+	}
+	if ((shape = em_shape_differs(&p->em, &p->em_next))) {
+		snprintf(err, errlen, "record %llu: em record at %llu ns: %s from the run's EM (only power, "
+			 "cost and flags change at run time)", (unsigned long long)p->st.records,
+			 (unsigned long long)rec->ts_ns, shape);
+		return -1;
+	}
+	p->em_next.cost_as_read = true;
+	p->em = p->em_next;
+	for (int i = 0; i < p->o.nr_policies; i++) {
+		fs_policy_fini(&p->pol[i]);
+		if (fs_policy_init(&p->pol[i], p->o.policies[i], &p->em, err, errlen))
+			return -1;
+	}
+	struct fs_power_opts po = fs_power_opts_for_policy(p->o.policies[0]);
+	fs_power_lut_build_opts(&p->power_lut, &p->em, &po);
+	return 0;
+}
+
 static int bad_size(const struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "record %llu: type %u record of size %u, expected %zu", (unsigned long long)p->st.records,
@@ -436,6 +498,8 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 	switch (rec->type) {
 	case FS_REC_WAKEUP:
 		return on_wakeup(p, rec, err, errlen);
+	case FS_REC_EM:
+		return on_em(p, rec, err, errlen);
 	case FS_REC_MIGRATE: {
 		const struct fs_migrate *m = (const struct fs_migrate *)rec;
 		if (m->reason != FS_MIG_BALANCE)

@@ -29,6 +29,7 @@ enum fs_rec_type {
 	FS_REC_RUNTIME = 6,   /* struct fs_task_time: a live task's CPU time when observation ended */
 	FS_REC_CPUSTAT = 7,   /* struct fs_cpustat: every CPU's cumulative busy time */
 	FS_REC_FREQSTAT = 8,  /* struct fs_freqstat: one cpufreq policy's time at each frequency */
+	FS_REC_EM = 9,        /* struct fs_em_update: the kernel's EM changed at run time (v6.9+) */
 };
 
 /* sum_exec_ns / uid not known (records made before they were collected) */
@@ -182,6 +183,21 @@ struct fs_freqstat {
 	__s32 cpu;    /* the cpufreq policy's first CPU */
 	__u32 nr;     /* entries of st used */
 	struct fs_freq_time st[FS_MAX_FREQS];
+};
+
+/*
+ * FS_REC_EM: the observed kernel's EM as it is from hdr.ts_ns on, in the
+ * `feecscope em --save` text form (same PDs, CPUs and states as the
+ * recording's EM; power, cost, performance and inefficient may differ).
+ * Variable size: hdr.size = offsetof(struct fs_em_update, text) + len.
+ */
+#define FS_EM_TEXT_MAX (60 * 1024)
+
+struct fs_em_update {
+	struct fs_rec_hdr hdr;
+	__u32 len; /* bytes of text, no NUL */
+	__u32 pad;
+	char text[FS_EM_TEXT_MAX];
 };
 
 #ifndef __bpf__

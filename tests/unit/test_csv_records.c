@@ -86,7 +86,7 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
 	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
 	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
-	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat)");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em)");
 	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
 	expect_row_error(hdr, "wakeup,10,42,1,99999999999,3", "2: column 5 (cpu0_util_avg): '99999999999' is not an unsigned 32-bit number");
 	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
@@ -191,4 +191,38 @@ FS_TEST(csv_uclamp_none_round_trip)
 	unlink(p);
 	expect_row_error("type,ts_ns,pid,prev_cpu,task_uclamp_min,cpu0_util_avg", "wakeup,1,2,0,1025,1",
 			 "2: column 5 (task_uclamp_min): '1025' is not a clamp (0..1024, or none)");
+}
+
+/* An em record's text (newlines, a backslash, a quote, commas) survives the CSV. */
+FS_TEST(csv_em_record_round_trip)
+{
+	static struct fs_em_update u;
+	const char *text = "feecscope-em 1\nsource a \"b\", c\\d\nend\n";
+	struct fs_rec_meta m = { .nr_cpus = 2 };
+	char path[128], err[256];
+	const struct fs_rec_hdr *h;
+
+	u.len = (__u32)strlen(text);
+	memcpy(u.text, text, u.len);
+	u.hdr = (struct fs_rec_hdr){ FS_REC_EM, 0, (__u32)(offsetof(struct fs_em_update, text) + u.len), 42 };
+	snprintf(path, sizeof(path), "/tmp/fs_test_csv_%d_em.csv", (int)getpid());
+	FILE *f = fopen(path, "w");
+	ASSERT_TRUE(f);
+	fs_csv_records_write_header(f, &m);
+	fs_csv_records_write(f, &u.hdr, 2);
+	fclose(f);
+	struct fs_rec_meta m2;
+	struct fs_csv_reader *r = fs_csv_reader_open(path, &m2, err, sizeof(err));
+	ASSERT_TRUE(r);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	const struct fs_em_update *g = (const void *)h;
+	EXPECT_EQ(h->type, FS_REC_EM);
+	EXPECT_EQ(h->ts_ns, 42);
+	EXPECT_EQ(h->size, u.hdr.size);
+	EXPECT_EQ(g->len, u.len);
+	EXPECT_TRUE(!memcmp(g->text, text, u.len));
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m2);
+	unlink(path);
+	expect_row_error("type,ts_ns,em_text,cpu0_util_avg", "em,1,a\\qb,", "2: column 3 (em_text): em_text: '\\q' is not an escape (\\n, \\\\)");
 }

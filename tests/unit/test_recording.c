@@ -227,7 +227,7 @@ FS_TEST(recording_bad_magic_and_version)
 	fclose(f);
 	read_all(p, &rc, err, sizeof(err));
 	EXPECT_EQ(rc, -2);
-	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 2)", p);
+	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 3)", p);
 	EXPECT_STR(err, want);
 	f = fopen(p, "r+b");
 	fputc('X', f);
@@ -251,7 +251,51 @@ FS_TEST(recording_rejects_wrong_record_size)
 	fill_wakeup(&w, 0);
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), 4, err, sizeof(err)), -1);
 	EXPECT_STR(err, "wake-up with nr_cpus 8 in a recording of 4 CPUs");
-	w.hdr.type = 9;
+	w.hdr.type = 10;
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), NCPU, err, sizeof(err)), -1);
-	EXPECT_STR(err, "unknown record type 9");
+	EXPECT_STR(err, "unknown record type 10");
+}
+
+/* An em record (version 3) is self-sized: its len must match, its size stay in bounds. */
+FS_TEST(recording_em_record_round_trip_and_bounds)
+{
+	static struct fs_em_update u, big;
+	const char *p = tmp_path("em");
+	const char *text = "feecscope-em 1\nend\n";
+	char err[256];
+	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_is_kernel = true, .em_text = (char *)"x\n", .em_len = 2 };
+	const struct fs_rec_hdr *h;
+
+	u.len = (__u32)strlen(text);
+	memcpy(u.text, text, u.len);
+	u.hdr = (struct fs_rec_hdr){ FS_REC_EM, 0, (__u32)(offsetof(struct fs_em_update, text) + u.len), 77 };
+	struct fs_rec_writer *w = fs_rec_writer_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(w);
+	/* a text of the largest size travels too (the writer's buffer holds it) */
+	big.len = FS_EM_TEXT_MAX;
+	memset(big.text, 'e', sizeof(big.text));
+	big.hdr = (struct fs_rec_hdr){ FS_REC_EM, 0, (__u32)sizeof(big), 78 };
+	EXPECT_EQ(fs_rec_writer_add(w, &u.hdr, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_rec_writer_add(w, &big.hdr, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_rec_writer_close(w, err, sizeof(err)), 0);
+	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(fs_rec_reader_version(r), 3);
+	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(h->type, FS_REC_EM);
+	EXPECT_EQ(((const struct fs_em_update *)h)->len, u.len);
+	EXPECT_TRUE(!memcmp(((const struct fs_em_update *)h)->text, text, u.len));
+	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(((const struct fs_em_update *)h)->len, FS_EM_TEXT_MAX);
+	EXPECT_EQ(((const struct fs_em_update *)h)->text[FS_EM_TEXT_MAX - 1], 'e');
+	EXPECT_EQ(fs_rec_reader_next(r, &h, err, sizeof(err)), 0);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	u.len += 1;
+	EXPECT_EQ(fs_rec_check(&u.hdr, u.hdr.size, NCPU, err, sizeof(err)), -1);
+	EXPECT_STR(err, "em record of 43 bytes says its text has 20");
+	u.hdr.size = 8;
+	EXPECT_EQ(fs_rec_check(&u.hdr, sizeof(u), NCPU, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "em record of 8 bytes (head 24");
 }

@@ -10,10 +10,10 @@
 /* ---- column tables ---- */
 
 enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
-	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS };
+	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS, K_EMTEXT };
 
 #define NA 0 /* no record has a field at offset 0 but its header, which no column names */
-#define NR_TYPES (FS_REC_FREQSTAT + 1)
+#define NR_TYPES (FS_REC_EM + 1)
 
 #define W(f) ((int)offsetof(struct fs_wakeup, f))
 #define M(f) ((int)offsetof(struct fs_migrate, f))
@@ -22,6 +22,7 @@ enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_C
 #define T(f) ((int)offsetof(struct fs_task_time, f))
 #define S(f) ((int)offsetof(struct fs_cpustat, f))
 #define F(f) ((int)offsetof(struct fs_freqstat, f))
+#define E(f) ((int)offsetof(struct fs_em_update, f))
 
 /* off[t]: byte offset of the field in record type t, NA if the column does not apply. */
 struct col {
@@ -35,7 +36,7 @@ static const struct col cols[] = {
 	{ "type", K_TYPE, { 0 } },
 	{ "ts_ns", K_U64, { WAKEUP(hdr.ts_ns), [FS_REC_MIGRATE] = M(hdr.ts_ns), [FS_REC_OVERUTIL] = O(hdr.ts_ns),
 			    [FS_REC_LOST] = L(hdr.ts_ns), [FS_REC_EXIT] = T(hdr.ts_ns), [FS_REC_RUNTIME] = T(hdr.ts_ns),
-			    [FS_REC_CPUSTAT] = S(hdr.ts_ns), [FS_REC_FREQSTAT] = F(hdr.ts_ns) } },
+			    [FS_REC_CPUSTAT] = S(hdr.ts_ns), [FS_REC_FREQSTAT] = F(hdr.ts_ns), [FS_REC_EM] = E(hdr.ts_ns) } },
 	{ "pid", K_S32, { WAKEUP(pid), [FS_REC_MIGRATE] = M(pid), [FS_REC_EXIT] = T(pid), [FS_REC_RUNTIME] = T(pid) } },
 	{ "tgid", K_S32, { WAKEUP(tgid), [FS_REC_EXIT] = T(tgid), [FS_REC_RUNTIME] = T(tgid) } },
 	{ "uid", K_UID, { WAKEUP(uid) } },
@@ -69,6 +70,7 @@ static const struct col cols[] = {
 	{ "source", K_SOURCE, { [FS_REC_CPUSTAT] = S(source) } },
 	{ "policy_cpu", K_S32, { [FS_REC_FREQSTAT] = F(cpu) } },
 	{ "residency", K_FREQS, { [FS_REC_FREQSTAT] = F(nr) } },
+	{ "em_text", K_EMTEXT, { [FS_REC_EM] = E(len) } },
 };
 #define NR_COLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
@@ -105,7 +107,7 @@ static int cpu_col_off(int t, int cpu, int field)
 }
 
 static const char *const type_names[NR_TYPES] = {
-	NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat",
+	NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
 };
 static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
@@ -254,6 +256,23 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 			fprintf(out, "%s%u:%llu", i ? " " : "", f->st[i].khz, (unsigned long long)f->st[i].ns);
 		break;
 	}
+	case K_EMTEXT: { /* quoted; newline as \n, backslash as \\, quote doubled */
+		const struct fs_em_update *e = (const void *)base;
+		fputc('"', out);
+		for (__u32 i = 0; i < e->len && i < FS_EM_TEXT_MAX; i++) {
+			char c = e->text[i];
+			if (c == '\n')
+				fputs("\\n", out);
+			else if (c == '\\')
+				fputs("\\\\", out);
+			else if (c == '"')
+				fputs("\"\"", out);
+			else
+				fputc(c, out);
+		}
+		fputc('"', out);
+		break;
+	}
 	}
 }
 
@@ -312,6 +331,7 @@ struct fs_csv_reader {
 		struct fs_task_time tt;
 		struct fs_cpustat cs;
 		struct fs_freqstat fq;
+		struct fs_em_update em;
 	} rec;
 };
 
@@ -738,6 +758,27 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 		return 0;
 	case K_FREQS:
 		return parse_freqs(s, (struct fs_freqstat *)base, why, wl);
+	case K_EMTEXT: {
+		struct fs_em_update *e = (struct fs_em_update *)base;
+		__u32 n = 0;
+		for (const char *p = s; *p; p++) {
+			char c = *p;
+			if (c == '\\') {
+				if (p[1] != 'n' && p[1] != '\\') {
+					snprintf(why, wl, "em_text: '\\%c' is not an escape (\\n, \\\\)", p[1] ? p[1] : ' ');
+					return -1;
+				}
+				c = *++p == 'n' ? '\n' : '\\';
+			}
+			if (n == FS_EM_TEXT_MAX) {
+				snprintf(why, wl, "em_text: more than %d bytes", FS_EM_TEXT_MAX);
+				return -1;
+			}
+			e->text[n++] = c;
+		}
+		e->len = n;
+		return 0;
+	}
 	case K_REASON:
 		if (!strcmp(s, "balance")) f = FS_MIG_BALANCE;
 		else if (!strcmp(s, "wakeup")) f = FS_MIG_WAKEUP;
@@ -794,10 +835,11 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			break;
 	if (t == NR_TYPES)
 		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
-			    "lost, exit, runtime, cpustat, freqstat)", ts);
+			    "lost, exit, runtime, cpustat, freqstat, em)", ts);
 
 	unsigned char *base = (unsigned char *)&r->rec;
-	memset(&r->rec, 0, sizeof(r->rec));
+	/* every fixed record; an em record's text is bounded by its len */
+	memset(&r->rec, 0, sizeof(r->rec.w));
 	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
 	bool no_uclamp = false;         /* a clamp cell said "none" */
 	if (t == FS_REC_WAKEUP) {
@@ -895,6 +937,10 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			return cerr(r, err, errlen, -1, "a cpustat record needs source");
 		r->rec.cs.nr_cpus = (__u32)r->nr_cpus;
 		r->rec.hdr.size = sizeof(struct fs_cpustat);
+	} else if (t == FS_REC_EM) {
+		if (!SEEN("em_text"))
+			return cerr(r, err, errlen, -1, "an em record needs em_text");
+		r->rec.hdr.size = (__u32)(offsetof(struct fs_em_update, text) + r->rec.em.len);
 	} else {
 		if (!SEEN("policy_cpu") || !SEEN("residency"))
 			return cerr(r, err, errlen, -1, "a freqstat record needs policy_cpu and residency");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A live run: collector -> pairing -> pipeline -> view, and the orderly end (live_run.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct fs_live_run {
 	int feed_rc;
 	char feed_err[512];
 	__u64 lost_reported;
+	struct fs_em em_cur; /* the kernel's EM as last fed (runtime changes: check_em_update) */
 };
 
 /* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
@@ -182,6 +184,58 @@ static void feed_cpu_stats(struct fs_live_run *r)
 		feed(r, &fq[i].hdr);
 }
 
+/* Did the kernel change its table (power, cost, performance, flags) since cur? */
+static bool em_table_changed(const struct fs_em *cur, const struct fs_em *now)
+{
+	if (cur->nr_pd != now->nr_pd)
+		return true;
+	for (int i = 0; i < cur->nr_pd; i++) {
+		const struct fs_em_pd *a = &cur->pd[i], *b = &now->pd[i];
+
+		if (a->nr_ps != b->nr_ps || a->flags != b->flags)
+			return true;
+		for (int s = 0; s < a->nr_ps; s++)
+			if (a->ps[s].frequency != b->ps[s].frequency || a->ps[s].power != b->ps[s].power ||
+			    a->ps[s].cost != b->ps[s].cost || a->ps[s].performance != b->ps[s].performance ||
+			    a->ps[s].inefficient != b->ps[s].inefficient)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * v6.9+ EMs change at run time (em_dev_update_perf_domain(): thermal or
+ * vendor drivers). Each interval the kernel's EM is read again; a changed one
+ * goes to the pipeline, and so into the recording, as an FS_REC_EM in effect
+ * from now on: replay switches tables at the same record.
+ */
+static void check_em_update(struct fs_live_run *r)
+{
+	static struct fs_em now;
+	static struct fs_em_update u;
+	char err[256];
+	FILE *f;
+	long n;
+
+	if (fs_em_load(NULL, &now, err, sizeof(err)) || !em_table_changed(&r->em_cur, &now))
+		return; /* unreadable for now: the last table stands */
+	f = fmemopen(u.text, sizeof(u.text), "w");
+	if (!f)
+		return;
+	fs_em_write(f, &now);
+	n = ftell(f);
+	fclose(f);
+	if (n <= 0 || n >= (long)sizeof(u.text))
+		return;
+	u.len = (__u32)n;
+	u.hdr = (struct fs_rec_hdr){ .type = FS_REC_EM, .size = (__u32)(offsetof(struct fs_em_update, text) + n),
+				     .ts_ns = fs_live_boot_ns() };
+	feed(r, &u.hdr);
+	r->em_cur = now;
+	if (r->cfg.bpf.verbose)
+		fprintf(stderr, "feecscope live: the kernel's Energy Model changed: in effect from now on\n");
+}
+
 /* fs_pipeline_open_tasks() callback: a task still placed, its CPU time from /proc. */
 static void feed_task_time(void *ctx, __s32 pid, __s32 tgid)
 {
@@ -297,6 +351,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		return FS_EXIT_FAIL;
 	}
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
+	r->em_cur = *po->em;
 
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 
@@ -337,6 +392,8 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		if (r->track_cpufreq)
 			update_cpufreq_pressure(r);
 		feed_cpu_stats(r);
+		if (!po->emulate_eas)
+			check_em_update(r);
 		if (fs_pipeline_flush(r->pipe, err, sizeof(err))) {
 			snprintf(r->feed_err, sizeof(r->feed_err), "%s", err);
 			r->feed_rc = -1;

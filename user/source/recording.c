@@ -43,6 +43,9 @@ size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
 	case FS_REC_RUNTIME: return sizeof(struct fs_task_time);
 	case FS_REC_CPUSTAT: return sizeof(struct fs_cpustat);
 	case FS_REC_FREQSTAT: return sizeof(struct fs_freqstat);
+	case FS_REC_EM: /* self-sized: at least the head, at most the whole text */
+		return h->size >= offsetof(struct fs_em_update, text) && h->size <= sizeof(struct fs_em_update)
+			       ? h->size : 0;
 	}
 	return 0;
 }
@@ -90,17 +93,34 @@ static void v1_upgrade(const unsigned char *in, const struct fs_rec_hdr *h, void
 	}
 }
 
-static int check_record(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, int version,
-			char *err, size_t errlen)
+/* h: an aligned copy of the header of the record at bytes (avail bytes from there). */
+static int check_record(const struct fs_rec_hdr *h, const unsigned char *bytes, size_t avail, int nr_cpus,
+			int version, char *err, size_t errlen)
 {
 	if (avail < sizeof(*h)) {
 		snprintf(err, errlen, "record header cut short (%zu of %zu bytes)", avail, sizeof(*h));
 		return -1;
 	}
 	size_t want = version == 1 ? v1_wire_size(h) : fs_rec_wire_size(h);
+	if (h->type == FS_REC_EM && version < 3)
+		want = 0; /* em records came with version 3 */
+	if (!want && h->type == FS_REC_EM && version >= 3) {
+		snprintf(err, errlen, "em record of %u bytes (head %zu, at most %zu)", h->size,
+			 offsetof(struct fs_em_update, text), sizeof(struct fs_em_update));
+		return -1;
+	}
 	if (!want) {
 		snprintf(err, errlen, "unknown record type %u", h->type);
 		return -1;
+	}
+	if (h->type == FS_REC_EM && avail >= offsetof(struct fs_em_update, text)) {
+		__u32 len;
+
+		memcpy(&len, bytes + offsetof(struct fs_em_update, len), sizeof(len));
+		if (len != h->size - offsetof(struct fs_em_update, text)) {
+			snprintf(err, errlen, "em record of %u bytes says its text has %u", h->size, len);
+			return -1;
+		}
 	}
 	if (h->type == FS_REC_WAKEUP && (int)h->nr_cpus != nr_cpus) {
 		snprintf(err, errlen, "wake-up with nr_cpus %u in a recording of %d CPUs", h->nr_cpus, nr_cpus);
@@ -119,7 +139,7 @@ static int check_record(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, i
 
 int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen)
 {
-	return check_record(h, avail, nr_cpus, FS_REC_VERSION, err, errlen);
+	return check_record(h, (const unsigned char *)h, avail, nr_cpus, FS_REC_VERSION, err, errlen);
 }
 
 /* ---- writer ---- */
@@ -160,8 +180,11 @@ static int layout_meta(char *buf, size_t len, int version)
 			 sizeof(struct fs_lost), FS_MAX_CPUS);
 	if (v1 || n < 0 || (size_t)n >= len)
 		return n;
-	return n + snprintf(buf + n, len - n, "sizeof_fs_task_time=%zu\nsizeof_fs_cpustat=%zu\nsizeof_fs_freqstat=%zu\n",
-			    sizeof(struct fs_task_time), sizeof(struct fs_cpustat), sizeof(struct fs_freqstat));
+	n += snprintf(buf + n, len - n, "sizeof_fs_task_time=%zu\nsizeof_fs_cpustat=%zu\nsizeof_fs_freqstat=%zu\n",
+		      sizeof(struct fs_task_time), sizeof(struct fs_cpustat), sizeof(struct fs_freqstat));
+	if (version < 3 || n < 0 || (size_t)n >= len)
+		return n;
+	return n + snprintf(buf + n, len - n, "offsetof_em_update_text=%zu\n", offsetof(struct fs_em_update, text));
 }
 
 struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
@@ -182,7 +205,7 @@ struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_m
 		return NULL;
 	}
 	w->nr_cpus = meta->nr_cpus;
-	w->raw_cap = FS_REC_CHUNK_RAW + sizeof(struct fs_wakeup);
+	w->raw_cap = FS_REC_CHUNK_RAW + sizeof(struct fs_em_update); /* the largest record */
 	w->comp_cap = compressBound(w->raw_cap);
 	w->raw = malloc(w->raw_cap);
 	w->comp = malloc(w->comp_cap);
@@ -315,6 +338,7 @@ struct fs_rec_reader {
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
 		struct fs_freqstat f;
+		struct fs_em_update em;
 	} rec;
 	bool done;
 };
@@ -548,7 +572,7 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 		if (raw_len - off < sizeof(rh))
 			return rerr(r, err, errlen, at, "record %u of %u: cut short at chunk offset %zu", i + 1, nr, off);
 		memcpy(&rh, r->raw + off, sizeof(rh));
-		if (check_record(&rh, raw_len - off, r->nr_cpus, r->version, why, sizeof(why)))
+		if (check_record(&rh, r->raw + off, raw_len - off, r->nr_cpus, r->version, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		/* The values too, in today's layout (r->rec is free: the last record handed out is spent). */
 		memset(&r->rec, 0, sizeof(r->rec));
@@ -580,7 +604,8 @@ int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, c
 	}
 	struct fs_rec_hdr h;
 	memcpy(&h, r->raw + r->raw_off, sizeof(h));
-	memset(&r->rec, 0, sizeof(r->rec));
+	/* Zero what a wake-up's unused cpu[] would read (an em record's text is bounded by len). */
+	memset(&r->rec, 0, sizeof(r->rec.w) > sizeof(r->rec.f) ? sizeof(r->rec.w) : sizeof(r->rec.f));
 	if (r->version == 1)
 		v1_upgrade(r->raw + r->raw_off, &h, &r->rec);
 	else

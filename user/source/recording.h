@@ -17,7 +17,8 @@
 
 #define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
 #define FS_REC_MAGIC_LEN 8
-#define FS_REC_VERSION 2                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records */
+#define FS_REC_VERSION 3                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records;
+					   * 3: em records (the kernel's EM changed at run time) */
 #define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
 #define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
 
@@ -33,7 +34,10 @@ struct fs_rec_meta {
 
 void fs_rec_meta_free(struct fs_rec_meta *m);
 
-/* Wire size a record of this type must have (wake-ups: for hdr.nr_cpus); 0 = unknown type. */
+/*
+ * Wire size a record of this type must have (wake-ups: for hdr.nr_cpus; an em
+ * record: its own hdr.size when that lies in its bounds); 0 = unknown type.
+ */
 size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
 /*
  * Check one wire record against the recording's CPU count; on error write
