@@ -177,6 +177,7 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 			fs_cli_error("live", "--em %s: %s", o->run.em_spec, err);
 			return -1;
 		}
+		*emulate = strcmp(o->run.em_spec, "netlink") != 0; /* netlink: this kernel's own */
 	} else if (fs_em_load(NULL, em, err, sizeof(err)) == 0) {
 		*emulate = false;
 	} else {

@@ -55,6 +55,16 @@ expect_fail "missing path" "nope/em: cannot open" "$FEECSCOPE" em --em "$TMP/nop
 "$FEECSCOPE" em --bogus >/dev/null 2>&1
 check "bad option exits 2" test $? -eq 2
 if [ ! -e /sys/kernel/debug/energy_model ] && [ "$(id -u)" -eq 0 ]; then
-	expect_fail "no EM on this kernel is said plainly" "no Energy Model at /sys/kernel/debug/energy_model: kernel without CONFIG_ENERGY_MODEL" "$FEECSCOPE" em
+	expect_fail "no EM on this kernel is said plainly" "no Energy Model at /sys/kernel/debug/energy_model \(kernel without CONFIG_ENERGY_MODEL" "$FEECSCOPE" em
+	# ... with the netlink family asked and what fits this device named
+	expect_fail "no EM: netlink asked too" "netlink: no dev-energymodel family" "$FEECSCOPE" em
+	expect_fail "no EM: what fits is named" "fits this device \($(nproc --all) CPUs" "$FEECSCOPE" em
+	# a saved EM of this machine's shape (a profile sized to its CPUs, capacities as sysfs says) is named
+	if [ "$(nproc --all)" -ge 2 ] && [ ! -e /sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq ]; then
+		mkdir -p "$TMP/fit" && (cd "$TMP/fit" && "$FEECSCOPE" em --em hikey960 --save other.em >/dev/null)
+		(cd "$TMP/fit" && "$FEECSCOPE" em >"$TMP/fit.out" 2>&1)
+		check "no EM: a saved EM of another device is not named" sh -c "! grep -q other.em '$TMP/fit.out'"
+	fi
+	expect_fail "--em netlink without the family" "netlink: no dev-energymodel family" "$FEECSCOPE" em --em netlink
 fi
 finish

@@ -116,6 +116,14 @@ for series in $want; do
 			for p in $POLICIES; do printf ' %5s' "$(awk -v p="$p" '$1 == p { printf "%.1f", $3 }' "$TMP/agree")"; done
 			printf ' %s\n' "$auto"
 		} >>"$table"
+		# v6.19+: the dev-energymodel netlink family tells the same EM as debugfs
+		if [ "$(cat "$o/em-netlink.rc" 2>/dev/null)" = 0 ]; then
+			if diff <(grep -v 'source:' "$o/em.out") <(grep -v 'source:' "$o/em-netlink.out") >"$TMP/nldiff"; then
+				pass "$row: the netlink EM equals the debugfs EM"
+			else
+				fail "$row: the netlink EM equals the debugfs EM" "$(head -c 300 "$TMP/nldiff")"
+			fi
+		fi
 		if [ ! -s "$kd/cpufreq-dt.ko" ]; then
 			echo "    $row: no modules in the archive, so no EM: agreement not judged (EAS emulated)"
 			continue

@@ -120,6 +120,7 @@ kp=$("${FEECSCOPE:-build/feecscope}" policies -r "$(cat "$K/kernel-release")" 2>
 		[ "${FS_LAB_BPF_STATS:-0}" = 1 ] && echo "echo 1 >/proc/sys/kernel/bpf_stats_enabled"
 		echo "step em feecscope em"
 		echo "step em-save feecscope em --save /out/guest.em"
+		echo "step em-netlink feecscope em --em netlink"   # v6.19+: the EM without debugfs
 		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
 		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}feecscope live --duration $dur --record /out/live.rec --csv-layout wide --csv /out/live.csv ${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
 	fi

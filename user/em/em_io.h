@@ -31,6 +31,15 @@ int fs_em_read_debugfs(const char *dir, const char *cpu_dir, struct fs_em *em, c
 int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *release,
 			      struct fs_em *em, char *err, size_t errlen);
 
+/*
+ * The running kernel's EM from the v6.19+ "dev-energymodel" generic netlink
+ * family (no debugfs needed). 0 ok; 1 when the kernel has no such family
+ * (err says so); -1 on any other error.
+ */
+int fs_em_read_netlink(struct fs_em *em, char *err, size_t errlen);
+/* Which built-in profiles and saved EM files here fit this device (for an error message). */
+void fs_em_suggest(char *buf, size_t len);
+
 /* The portable text format written by `feecscope em --save`. */
 int fs_em_write(FILE *out, const struct fs_em *em);
 int fs_em_parse_text(const char *text, size_t len, const char *name, struct fs_em *em,
@@ -49,9 +58,11 @@ void fs_em_cpu_hint(int nr_cpus, char *buf, size_t len);
 int fs_em_profile_for_cpus(int nr_cpus, struct fs_em *em, char *err, size_t errlen);
 
 /*
- * Resolve an --em argument: a built-in profile name, a saved EM file, or a
- * debugfs-layout directory. spec == NULL: the running kernel's debugfs
- * (mounting debugfs when root and it is not mounted).
+ * Resolve an --em argument: a built-in profile name, a saved EM file, a
+ * debugfs-layout directory, or "netlink" (the running kernel's, v6.19+).
+ * spec == NULL: the running kernel's debugfs (mounting debugfs when root and
+ * it is not mounted), else its netlink family; when neither has one the
+ * error names the profiles and saved files that fit this device.
  */
 int fs_em_load(const char *spec, struct fs_em *em, char *err, size_t errlen);
 /* fs_em_load with `em --kernel` / `--cpu-capacity-dir` (either may be NULL; used for debugfs trees only). */

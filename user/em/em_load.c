@@ -25,17 +25,27 @@ static void ensure_debugfs(void)
 static int load_live(const char *release, const char *cpu_dir, struct fs_em *em, char *err, size_t errlen)
 {
 	struct stat st;
+	char nlerr[256], fit[768];
+	int rc;
 
 	ensure_debugfs();
-	if (stat(FS_DEBUGFS_EM, &st)) {
-		if (errno == EACCES || (geteuid() != 0 && stat("/sys/kernel/debug", &st) == 0 && access("/sys/kernel/debug", X_OK)))
-			return ERR("%s: permission denied: reading the running kernel's Energy Model needs root "
-				   "(debugfs is root-only); or pass --em PROFILE|FILE|DIR", FS_DEBUGFS_EM);
-		return ERR("no Energy Model at %s: kernel without CONFIG_ENERGY_MODEL, or no cpufreq driver "
-			   "registered one (this machine may not be asymmetric); pass --em PROFILE|FILE|DIR",
-			   FS_DEBUGFS_EM);
+	if (!stat(FS_DEBUGFS_EM, &st))
+		return fs_em_read_debugfs_kernel(FS_DEBUGFS_EM, cpu_dir, release, em, err, errlen);
+	bool denied = errno == EACCES ||
+		      (geteuid() != 0 && stat("/sys/kernel/debug", &st) == 0 && access("/sys/kernel/debug", X_OK));
+	/* No debugfs EM (Android user builds have no debugfs): v6.19+ tells it over netlink. */
+	rc = fs_em_read_netlink(em, nlerr, sizeof(nlerr));
+	if (rc <= 0) {
+		if (rc < 0)
+			fs_em_errf(err, errlen, "%s", nlerr);
+		return rc;
 	}
-	return fs_em_read_debugfs_kernel(FS_DEBUGFS_EM, cpu_dir, release, em, err, errlen);
+	fs_em_suggest(fit, sizeof(fit));
+	if (denied)
+		return ERR("%s: permission denied: reading the running kernel's Energy Model needs root "
+			   "(debugfs is root-only); %s; %s", FS_DEBUGFS_EM, nlerr, fit);
+	return ERR("no Energy Model at %s (kernel without CONFIG_ENERGY_MODEL, no cpufreq driver "
+		   "registered one, or no debugfs); %s; %s", FS_DEBUGFS_EM, nlerr, fit);
 }
 
 int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, struct fs_em *em,
@@ -53,6 +63,11 @@ int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, 
 			return ERR("%s: --kernel and --cpu-capacity-dir apply to debugfs trees; a saved EM file "
 				   "already holds its kernel release and capacities", spec);
 		return fs_em_read_file(spec, em, err, errlen);
+	}
+	if (!strcmp(spec, "netlink")) {
+		int rc = fs_em_read_netlink(em, err, errlen);
+
+		return rc > 0 ? -1 : rc;
 	}
 	if (!strchr(spec, '/')) {
 		for (int i = 0; i < fs_em_profile_count(); i++)
