@@ -12,7 +12,10 @@
 #   -w  write the table into docs/lab.md (between its matrix markers)
 # Env: FS_LAB_MATRIX_KERNELS="5.10 7.3" (series), FS_LAB_MATRIX_TOPOLOGIES ("2+2 4+3+1"),
 #      FS_LAB_SECONDS (live seconds, 15), FS_LAB_MIN_FEEC (feec wake-ups to judge, 200;
-#      a guest with fewer boots once more), FS_LAB_REUSE=1 re-reads build/lab/matrix/.
+#      a guest with fewer boots once more), FS_LAB_REUSE=1 re-reads build/lab/matrix/;
+#      FS_LAB_UCLAMP="PREFIX MIN MAX ..." gives rt-app's threads per-task clamps (run-lab.sh):
+#      rows are then named SERIESu, kept in build/lab/matrix-uclamp/ and -w writes the
+#      uclamp block of docs/lab.md.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 all=0 write=0
@@ -24,7 +27,9 @@ FEECSCOPE=${FEECSCOPE:-$OUTD/feecscope}
 SECS=${FS_LAB_SECONDS:-15}
 MIN_FEEC=${FS_LAB_MIN_FEEC:-200}
 POLICIES="v5.10 v5.15 v6.0 v6.1 v6.6 v6.12 v6.12.97"
-M=$OUTD/lab/matrix
+uc=${FS_LAB_UCLAMP:+u}            # uclamp rows: "6.18u"
+block=matrix${uc:+-uclamp}        # their own block in docs/lab.md
+M=$OUTD/lab/$block
 
 if ! tests/qemu/debian-kernels.sh list >"$TMP/kernels" 2>"$TMP/kernels.err"; then
 	fail "matrix: list Debian's arm64 kernels" "$(cat "$TMP/kernels.err")"
@@ -47,6 +52,30 @@ agreements() {
 			if ($i ~ /^[0-9.]+%$/ && pct == "") pct = $i + 0
 		  }
 		  if (pct != "") print $1, (den != "" ? den : el), pct }' "$1"
+}
+
+# uclamp rows: the guest clamped each PREFIX's threads, and the recording's wake-ups of
+# them carry those effective clamps (no task group; the system default is 1024). The
+# first wake-ups of a thread come before uclamp-set reaches it: 90 % is enough.
+clamps_recorded() {
+	local row=$1 o=$2 spec n ok
+	"$FEECSCOPE" replay "$o/live.rec" --convert-csv "$TMP/records.csv" >"$TMP/conv" 2>&1 ||
+		{ fail "$row: records of the recording" "$(head -c 300 "$TMP/conv")"; return; }
+	read -ra spec <<<"$FS_LAB_UCLAMP"
+	for ((i = 0; i + 2 < ${#spec[@]}; i += 3)); do
+		read -r ok n < <(awk -F, -v pre="${spec[i]}" -v lo="${spec[i+1]}" -v hi="${spec[i+2]}" '
+			/^#/ { next }
+			!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+			$c["type"] == "wakeup" && index($c["comm"], pre) == 1 {
+				n++; ok += $c["task_uclamp_min"] == lo && $c["task_uclamp_max"] == hi }
+			END { print ok + 0, n + 0 }' "$TMP/records.csv")
+		local what="wake-ups of ${spec[i]}* recorded with clamps ${spec[i+1]}..${spec[i+2]}"
+		if [ "$ok" -gt 0 ] && [ $((ok * 10)) -ge $((n * 9)) ]; then
+			pass "$row: $ok of $n $what"
+		else
+			fail "$row: $what" "$ok of $n; uclamp-set: $(head -c 200 "$o/uclamp.log" 2>/dev/null)"
+		fi
+	done
 }
 
 table=$TMP/table
@@ -110,9 +139,10 @@ for series in $want; do
 		"$FEECSCOPE" replay "$o/live.rec" --policies "$pols" \
 			>"$TMP/replay" 2>&1 || { fail "$row: host replay" "$(head -c 300 "$TMP/replay")"; continue; }
 		agreements "$TMP/replay" >"$TMP/agree"
+		[ -z "$uc" ] || clamps_recorded "$row" "$o"
 		feec=$(awk -v p="$auto" '$1 == p { print $2 }' "$TMP/agree")
 		{
-			printf '%-5s %-5s %5s %5s %5s' "$series" "$topo" "$loaded/$wanted" "$start" "${feec:--}"
+			printf '%-5s %-5s %5s %5s %5s' "$series$uc" "$topo" "$loaded/$wanted" "$start" "${feec:--}"
 			for p in $POLICIES; do printf ' %5s' "$(awk -v p="$p" '$1 == p { printf "%.1f", $3 }' "$TMP/agree")"; done
 			printf ' %s\n' "$auto"
 		} >>"$table"
@@ -142,15 +172,15 @@ done
 sed 's/^/    /' "$table"
 if [ $write = 1 ]; then
 	{
-		echo '<!-- matrix: tests/lab/matrix.sh -a -w writes this block -->'
+		echo "<!-- $block: tests/lab/matrix.sh ${uc:+(FS_LAB_UCLAMP) }-w writes this block -->"
 		echo '```'
 		cat "$table"
 		echo '```'
-		echo "<!-- matrix end: $(date -u +%Y-%m-%d), live $SECS s per guest -->"
+		echo "<!-- $block end: $(date -u +%Y-%m-%d), live $SECS s per guest${uc:+, clamps $FS_LAB_UCLAMP} -->"
 	} >"$TMP/block"
-	awk -v block="$TMP/block" '
-		/^<!-- matrix:/ { while ((getline l < block) > 0) print l; skip = 1; next }
-		/^<!-- matrix end/ { skip = 0; next }
+	awk -v block="$TMP/block" -v name="$block" '
+		$0 ~ "^<!-- " name ":" { while ((getline l < block) > 0) print l; skip = 1; next }
+		$0 ~ "^<!-- " name " end" { skip = 0; next }
 		!skip' docs/lab.md >"$TMP/lab.md" && cp "$TMP/lab.md" docs/lab.md
 fi
 finish
