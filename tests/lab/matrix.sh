@@ -78,6 +78,24 @@ clamps_recorded() {
 	done
 }
 
+# What the clamps are worth: the picked policy's agreement once every wake-up's clamps
+# are set to none (task and rq: 0..1024), for the line under the table.
+without_clamps() {
+	local row=$1 pol=$2 pct
+	awk -F, -v OFS=, '/^#/ { print; next }
+		!h { for (i = 1; i <= NF; i++) if ($i ~ /uclamp_min$/) lo[i]; else if ($i ~ /uclamp_max$/) hi[i]
+		     h = 1; print; next }
+		$1 == "wakeup" { for (i in lo) if ($i != "" && $i != "none") $i = 0
+				 for (i in hi) if ($i != "" && $i != "none") $i = 1024 }
+		{ print }' "$TMP/records.csv" >"$TMP/unclamped.csv"
+	"$FEECSCOPE" replay "$TMP/unclamped.csv" --policies "$pol" >"$TMP/unclamped" 2>&1 ||
+		{ fail "$row: replay without the clamps" "$(head -c 300 "$TMP/unclamped")"; return; }
+	pct=$(agreements "$TMP/unclamped" | awk -v p="$pol" '$1 == p { print $3 }')
+	echo "    $row: $pol agrees ${pct:-?} % with the recorded clamps dropped"
+	printf '%-11s %s agrees %s %% of the same wake-ups with the clamps dropped\n' \
+		"$row" "$pol" "${pct:-?}" >>"$TMP/unclamped.lines"
+}
+
 table=$TMP/table
 {
 	printf '%-5s %-5s %5s %5s %5s' kern topo progs start feec
@@ -139,7 +157,7 @@ for series in $want; do
 		"$FEECSCOPE" replay "$o/live.rec" --policies "$pols" \
 			>"$TMP/replay" 2>&1 || { fail "$row: host replay" "$(head -c 300 "$TMP/replay")"; continue; }
 		agreements "$TMP/replay" >"$TMP/agree"
-		[ -z "$uc" ] || clamps_recorded "$row" "$o"
+		[ -z "$uc" ] || { clamps_recorded "$row" "$o"; [ -z "$auto" ] || without_clamps "$series$uc $topo" "$auto"; }
 		feec=$(awk -v p="$auto" '$1 == p { print $2 }' "$TMP/agree")
 		{
 			printf '%-5s %-5s %5s %5s %5s' "$series$uc" "$topo" "$loaded/$wanted" "$start" "${feec:--}"
@@ -175,6 +193,7 @@ if [ $write = 1 ]; then
 		echo "<!-- $block: tests/lab/matrix.sh ${uc:+(FS_LAB_UCLAMP) }-w writes this block -->"
 		echo '```'
 		cat "$table"
+		[ ! -s "$TMP/unclamped.lines" ] || { echo; cat "$TMP/unclamped.lines"; }
 		echo '```'
 		echo "<!-- $block end: $(date -u +%Y-%m-%d), live $SECS s per guest${uc:+, clamps $FS_LAB_UCLAMP} -->"
 	} >"$TMP/block"
