@@ -335,6 +335,8 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	p->st.forks += !!(w->flags & FS_WAKE_FORK);
 	p->st.overutilized += !!(w->flags & FS_WAKE_OVERUTILIZED);
 	p->st.kernel_known += w->chosen_cpu >= 0;
+	/* select_task_rq_fair runs (and the flags are read) only for a task allowed on more than one CPU */
+	p->st.flags_unknown += !(w->flags & (FS_WAKE_FLAGS_KNOWN | FS_WAKE_FORK)) && w->nr_cpus_allowed > 1;
 
 	for (int i = 0; i < n; i++) {
 		if (p->redecide_from[i] >= 0)

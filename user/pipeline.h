@@ -71,6 +71,7 @@ struct fs_stats {
 	__u64 overutilized;  /* wake-ups seen with rd->overutilized */
 	__u64 feec_eligible; /* wake-ups where policy 0 reached the energy comparison */
 	__u64 kernel_known;  /* wake-ups with a known kernel placement */
+	__u64 flags_unknown; /* unpinned wake-ups (not forks) without FS_WAKE_FLAGS_KNOWN: no fentry on select_task_rq_fair */
 	__u64 em_updates;    /* FS_REC_EM: the kernel's EM changed at run time (applied unless emulated) */
 	__u64 first_ts, last_ts;
 	int nr_policies;

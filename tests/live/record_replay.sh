@@ -59,6 +59,12 @@ run() {
 	fi
 	grep -q "^wake-ups:" "$n.live.sum" && pass "$n: summary has the wake-up counts" ||
 		fail "$n: summary content" "$(head -3 "$n.live.sum")"
+	# a collector without fentry on select_task_rq_fair (stderr's fallback line) shows in the summary
+	local fb=0 sl=0
+	grep -q "no fentry on select_task_rq_fair" "$n.err" && fb=1
+	grep -q "^wake flags: not recorded" "$n.live.sum" && sl=1
+	[ "$how" = EARLY ] || { [ $fb = $sl ] && pass "$n: wake flags line in the summary iff the fentry fallback ($fb)" ||
+		fail "$n: fentry fallback $fb but summary's wake flags line $sl"; }
 	if "$FEECSCOPE" replay "$n.fsr" --csv "$n.replay.csv" --perfetto "$n.replay.pftrace" "$@" \
 		>"$n.replay.sum" 2>"$n.replay.err"; then
 		pass "$n: recording replays"

@@ -79,6 +79,7 @@ static void write_counts(FILE *o, const struct fs_report *r)
 	u64(o, "overutilized", st->overutilized, true);
 	u64(o, "feec_eligible", st->feec_eligible, true);
 	u64(o, "kernel_known", st->kernel_known, true);
+	u64(o, "wake_flags_unknown", st->flags_unknown, true);
 	u64(o, "placements", r->tot->intervals, true);
 	u64(o, "placements_cpu_time_unknown", r->tot->unresolved, false);
 	fputs("},\n", o);

@@ -173,6 +173,13 @@ static void print_header(FILE *out, const struct fs_report *r)
 		 (unsigned long long)st->overutilized, st->pol[0].desc->name, (unsigned long long)st->feec_eligible,
 		 (unsigned long long)st->kernel_known);
 	wrap(out, "wake-ups: ", text, 4);
+	/* what a collector without fentry on select_task_rq_fair lost, told from the records themselves */
+	if (st->flags_unknown) {
+		snprintf(text, sizeof(text), "not recorded for %llu of %llu wake-ups (live reads them with fentry "
+			 "on select_task_rq_fair): wakelist wake-ups, where feec does not run, count as decisions",
+			 (unsigned long long)st->flags_unknown, (unsigned long long)st->wakeups);
+		wrap(out, "wake flags: ", text, 4);
+	}
 	fmt_mj(buf, sizeof(buf), r->cpu.total_fj);
 	fmt_mean_mw(mean, sizeof(mean), r->cpu.total_fj, r->span_ns, false);
 	if (r->wall_time)
