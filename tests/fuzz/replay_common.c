@@ -79,7 +79,10 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 	paths.summary_out = fuzz_null_stream();
 	FUZZ_CHECK(fs_outputs_open(&o, &paths, err, sizeof(err)) == 0, "outputs: %s", err);
 	p = fs_pipeline_new(&o, err, sizeof(err));
-	FUZZ_CHECK(p != NULL, "pipeline: %s", err);
+	if (!p) { /* an EM the policies cannot use (a state with performance 0 under v6.9+ costs): replay says so */
+		FUZZ_CHECK(err[0], "a refused pipeline without an error");
+		return;
+	}
 	while ((h = fuzz_records_next(rs, &off))) {
 		err[0] = '\0';
 		if (fs_pipeline_feed(p, h, err, sizeof(err))) {

@@ -107,6 +107,19 @@ FS_TEST(rec_values_wakeup)
 	good_wakeup(&w);
 	memset(w.comm, 'a', sizeof(w.comm)); /* the kernel's comm always ends within 16 bytes */
 	expect_refused(&w.hdr, "wakeup: comm: not terminated within 16 bytes");
+	good_wakeup(&w);
+	w.task.uclamp_max = 1024;
+	w.cpu[2].uclamp_max = 65535; /* the records fuzzer's find: the CSV wrote it and could not read it */
+	expect_refused(&w.hdr, "is not a clamp (0..1024");
+	good_wakeup(&w);
+	w.task.uclamp_min = 1025;
+	expect_refused(&w.hdr, "is not a clamp (0..1024");
+	good_wakeup(&w);
+	w.flags |= FS_WAKE_NO_UCLAMP; /* "none": the values are not read */
+	w.cpu[2].uclamp_max = 65535;
+	char why[256];
+
+	EXPECT_EQ(fs_rec_check_values(&w.hdr, NCPU, why, sizeof(why)), 0);
 }
 
 FS_TEST(rec_values_other_records)

@@ -35,6 +35,18 @@ static int wakeup(const struct fs_wakeup *w, int n, char *why, size_t len)
 		return BAD("wakeup: comm: not terminated within %d bytes", FS_COMM_LEN);
 	if (!cpu_ok(w->chosen_cpu, n, true))
 		return BAD("wakeup: chosen_cpu: CPU %d out of range -1, 0..%d", w->chosen_cpu, n - 1);
+	/* Clamps are 0..SCHED_CAPACITY_SCALE; with FS_WAKE_NO_UCLAMP they are "none" and not read. */
+	if (!(w->flags & FS_WAKE_NO_UCLAMP)) {
+		if (w->task.uclamp_min > 1024 || w->task.uclamp_max > 1024)
+			return BAD("wakeup: task_uclamp_%s: %u is not a clamp (0..1024)",
+				   w->task.uclamp_min > 1024 ? "min" : "max",
+				   w->task.uclamp_min > 1024 ? w->task.uclamp_min : w->task.uclamp_max);
+		for (int c = 0; c < n && c < FS_MAX_CPUS; c++)
+			if (w->cpu[c].uclamp_min > 1024 || w->cpu[c].uclamp_max > 1024)
+				return BAD("wakeup: cpu%d_uclamp_%s: %u is not a clamp (0..1024)", c,
+					   w->cpu[c].uclamp_min > 1024 ? "min" : "max",
+					   w->cpu[c].uclamp_min > 1024 ? w->cpu[c].uclamp_min : w->cpu[c].uclamp_max);
+	}
 	/* Bits above the recording's CPUs are kept (a VM's possible CPUs can outnumber its EM's). */
 	if (!(w->cpus_allowed & all))
 		return BAD("wakeup: cpus_allowed: 0x%llx has none of CPUs 0..%d",
