@@ -23,6 +23,7 @@
 #include "feec_ctx.h"
 #include "pelt.h"
 #include "power_estimate.h"
+#include "util.h"
 
 const struct fs_power_opts fs_power_opts_mainline = {
 	.dvfs = FS_DVFS_6_8, .skip_inefficient = true, .runnable_boost = true, .uclamp = true,
@@ -80,7 +81,7 @@ static __attribute__((noinline)) __u64 freq_util(const struct fs_cpu *c, __u64 c
 		if (u >= cap)
 			u = cap;
 		else if (irq)
-			u = u * (cap - irq) / cap + irq;
+			u = fs_scale_irq_capacity(u, irq, cap) + irq;
 		u += u >> 2;
 		if (u > cap)
 			u = cap;
@@ -94,7 +95,7 @@ static __attribute__((noinline)) __u64 freq_util(const struct fs_cpu *c, __u64 c
 	if (u + c->dl_util >= cap)
 		return cap; /* no idle time left */
 	if (irq)
-		u = u * (cap - irq) / cap + irq;
+		u = fs_scale_irq_capacity(u, irq, cap) + irq;
 	u += bw;
 	return u < cap ? u : cap;
 }
@@ -121,7 +122,7 @@ static __attribute__((noinline)) __u64 freq_util_uclamp(const struct fs_cpu *c, 
 		if (u >= cap)
 			u = cap;
 		else if (irq)
-			u = u * (cap - irq) / cap + irq;
+			u = fs_scale_irq_capacity(u, irq, cap) + irq;
 		u += u >> 2;
 		u = u < top ? u : top;
 		u = floor > u ? floor : u;
@@ -135,7 +136,7 @@ static __attribute__((noinline)) __u64 freq_util_uclamp(const struct fs_cpu *c, 
 	if (u + c->dl_util >= cap)
 		return cap;
 	if (irq)
-		u = u * (cap - irq) / cap + irq;
+		u = fs_scale_irq_capacity(u, irq, cap) + irq;
 	u += bw;
 	return u < cap ? u : cap;
 }
