@@ -21,6 +21,13 @@ static bool comm_ok(const char *comm)
 	return memchr(comm, '\0', FS_COMM_LEN) != NULL;
 }
 
+/* The first of a pair of clamps above SCHED_CAPACITY_SCALE ("min", "max"; *v its value), or NULL. */
+static const char *clamp_bad(__u16 min, __u16 max, unsigned *v)
+{
+	*v = min > 1024 ? min : max;
+	return min > 1024 ? "min" : max > 1024 ? "max" : NULL;
+}
+
 static int wakeup(const struct fs_wakeup *w, int n, char *why, size_t len)
 {
 	__u64 all = (n >= 64 ? ~0ull : (1ull << n) - 1);
@@ -37,15 +44,14 @@ static int wakeup(const struct fs_wakeup *w, int n, char *why, size_t len)
 		return BAD("wakeup: chosen_cpu: CPU %d out of range -1, 0..%d", w->chosen_cpu, n - 1);
 	/* Clamps are 0..SCHED_CAPACITY_SCALE; with FS_WAKE_NO_UCLAMP they are "none" and not read. */
 	if (!(w->flags & FS_WAKE_NO_UCLAMP)) {
-		if (w->task.uclamp_min > 1024 || w->task.uclamp_max > 1024)
-			return BAD("wakeup: task_uclamp_%s: %u is not a clamp (0..1024)",
-				   w->task.uclamp_min > 1024 ? "min" : "max",
-				   w->task.uclamp_min > 1024 ? w->task.uclamp_min : w->task.uclamp_max);
+		unsigned v;
+		const char *which = clamp_bad(w->task.uclamp_min, w->task.uclamp_max, &v);
+
+		if (which)
+			return BAD("wakeup: task_uclamp_%s: %u is not a clamp (0..1024)", which, v);
 		for (int c = 0; c < n && c < FS_MAX_CPUS; c++)
-			if (w->cpu[c].uclamp_min > 1024 || w->cpu[c].uclamp_max > 1024)
-				return BAD("wakeup: cpu%d_uclamp_%s: %u is not a clamp (0..1024)", c,
-					   w->cpu[c].uclamp_min > 1024 ? "min" : "max",
-					   w->cpu[c].uclamp_min > 1024 ? w->cpu[c].uclamp_min : w->cpu[c].uclamp_max);
+			if ((which = clamp_bad(w->cpu[c].uclamp_min, w->cpu[c].uclamp_max, &v)))
+				return BAD("wakeup: cpu%d_uclamp_%s: %u is not a clamp (0..1024)", c, which, v);
 	}
 	/* Bits above the recording's CPUs are kept (a VM's possible CPUs can outnumber its EM's). */
 	if (!(w->cpus_allowed & all))
