@@ -85,3 +85,15 @@ FS_TEST(seq_sort_spills_and_merges_in_order)
 	expect_in_order(out, 20000);
 	free(out);
 }
+
+FS_TEST(seq_sort_compacts_in_place_and_keeps_order)
+{
+	int runs;
+	/* 3.6 MB of rows under an 8 MiB hold: written rows leave over 1 MiB of garbage behind held ones */
+	char *out = run(200000, 8 << 20, 5, &runs);
+
+	ASSERT_TRUE(out);
+	EXPECT_EQ(runs, 0);
+	expect_in_order(out, 200000);
+	free(out);
+}

@@ -4,8 +4,21 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "seq_sort.h"
+
+/*
+ * The arena is one address range reserved up front and never moved: one
+ * early row that stays open (a task asleep for the whole capture) holds
+ * nearly every later row, so the arena grows to the size of the CSV. Grown
+ * by realloc, it was copied at each doubling and every new 4 KiB page
+ * faulted: that, not the formatting, was most of the CSV's cost. Reserved
+ * (only touched pages are memory) and marked for huge pages, a held row
+ * costs its memcpy. Pages stay for reuse after a flush or spill.
+ */
+#define ARENA_SLACK (1u << 20) /* room beyond the limit: the spill comes after the add that crosses it */
+#define HUGE_PAGE (2u << 20)   /* a multiple of it gets an aligned range (Linux 6.7+), else the first 2 MiB fault by 4 KiB */
 
 struct chunk {
 	__u64 seq;
@@ -23,7 +36,7 @@ struct fs_seq_sort {
 	__u64 next;             /* the seq written next while nothing is spilled */
 	size_t limit;
 	char *arena;            /* held text; popped chunks leave garbage until compaction */
-	size_t arena_len, arena_cap, live;
+	size_t arena_len, arena_cap, live; /* arena_cap: the reservation, fixed */
 	struct chunk *heap;     /* min-heap by seq */
 	size_t n, cap;
 	FILE *spill;            /* unlinked, beside the output; NULL until the first spill */
@@ -42,6 +55,13 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
 	s->path = path;
 	s->next = first_seq;
 	s->limit = mem_limit;
+	s->arena_cap = (mem_limit + ARENA_SLACK + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	s->arena = mmap(NULL, s->arena_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (s->arena == MAP_FAILED) {
+		free(s);
+		return NULL;
+	}
+	(void)madvise(s->arena, s->arena_cap, MADV_HUGEPAGE); /* a hint: EINVAL without THP */
 	return s;
 }
 
@@ -95,22 +115,26 @@ static int cmp_chunk(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Move live chunks to the front of the arena. */
+static int cmp_off(const void *a, const void *b)
+{
+	const struct chunk *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Slide live chunks to the front of the arena, in place (in arena order, so none overwrites another). */
 static void compact(struct fs_seq_sort *s)
 {
-	char *a = malloc(s->live ? s->live : 1);
-
-	if (!a)
-		return; /* the spill that follows frees the memory instead */
 	size_t at = 0;
+
+	qsort(s->heap, s->n, sizeof(*s->heap), cmp_off);
 	for (size_t i = 0; i < s->n; i++) {
-		memcpy(a + at, s->arena + s->heap[i].off, s->heap[i].len);
+		memmove(s->arena + at, s->arena + s->heap[i].off, s->heap[i].len);
 		s->heap[i].off = at;
 		at += s->heap[i].len;
 	}
-	free(s->arena);
-	s->arena = a;
-	s->arena_len = s->arena_cap = at;
+	qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk); /* sorted by seq is a min-heap */
+	s->arena_len = at;
 }
 
 /* Everything held, sorted, as one run at the end of the spill file. */
@@ -164,14 +188,13 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 		return fwrite(text, 1, len, s->out) == len ? 0 : write_err(s, "write", err, errlen);
 	}
 	if (s->arena_len + len > s->arena_cap) {
-		size_t cap = s->arena_cap ? s->arena_cap : 1 << 16;
-		while (cap < s->arena_len + len)
-			cap *= 2;
-		char *a = realloc(s->arena, cap);
-		if (!a)
-			goto oom;
-		s->arena = a;
-		s->arena_cap = cap;
+		if (s->live + len > s->arena_cap) {
+			snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
+			return -1;
+		}
+		compact(s);
+		if (s->arena_len + len > s->arena_cap && spill(s, err, errlen))
+			return -1;
 	}
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -308,7 +331,7 @@ void fs_seq_sort_free(struct fs_seq_sort *s)
 		return;
 	if (s->spill)
 		fclose(s->spill);
-	free(s->arena);
+	munmap(s->arena, s->arena_cap);
 	free(s->heap);
 	free(s->runs);
 	free(s);
