@@ -24,7 +24,7 @@ WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c11 -D_GNU_SOURCE $(WARN) -Iuser -I$(OUTPUT)
 SAN_FLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDLIBS_CORE := -lz -lm
+LDLIBS_CORE := -ldeflate -lz -lm
 LDLIBS_LIVE := -lbpf -lelf -lz
 ifneq ($(ARCH),$(HOST_ARCH))
 LDFLAGS    += -static

@@ -10,7 +10,7 @@ HOST_PKGS="python3 qemu-system-arm qemu-user-static device-tree-compiler cpio
 # arm64 libraries for a static feecscope (libbpf needs libelf, which needs zlib and
 # zstd when linked statically). The guest's own packages (kernel, busybox-static, rt-app)
 # are not installed: tests/qemu/fetch-guest.sh downloads them into build/.
-ARM64_PKGS="libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64"
+ARM64_PKGS="libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libdeflate-dev:arm64"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: must run as root (apt-get install)" >&2

@@ -2,7 +2,7 @@
 /*
  * Collision checks between a command's inputs and outputs, and output files
  * written under a temporary name and renamed when complete: plain, or gzip
- * through a stdio cookie so every writer keeps using FILE *.
+ * (gzip_stream.c) so every writer keeps using FILE *.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "gzip_stream.h"
 #include "out_file.h"
 
 bool fs_out_is_gz(const char *path)
@@ -22,35 +22,6 @@ bool fs_out_is_gz(const char *path)
 
 	return n > 3 && !strcmp(path + n - 3, ".gz");
 }
-
-static ssize_t gz_write(void *cookie, const char *buf, size_t len)
-{
-	size_t done = 0;
-
-	/* gzwrite takes an unsigned count: write in pieces that fit it */
-	while (done < len) {
-		unsigned part = len - done > (1u << 30) ? 1u << 30 : (unsigned)(len - done);
-		int n = gzwrite(cookie, buf + done, part);
-
-		if (n <= 0) {
-			errno = errno ? errno : EIO;
-			return done ? (ssize_t)done : -1;
-		}
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
-
-static int gz_close(void *cookie)
-{
-	int rc = gzclose(cookie);
-
-	if (rc == Z_OK)
-		return 0;
-	errno = rc == Z_ERRNO && errno ? errno : EIO;
-	return -1;
-}
-
 
 /* What a path is now: its inode if it exists, else where it would be created. */
 struct ident {
@@ -132,27 +103,10 @@ int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 	return 0;
 }
 
-/* A stream on fd (closed with it): plain, or gzip level 1 (most of the size for a fraction of the time). */
+/* A stream on fd (closed with it): plain, or gzip (gzip_stream.c). */
 static FILE *stream(int fd, bool gz)
 {
-	cookie_io_functions_t io = { .write = gz_write, .close = gz_close };
-	gzFile z;
-	FILE *f;
-
-	if (!gz)
-		return fdopen(fd, "w");
-	z = gzdopen(fd, "wb1");
-	if (!z)
-		return NULL;
-	gzbuffer(z, 1 << 16);
-	f = fopencookie(z, "w", io);
-	if (!f) {
-		gzclose(z); /* closes fd */
-		errno = ENOMEM;
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 16);
-	return f;
+	return gz ? fs_gzip_stream(fd) : fdopen(fd, "w");
 }
 
 static void release(struct fs_out_file *o)

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gzip_stream: what it writes reads back through zlib as the same bytes, members and all; errors stick. */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "test.h"
+#include "output/gzip_stream.h"
+
+/* Write len bytes of text through the stream into a temporary file; return its gunzipped size in *back. */
+static char *roundtrip(const char *text, size_t len, size_t *back, off_t *gz_size)
+{
+	char path[] = "/tmp/fs-gzstream-XXXXXX";
+	int fd = mkstemp(path);
+	char *out = NULL;
+
+	if (fd < 0)
+		return NULL;
+	FILE *f = fs_gzip_stream(dup(fd));
+	if (!f || (len && fwrite(text, 1, len, f) != len) || fclose(f)) {
+		unlink(path);
+		close(fd);
+		return NULL;
+	}
+	*gz_size = lseek(fd, 0, SEEK_END);
+	close(fd);
+	gzFile z = gzopen(path, "rb");
+	out = malloc(len + 1);
+	int n = z && out ? gzread(z, out, (unsigned)len + 1) : -1;
+	if (z)
+		gzclose(z);
+	unlink(path);
+	*back = n < 0 ? (size_t)-1 : (size_t)n;
+	return out;
+}
+
+FS_TEST(gzip_stream_many_members_read_back_as_one)
+{
+	size_t len = 1000000, back = 0; /* about 8 members of 128 KiB */
+	char *text = malloc(len);
+	off_t gz = 0;
+
+	ASSERT_TRUE(text);
+	for (size_t i = 0; i < len; i++) /* rows of digits, as a CSV is */
+		text[i] = i % 41 == 40 ? '\n' : (char)('0' + (i * 7 / 3) % 10);
+	char *out = roundtrip(text, len, &back, &gz);
+	ASSERT_TRUE(out);
+	EXPECT_EQ(back, len);
+	EXPECT_TRUE(!memcmp(out, text, len));
+	EXPECT_TRUE(gz > 0 && gz < (off_t)len / 4); /* compressed, not stored */
+	free(out);
+	free(text);
+}
+
+FS_TEST(gzip_stream_empty_file_is_valid_gzip)
+{
+	size_t back = 99;
+	off_t gz = 0;
+	char *out = roundtrip("", 0, &back, &gz);
+
+	ASSERT_TRUE(out);
+	EXPECT_EQ(back, 0);
+	EXPECT_TRUE(gz >= 18); /* header, an empty deflate block, crc and size */
+	free(out);
+}
+
+FS_TEST(gzip_stream_write_error_reaches_fclose)
+{
+	int fd = open("/dev/full", O_WRONLY);
+
+	ASSERT_TRUE(fd >= 0);
+	FILE *f = fs_gzip_stream(fd);
+	ASSERT_TRUE(f);
+	char row[64] = "1,2,3,4,5,6,7,8,9\n";
+	for (int i = 0; i < 20000; i++) /* past a member: its write fails (ENOSPC), later ones too */
+		fputs(row, f);
+	errno = 0;
+	EXPECT_EQ(fclose(f), EOF);
+	EXPECT_EQ(errno, ENOSPC);
+}
