@@ -141,8 +141,8 @@ static double cpu_s(void)
 enum { R_NONE, R_PERFETTO, R_CSV_GZ, R_BOTH, NR_R };
 static const char *const r_name[NR_R] = { "no output", "--perfetto", "--csv .csv.gz", "--perfetto + .csv.gz" };
 
-/* CPU seconds of `feecscope replay rec` with mode's outputs, reps times; stdout is /dev/null. */
-static double replay_cmd(const char *rec, int mode, int reps, const char *dir)
+/* `feecscope replay rec` with mode's outputs, reps times (stdout is /dev/null): CPU and wall seconds. */
+static int replay_cmd(const char *rec, int mode, int reps, const char *dir, double *cpu, double *wall)
 {
 	char pf[512], csv[512];
 	char *argv[8];
@@ -157,21 +157,30 @@ static double replay_cmd(const char *rec, int mode, int reps, const char *dir)
 	if (mode == R_CSV_GZ || mode == R_BOTH)
 		argv[argc++] = (char *)"--csv", argv[argc++] = csv;
 	argv[argc] = NULL;
-	double t0 = cpu_s();
+	double c0 = cpu_s(), w0 = now_s();
 	for (int i = 0; i < reps; i++) {
 		if (fs_cmd_replay(argc, argv) != 0)
 			return -1;
 		unlink(pf);
 		unlink(csv);
 	}
-	return cpu_s() - t0;
+	*cpu = cpu_s() - c0;
+	*wall = now_s() - w0;
+	return 0;
 }
 
-/* The measure: the outputs against `feecscope replay` of a real recording. */
+/*
+ * The issue's measure: the outputs against `feecscope replay` of a real
+ * recording. CPU time counts every thread (the gzip one too); wall time is
+ * what a user waits for, with the compression on another core.
+ */
 static int bench_recording(const char *rec)
 {
-	char dir[] = "/tmp/fs-outputs-bench-XXXXXX";
-	double best[NR_R];
+	/* tmpfs where there is one: fsync and the disk's speed are not what is measured */
+	char dir[64];
+
+	snprintf(dir, sizeof(dir), "%s/fs-outputs-bench-XXXXXX", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
+	double cpu[NR_R], wall[NR_R];
 	const int reps = 30;
 
 	if (access(rec, R_OK) || !mkdtemp(dir)) {
@@ -186,15 +195,16 @@ static int bench_recording(const char *rec)
 	}
 	close(null);
 	for (int m = 0; m < NR_R; m++)
-		best[m] = 1e30;
+		cpu[m] = wall[m] = 1e30;
 	int rc = 0;
 	for (int round = 0; round < 3 && !rc; round++)
 		for (int m = 0; m < NR_R && !rc; m++) {
-			double t = replay_cmd(rec, m, reps, dir);
-			if (t < 0)
-				rc = -1;
-			else if (t < best[m])
-				best[m] = t;
+			double c, w;
+			rc = replay_cmd(rec, m, reps, dir, &c, &w);
+			if (!rc && c < cpu[m])
+				cpu[m] = c;
+			if (!rc && w < wall[m])
+				wall[m] = w;
 		}
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
@@ -204,13 +214,13 @@ static int bench_recording(const char *rec)
 		fprintf(stderr, "outputs_bench: feecscope replay %s failed\n", rec);
 		return -1;
 	}
-	printf("outputs on a recording: feecscope replay %s, %d times in this process, CPU time, best of 3\n",
-	       rec, reps);
-	printf("%-22s %10s %12s\n", "output", "CPU", "vs no output");
+	printf("outputs on a recording: feecscope replay %s,\n%d times in this process, best of 3\n", rec, reps);
+	printf("%-22s %10s %8s %10s %8s\n", "output", "CPU", "ratio", "wall", "ratio");
 	for (int m = 0; m < NR_R; m++)
-		printf("%-22s %9.3fs %11.2fx\n", r_name[m], best[m], best[m] / best[R_NONE]);
-	printf("Perfetto + CSV.gz cost %.2fx the replay itself (goal: < 1x)\n\n",
-	       (best[R_BOTH] - best[R_NONE]) / best[R_NONE]);
+		printf("%-22s %9.3fs %7.2fx %9.3fs %7.2fx\n", r_name[m], cpu[m], cpu[m] / cpu[R_NONE], wall[m],
+		       wall[m] / wall[R_NONE]);
+	printf("Perfetto + CSV.gz cost %.2fx the replay itself in CPU time, %.2fx in wall time (goal: < 1x)\n\n",
+	       (cpu[R_BOTH] - cpu[R_NONE]) / cpu[R_NONE], (wall[R_BOTH] - wall[R_NONE]) / wall[R_NONE]);
 	return 0;
 }
 
