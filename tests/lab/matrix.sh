@@ -90,7 +90,7 @@ without_clamps() {
 		{ print }' "$TMP/records.csv" >"$TMP/unclamped.csv"
 	"$FEECSCOPE" replay "$TMP/unclamped.csv" --policies "$pol" >"$TMP/unclamped" 2>&1 ||
 		{ fail "$row: replay without the clamps" "$(head -c 300 "$TMP/unclamped")"; return; }
-	pct=$(agreements "$TMP/unclamped" | awk -v p="$pol" '$1 == p { print $3 }')
+	pct=$(agreements "$TMP/unclamped" | awk -v p="$pol" '$1 == p { printf "%.1f", $3 }')
 	echo "    $row: $pol agrees ${pct:-?} % with the recorded clamps dropped"
 	printf '%-11s %s agrees %s %% of the same wake-ups with the clamps dropped\n' \
 		"$row" "$pol" "${pct:-?}" >>"$TMP/unclamped.lines"
