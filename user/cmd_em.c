@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "em/em_io.h"
+#include "em/kernel_fs.h"
 #include "engine/policy.h"
 #include "output/out_file.h"
 
@@ -157,11 +158,14 @@ int fs_cmd_em(int argc, char **argv)
 		fprintf(stderr, "feecscope em: %s\n", err);
 		return FS_EXIT_USAGE;
 	}
-	if (fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err))) {
+	int rc = fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err));
+
+	if (fs_kernel_fs_mounted())
+		fprintf(stderr, "feecscope em: mounted %s (it was not mounted; left mounted)\n",
+			fs_kernel_fs_mounted());
+	if (rc) {
 		fprintf(stderr, "feecscope em: %s\n", err);
-		if (!spec && geteuid() != 0 && strstr(err, "permission denied"))
-			return FS_EXIT_ENV;
-		return FS_EXIT_FAIL;
+		return rc == -2 ? FS_EXIT_ENV : FS_EXIT_FAIL;
 	}
 	if (save_path)
 		return save(save_path, &em);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <linux/magic.h>
 #include "em_internal.h"
 
 #define ERR(...) (fs_em_errf(err, errlen, __VA_ARGS__), -1)
@@ -156,11 +158,12 @@ static int release_code(const char *rel)
 	return (int)(major * 1000 + minor);
 }
 
+/* The running kernel's own tree lies on debugfs, wherever that is mounted; a copy does not. */
 static bool is_live_tree(const char *dir)
 {
-	char real[PATH_MAX];
+	struct statfs fs;
 
-	return realpath(dir, real) && !strcmp(real, FS_DEBUGFS_EM);
+	return !statfs(dir, &fs) && fs.f_type == DEBUGFS_MAGIC;
 }
 
 struct ps_ent {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include "../engine/em.h"
 
-#define FS_DEBUGFS_EM "/sys/kernel/debug/energy_model"
 #define FS_SYSFS_CPU  "/sys/devices/system/cpu"
 
 /*
@@ -60,9 +59,13 @@ int fs_em_profile_for_cpus(int nr_cpus, struct fs_em *em, char *err, size_t errl
 /*
  * Resolve an --em argument: a built-in profile name, a saved EM file, a
  * debugfs-layout directory, or "netlink" (the running kernel's, v6.19+).
- * spec == NULL: the running kernel's debugfs (mounting debugfs when root and
- * it is not mounted), else its netlink family; when neither has one the
- * error names the profiles and saved files that fit this device.
+ * spec == NULL: the running kernel's debugfs wherever /proc/self/mounts has
+ * it (mounted on /sys/kernel/debug when root and it is nowhere: kernel_fs.h),
+ * else its netlink family; when neither has one the error says what was
+ * tried and names the profiles and saved files that fit this device.
+ * Returns 0, -1 on an error, -2 when the environment kept it from the
+ * kernel's EM (debugfs neither found nor mountable, or not readable, and no
+ * netlink family): the commands' exit code 3.
  */
 int fs_em_load(const char *spec, struct fs_em *em, char *err, size_t errlen);
 /* fs_em_load with `em --kernel` / `--cpu-capacity-dir` (either may be NULL; used for debugfs trees only). */

@@ -2,37 +2,34 @@
 /* fs_em_load: turn an --em argument (profile, saved file, tree, or nothing) into an EM. */
 #include <errno.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "em_internal.h"
+#include "kernel_fs.h"
 
 #define ERR(...) (fs_em_errf(err, errlen, __VA_ARGS__), -1)
 
-/* Mount debugfs at /sys/kernel/debug when we are root and it is not there yet. */
-static void ensure_debugfs(void)
-{
-	struct stat st;
-
-	if (!stat(FS_DEBUGFS_EM, &st) || geteuid() != 0)
-		return;
-	if (stat("/sys/kernel/debug", &st) || !S_ISDIR(st.st_mode))
-		return;
-	/* EBUSY: already mounted (and simply without an EM); any failure is reported by the caller's stat. */
-	(void)mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-}
-
+/*
+ * The running kernel's EM: debugfs wherever it is mounted (mounted on
+ * /sys/kernel/debug when it is nowhere and we are root), else the v6.19+
+ * netlink family; when neither has one, the error says what was tried and
+ * which profiles and saved files fit.
+ */
 static int load_live(const char *release, const char *cpu_dir, struct fs_em *em, char *err, size_t errlen)
 {
 	struct stat st;
-	char nlerr[256], fit[768];
-	int rc;
+	char dbg[256], path[300], nlerr[256], fit[768], where[512];
+	int rc, stat_errno = 0;
 
-	ensure_debugfs();
-	if (!stat(FS_DEBUGFS_EM, &st))
-		return fs_em_read_debugfs_kernel(FS_DEBUGFS_EM, cpu_dir, release, em, err, errlen);
-	bool denied = errno == EACCES ||
-		      (geteuid() != 0 && stat("/sys/kernel/debug", &st) == 0 && access("/sys/kernel/debug", X_OK));
+	if (fs_kernel_fs_dir(FS_KFS_DEBUGFS, dbg, sizeof(dbg), where, sizeof(where))) {
+		dbg[0] = path[0] = '\0';
+	} else {
+		snprintf(path, sizeof(path), "%s/energy_model", dbg);
+		if (!stat(path, &st))
+			return fs_em_read_debugfs_kernel(path, cpu_dir, release, em, err, errlen);
+		stat_errno = errno;
+	}
+	bool denied = dbg[0] && (stat_errno == EACCES || (geteuid() != 0 && access(dbg, X_OK)));
 	/* No debugfs EM (Android user builds have no debugfs): v6.19+ tells it over netlink. */
 	rc = fs_em_read_netlink(em, nlerr, sizeof(nlerr));
 	if (rc <= 0) {
@@ -41,11 +38,18 @@ static int load_live(const char *release, const char *cpu_dir, struct fs_em *em,
 		return rc;
 	}
 	fs_em_suggest(fit, sizeof(fit));
-	if (denied)
-		return ERR("%s: permission denied: reading the running kernel's Energy Model needs root "
-			   "(debugfs is root-only); %s; %s", FS_DEBUGFS_EM, nlerr, fit);
-	return ERR("no Energy Model at %s (kernel without CONFIG_ENERGY_MODEL, no cpufreq driver "
-		   "registered one, or no debugfs); %s; %s", FS_DEBUGFS_EM, nlerr, fit);
+	/* -2: the environment, not the kernel, keeps the EM from us */
+	if (!dbg[0]) {
+		fs_em_errf(err, errlen, "%s; %s; %s", where, nlerr, fit);
+		return -2;
+	}
+	if (denied) {
+		fs_em_errf(err, errlen, "%s: permission denied: reading the running kernel's Energy Model "
+			   "needs root (debugfs is root-only); %s; %s", path, nlerr, fit);
+		return -2;
+	}
+	return ERR("no Energy Model at %s (kernel without CONFIG_ENERGY_MODEL, or no cpufreq driver "
+		   "registered one); %s; %s", path, nlerr, fit);
 }
 
 int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, struct fs_em *em,
