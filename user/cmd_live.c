@@ -15,6 +15,7 @@
 #include "pipeline.h"
 #include "run_opts.h"
 #include "em/em_io.h"
+#include "em/kernel_fs.h"
 #include "output/outputs_open.h"
 #include "source/live_run.h"
 #include "source/recording.h"
@@ -166,16 +167,18 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	return 0;
 }
 
-/* The kernel's own EM if there is one; else a profile for this CPU count with EAS emulated. */
+/* The kernel's own EM if there is one; else a profile for this CPU count with EAS emulated. 0 or the exit code. */
 static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, bool *emulate)
 {
 	char err[512], why[512], hint[512];
 
 	*emulate = true;
 	if (o->run.em_spec) {
-		if (fs_em_load(o->run.em_spec, em, err, sizeof(err))) {
+		int rc = fs_em_load(o->run.em_spec, em, err, sizeof(err));
+
+		if (rc) {
 			fs_cli_error("live", "--em %s: %s", o->run.em_spec, err);
-			return -1;
+			return rc == -2 ? FS_EXIT_ENV : FS_EXIT_FAIL;
 		}
 		*emulate = strcmp(o->run.em_spec, "netlink") != 0; /* netlink: this kernel's own */
 	} else if (fs_em_load(NULL, em, err, sizeof(err)) == 0) {
@@ -188,18 +191,20 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 				"%d CPUs: %s", why, nr_cpus, err);
 			fs_em_cpu_hint(nr_cpus, hint, sizeof(hint));
 			fs_cli_hint(hint);
-			return -1;
+			return FS_EXIT_FAIL;
 		}
 		fs_cli_error("live", "this kernel has no Energy Model (%s); using the built-in "
 			"profile for %d CPUs with EAS emulated: the energy numbers describe that model, not "
 			"this machine", why, nr_cpus);
 	}
+	if (fs_kernel_fs_mounted())
+		fs_cli_error("live", "mounted %s (it was not mounted; left mounted)", fs_kernel_fs_mounted());
 	if (em->nr_cpus > nr_cpus) {
 		fs_cli_error("live", "the Energy Model (%s) covers %d CPUs; this machine has %d",
 			o->run.em_spec ? o->run.em_spec : "the kernel's", em->nr_cpus, nr_cpus);
 		fs_em_cpu_hint(nr_cpus, hint, sizeof(hint));
 		fs_cli_hint(hint);
-		return -1;
+		return FS_EXIT_FAIL;
 	}
 	return 0;
 }
@@ -260,9 +265,9 @@ int fs_cmd_live(int argc, char **argv)
 	em = calloc(1, sizeof(*em));
 	if (!em)
 		return FS_EXIT_FAIL;
-	if (load_em(&o, nr_cpus, em, &po.emulate_eas)) {
+	if ((rc = load_em(&o, nr_cpus, em, &po.emulate_eas))) {
 		free(em);
-		return FS_EXIT_FAIL;
+		return rc;
 	}
 	fs_run_apply(&o.run, uts.release, &po, head, sizeof(head));
 	po.em = em;

@@ -36,6 +36,33 @@ int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *
  * (err says so); -1 on any other error.
  */
 int fs_em_read_netlink(struct fs_em *em, char *err, size_t errlen);
+/*
+ * Watching the kernel's EM for run-time changes (v6.9+ em_dev_update_perf_domain()):
+ * with the v6.19+ family, its notifications; else the caller re-reads it every
+ * interval. fs_em_watch_new() gives a watch either way (NULL: out of memory);
+ * try_netlink false forces polling. how: one line for the header.
+ */
+struct fs_em_watch;
+struct fs_em_nl_events {
+	int created, updated, deleted; /* notifications seen so far */
+	__u32 last_pd;                 /* the domain id of the last one */
+	int last_states;               /* and its perf-table's states (0 for deleted) */
+};
+struct fs_em_watch *fs_em_watch_new(bool try_netlink);
+bool fs_em_watch_polls(const struct fs_em_watch *w);
+const char *fs_em_watch_how(const struct fs_em_watch *w);
+/* Notifications since the last call (never blocks; 0 when polling): re-read the EM when > 0. */
+int fs_em_watch_pending(struct fs_em_watch *w);
+const struct fs_em_nl_events *fs_em_watch_events(const struct fs_em_watch *w);
+void fs_em_watch_free(struct fs_em_watch *w); /* accepts NULL */
+/*
+ * The dev-energymodel notifications in len bytes of received netlink
+ * messages (other families' and replies skipped), counted into ev: how many,
+ * or -1 when a message is truncated or one names no domain (err says which).
+ */
+int fs_em_nl_parse_events(const void *buf, size_t len, __u16 family, struct fs_em_nl_events *ev, char *err,
+			  size_t errlen);
+
 /* Which built-in profiles and saved EM files here fit this device (for an error message). */
 void fs_em_suggest(char *buf, size_t len);
 

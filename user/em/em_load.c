@@ -71,7 +71,7 @@ int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, 
 	if (!strcmp(spec, "netlink")) {
 		int rc = fs_em_read_netlink(em, err, errlen);
 
-		return rc > 0 ? -1 : rc;
+		return rc > 0 ? -2 : rc; /* no family: this kernel, not the input */
 	}
 	if (!strchr(spec, '/')) {
 		for (int i = 0; i < fs_em_profile_count(); i++)

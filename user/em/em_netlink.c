@@ -14,132 +14,10 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/utsname.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include "em_internal.h"
+#include "em_nl.h"
 
 #define ERR(...) (fs_em_errf(err, errlen, __VA_ARGS__), -1)
-
-/* The family's numbers (uapi dev_energymodel.h, family version 1). */
-#define EMNL_NAME            "dev-energymodel"
-#define EMNL_CMD_GET_PDS     1
-#define EMNL_CMD_GET_TABLE   2
-#define EMNL_PD_ID           2 /* perf-domain: pad 1, perf-domain-id 2, flags 3, cpus 4 */
-#define EMNL_PD_FLAGS        3
-#define EMNL_PD_CPUS         4
-#define EMNL_TABLE_PD_ID     1 /* perf-table: perf-domain-id 1, perf-state 2 (nest) */
-#define EMNL_TABLE_STATE     2
-#define EMNL_PS_PERFORMANCE  2 /* perf-state: pad 1, performance 2, frequency 3, power 4, cost 5, flags 6 */
-#define EMNL_PS_FREQUENCY    3
-#define EMNL_PS_POWER        4
-#define EMNL_PS_COST         5
-#define EMNL_PS_FLAGS        6
-#define EMNL_PS_INEFFICIENT  1
-#define EMNL_PD_MICROWATTS   1
-
-#define NL_BUF (64 * 1024)
-
-struct nl {
-	int fd;
-	__u16 family;
-	__u32 seq;
-	unsigned char buf[NL_BUF];
-};
-
-/* Send one generic netlink request with at most one u32 or string attribute. */
-static int nl_request(struct nl *n, __u16 type, __u16 flags, __u8 cmd, __u16 attr, const void *val,
-		      size_t vlen)
-{
-	unsigned char msg[256] = { 0 };
-	struct nlmsghdr *h = (void *)msg;
-	struct genlmsghdr *g = NLMSG_DATA(h);
-	size_t len = NLMSG_LENGTH(GENL_HDRLEN);
-
-	if (attr) {
-		struct nlattr *a = (void *)(msg + NLMSG_ALIGN(len));
-
-		if (NLMSG_ALIGN(len) + NLA_HDRLEN + NLA_ALIGN(vlen) > sizeof(msg))
-			return -EMSGSIZE;
-		a->nla_type = attr;
-		a->nla_len = (__u16)(NLA_HDRLEN + vlen);
-		memcpy((unsigned char *)a + NLA_HDRLEN, val, vlen);
-		len = NLMSG_ALIGN(len) + NLA_ALIGN(a->nla_len);
-	}
-	h->nlmsg_len = (__u32)len;
-	h->nlmsg_type = type;
-	h->nlmsg_flags = NLM_F_REQUEST | flags;
-	h->nlmsg_seq = ++n->seq;
-	g->cmd = cmd;
-	g->version = 1;
-	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
-	return sendto(n->fd, msg, len, 0, (struct sockaddr *)&to, sizeof(to)) < 0 ? -errno : 0;
-}
-
-/* An attribute's u64 (nla_put_u64_64bit) or u32/u16 payload, widened. */
-static __u64 nla_uint(const struct nlattr *a)
-{
-	size_t plen = a->nla_len - NLA_HDRLEN;
-	const unsigned char *p = (const unsigned char *)a + NLA_HDRLEN;
-	__u64 v = 0;
-
-	if (plen >= 8)
-		memcpy(&v, p, 8);
-	else if (plen >= 4) {
-		__u32 x;
-		memcpy(&x, p, 4);
-		v = x;
-	} else if (plen >= 2) {
-		__u16 x;
-		memcpy(&x, p, 2);
-		v = x;
-	}
-	return v;
-}
-
-#define for_each_nla(a, start, end)                                                                \
-	for (const struct nlattr *a = (const void *)(start);                                       \
-	     (const unsigned char *)a + NLA_HDRLEN <= (const unsigned char *)(end) &&              \
-	     a->nla_len >= NLA_HDRLEN && (const unsigned char *)a + a->nla_len <= (const unsigned char *)(end); \
-	     a = (const void *)((const unsigned char *)a + NLA_ALIGN(a->nla_len)))
-
-/* The callback of nl_receive: one message's attributes. */
-typedef int (*nl_msg_fn)(void *ctx, const unsigned char *attrs, const unsigned char *end);
-
-/* Read replies to the last request until it is answered (NLMSG_DONE for a dump). */
-static int nl_receive(struct nl *n, bool dump, nl_msg_fn fn, void *ctx)
-{
-	for (;;) {
-		ssize_t got = recv(n->fd, n->buf, sizeof(n->buf), 0);
-
-		if (got < 0)
-			return -errno;
-		for (struct nlmsghdr *h = (void *)n->buf; NLMSG_OK(h, (size_t)got); h = NLMSG_NEXT(h, got)) {
-			if (h->nlmsg_seq != n->seq)
-				continue;
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(h);
-				return e->error; /* 0: an acknowledgement */
-			}
-			const unsigned char *attrs = (const unsigned char *)NLMSG_DATA(h) + GENL_HDRLEN;
-			int rc = fn(ctx, attrs, (const unsigned char *)h + h->nlmsg_len);
-
-			if (rc)
-				return rc;
-			if (!dump)
-				return 0;
-		}
-	}
-}
-
-static int family_id(void *ctx, const unsigned char *attrs, const unsigned char *end)
-{
-	for_each_nla(a, attrs, end)
-		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_ID)
-			*(__u16 *)ctx = (__u16)nla_uint(a);
-	return 0;
-}
 
 struct pds {
 	int nr;
@@ -156,8 +34,8 @@ static int one_pd(void *ctx, const unsigned char *attrs, const unsigned char *en
 		return -E2BIG;
 	p->id[p->nr] = 0;
 	p->flags[p->nr] = p->cpus[p->nr] = 0;
-	for_each_nla(a, attrs, end) {
-		__u64 v = nla_uint(a);
+	fs_for_each_nla(a, attrs, end) {
+		__u64 v = fs_nla_uint(a);
 
 		switch (a->nla_type & NLA_TYPE_MASK) {
 		case EMNL_PD_ID:
@@ -187,7 +65,7 @@ static int one_table(void *ctx, const unsigned char *attrs, const unsigned char 
 {
 	struct table *t = ctx;
 
-	for_each_nla(a, attrs, end) {
+	fs_for_each_nla(a, attrs, end) {
 		if ((a->nla_type & NLA_TYPE_MASK) != EMNL_TABLE_STATE)
 			continue;
 		if (t->pd->nr_ps == FS_MAX_PS) {
@@ -196,8 +74,8 @@ static int one_table(void *ctx, const unsigned char *attrs, const unsigned char 
 		}
 		struct fs_em_ps *ps = &t->pd->ps[t->pd->nr_ps++];
 
-		for_each_nla(s, (const unsigned char *)a + NLA_HDRLEN, (const unsigned char *)a + a->nla_len) {
-			__u64 v = nla_uint(s);
+		fs_for_each_nla(s, (const unsigned char *)a + NLA_HDRLEN, (const unsigned char *)a + a->nla_len) {
+			__u64 v = fs_nla_uint(s);
 
 			switch (s->nla_type & NLA_TYPE_MASK) {
 			case EMNL_PS_PERFORMANCE: ps->performance = v; break;
@@ -245,41 +123,20 @@ static int by_first_cpu(const void *a, const void *b)
 
 int fs_em_read_netlink(struct fs_em *em, char *err, size_t errlen)
 {
-	static struct nl n;
+	static struct fs_nl n;
 	static struct pds pds;
-	struct sockaddr_nl me = { .nl_family = AF_NETLINK };
 	struct utsname u;
 	__u64 all = 0;
 	int rc;
 
 	memset(em, 0, sizeof(*em));
 	memset(&pds, 0, sizeof(pds));
-	n.seq = 0;
-	n.family = 0;
-	n.fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (n.fd < 0)
-		return ERR("netlink %s: socket: %s", EMNL_NAME, strerror(errno));
-	if (bind(n.fd, (struct sockaddr *)&me, sizeof(me))) {
-		rc = ERR("netlink %s: bind: %s", EMNL_NAME, strerror(errno));
-		goto out;
-	}
-	rc = nl_request(&n, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME, EMNL_NAME,
-			sizeof(EMNL_NAME));
+	rc = fs_nl_open_em(&n, err, errlen);
+	if (rc)
+		return rc;
+	rc = fs_nl_request(&n, n.family, NLM_F_DUMP, EMNL_CMD_GET_PDS, 0, NULL, 0);
 	if (!rc)
-		rc = nl_receive(&n, false, family_id, &n.family);
-	if (rc == -ENOENT || (!rc && !n.family)) {
-		rc = 1; /* no such family: before v6.19, or no CONFIG_ENERGY_MODEL */
-		fs_em_errf(err, errlen, "netlink: no %s family (a kernel before 6.19, or without "
-			   "CONFIG_ENERGY_MODEL)", EMNL_NAME);
-		goto out;
-	}
-	if (rc) {
-		rc = ERR("netlink %s: resolving the family: %s", EMNL_NAME, strerror(-rc));
-		goto out;
-	}
-	rc = nl_request(&n, n.family, NLM_F_DUMP, EMNL_CMD_GET_PDS, 0, NULL, 0);
-	if (!rc)
-		rc = nl_receive(&n, true, one_pd, &pds);
+		rc = fs_nl_receive(&n, true, one_pd, &pds);
 	if (rc) {
 		rc = ERR("netlink %s: get-perf-domains: %s", EMNL_NAME,
 			 rc == -E2BIG ? "more performance domains than feecscope holds" : strerror(-rc));
@@ -311,9 +168,9 @@ int fs_em_read_netlink(struct fs_em *em, char *err, size_t errlen)
 		/* v6.19+: not microwatts means "some other scale" */
 		em->unit = (pds.flags[i] & EMNL_PD_MICROWATTS) ? FS_POWER_UW : FS_POWER_BOGO;
 		t = (struct table){ .pd = pd };
-		rc = nl_request(&n, n.family, 0, EMNL_CMD_GET_TABLE, EMNL_TABLE_PD_ID, &pds.id[i], sizeof(__u32));
+		rc = fs_nl_request(&n, n.family, 0, EMNL_CMD_GET_TABLE, EMNL_TABLE_PD_ID, &pds.id[i], sizeof(__u32));
 		if (!rc)
-			rc = nl_receive(&n, false, one_table, &t);
+			rc = fs_nl_receive(&n, false, one_table, &t);
 		if (rc || t.overflow || !pd->nr_ps) {
 			rc = ERR("netlink %s: get-perf-table of domain %u (%s): %s", EMNL_NAME, pds.id[i], pd->name,
 				 rc ? strerror(-rc) : t.overflow ? "more than FS_MAX_PS states" : "no states");

@@ -42,6 +42,7 @@ struct fs_live_run {
 	char feed_err[512];
 	__u64 lost_reported;
 	struct fs_em em_cur; /* the kernel's EM as last fed (runtime changes: check_em_update) */
+	struct fs_em_watch *em_watch; /* NULL when the EM is not the kernel's */
 };
 
 /* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
@@ -205,8 +206,8 @@ static bool em_table_changed(const struct fs_em *cur, const struct fs_em *now)
 
 /*
  * v6.9+ EMs change at run time (em_dev_update_perf_domain(): thermal or
- * vendor drivers). Each interval the kernel's EM is read again; a changed one
- * goes to the pipeline, and so into the recording, as an FS_REC_EM in effect
+ * vendor drivers). The kernel's EM is read again when v6.19+ notifies a
+ * change, else every interval (fs_em_watch); a changed one goes to the pipeline, and so into the recording, as an FS_REC_EM in effect
  * from now on: replay switches tables at the same record.
  */
 static void check_em_update(struct fs_live_run *r)
@@ -312,7 +313,8 @@ static void view_info(struct fs_live_run *r, const struct fs_pipeline_opts *po, 
 
 	vi->kernel_release = r->cfg.kernel_release;
 	vi->interval_s = r->cfg.interval_s;
-	vi->nr_status = fs_live_status_lines(feat, &r->cfg.bpf, po->em, po->emulate_eas, vi->status,
+	vi->nr_status = fs_live_status_lines(feat, &r->cfg.bpf, po->em, po->emulate_eas,
+					     r->em_watch ? fs_em_watch_how(r->em_watch) : NULL, vi->status,
 					     FS_VIEW_MAX_STATUS);
 	n = snprintf(banner, len, "feecscope live: kernel %s, EM %s%s, policies", r->cfg.kernel_release,
 		     po->em->source, po->emulate_eas ? " (EAS emulated)" : "");
@@ -352,6 +354,15 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	}
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
 	r->em_cur = *po->em;
+	if (!po->emulate_eas) {
+		r->em_watch = fs_em_watch_new(true);
+		if (!r->em_watch) {
+			fs_cli_error("live", "out of memory");
+			return FS_EXIT_FAIL;
+		}
+		if (r->cfg.bpf.verbose)
+			fprintf(stderr, "feecscope live: EM changes: %s\n", fs_em_watch_how(r->em_watch));
+	}
 
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 
@@ -375,6 +386,9 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		}
 		int wait_ms = (int)((next - now) * 1000);
 
+		/* a notified EM change takes effect from the record after it (within MAX_WAIT_MS) */
+		if (r->em_watch && fs_em_watch_pending(r->em_watch) > 0)
+			check_em_update(r);
 		if (wait_ms > 0) {
 			int n = fs_live_bpf_poll(r->bpf, wait_ms > MAX_WAIT_MS ? MAX_WAIT_MS : wait_ms);
 
@@ -392,7 +406,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		if (r->track_cpufreq)
 			update_cpufreq_pressure(r);
 		feed_cpu_stats(r);
-		if (!po->emulate_eas)
+		if (r->em_watch && fs_em_watch_polls(r->em_watch))
 			check_em_update(r);
 		if (fs_pipeline_flush(r->pipe, err, sizeof(err))) {
 			snprintf(r->feed_err, sizeof(r->feed_err), "%s", err);
@@ -445,6 +459,7 @@ void fs_live_run_free(struct fs_live_run *r)
 	if (!r)
 		return;
 	fs_pipeline_free(r->pipe);
+	fs_em_watch_free(r->em_watch);
 	fs_pair_free(r->pair);
 	fs_live_bpf_destroy(r->bpf);
 	free(r);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "live_status.h"
 #include "output/summary.h"
+#include "em/kernel_fs.h"
 
 /* Why fentry on select_task_rq_fair is not there, when it is not. */
 static const char *no_fentry_why(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo)
@@ -15,7 +16,8 @@ static const char *no_fentry_why(const struct fs_live_features *f, const struct 
 }
 
 int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo,
-			 const struct fs_em *em, bool emulate_eas, char (*lines)[320], int max)
+			 const struct fs_em *em, bool emulate_eas, const char *em_watch, char (*lines)[320],
+			 int max)
 {
 	int n = 0;
 
@@ -23,6 +25,10 @@ int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_
 	LINE("EM: %s", em->source);
 	if (emulate_eas)
 		LINE("EAS emulated: the EM is not this kernel's own; the gates come from the landscape");
+	if (em_watch)
+		LINE("EM changes: %s", em_watch);
+	if (fs_kernel_fs_mounted())
+		LINE("mounted by feecscope: %s", fs_kernel_fs_mounted());
 	LINE("collector: %s%s, struct rq from %s, %d/%d CPUs%s%s, programs %d/%d, start-up %.2f s",
 	     f->tp_btf ? "tp_btf" : "raw_tp", f->fentry_select ? " + fentry select_task_rq_fair" : "",
 	     f->ksym_runqueues ? "the runqueues ksym" : "cfs_rq->rq", f->rq_known, f->nr_cpus,

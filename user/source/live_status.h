@@ -12,9 +12,14 @@
 #include "live_pair.h"
 #include "engine/em.h"
 
-/* The header's lines: the EM, whether EAS is emulated, the collector, its fallbacks. Returns how many. */
+/*
+ * The header's lines: the EM, whether EAS is emulated, how its run-time
+ * changes are noticed (em_watch; NULL when the EM is not the kernel's), what
+ * feecscope mounted, the collector, its fallbacks. Returns how many.
+ */
 int fs_live_status_lines(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo,
-			 const struct fs_em *em, bool emulate_eas, char (*lines)[320], int max);
+			 const struct fs_em *em, bool emulate_eas, const char *em_watch, char (*lines)[320],
+			 int max);
 
 /* What a missing program costs (the header's and the end report's line): false when nothing is missing. */
 bool fs_live_fallback_line(const struct fs_live_features *f, const struct fs_live_bpf_opts *bo, char *buf,
