@@ -20,6 +20,7 @@
 #include "live_env.h"
 #include "live_bpf.h"
 #include "ring_merge.h"
+#include "em/kernel_fs.h"
 
 #define KERNEL_BTF "/sys/kernel/btf/vmlinux"
 #define CAP_PERFMON_BIT 38
@@ -304,12 +305,17 @@ static bool btf_has_member(const struct btf *btf, const char *s, const char *m)
 
 static bool util_est_disabled(void)
 {
-	char buf[4096];
+	char buf[4096], dbg[256], path[300];
 	size_t n;
-	FILE *f = fopen("/sys/kernel/debug/sched/features", "r");
+	FILE *f = NULL;
 
-	if (!f)
-		f = fopen("/sys/kernel/debug/sched_features", "r"); /* before v5.13 */
+	if (!fs_kernel_fs_dir(FS_KFS_DEBUGFS, dbg, sizeof(dbg), buf, sizeof(buf))) {
+		snprintf(path, sizeof(path), "%s/sched/features", dbg);
+		f = fopen(path, "r");
+		snprintf(path, sizeof(path), "%s/sched_features", dbg); /* before v5.13 */
+		if (!f)
+			f = fopen(path, "r");
+	}
 	if (!f)
 		return false;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
