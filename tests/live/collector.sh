@@ -19,8 +19,10 @@ if command -v setpriv >/dev/null; then
 fi
 
 # --- tracefs: an instance of our own, boot clock = bpf_ktime_get_boot_ns -----
-TR=/sys/kernel/tracing
-[ -d "$TR/instances" ] || mount -t tracefs nodev "$TR" 2>/dev/null
+# wherever tracefs is mounted (/sys/kernel/tracing preferred), else mounted there
+TR=$(awk '$3 == "tracefs" { print $2 }' /proc/self/mounts | grep -x /sys/kernel/tracing ||
+	awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)
+[ -n "$TR" ] || { TR=/sys/kernel/tracing; mount -t tracefs nodev "$TR" 2>/dev/null; }
 INST="$TR/instances/feecscope_test_$$"
 if ! mkdir "$INST" 2>/dev/null; then
 	fail "tracefs instance" "cannot create $INST"; finish; exit
