@@ -362,6 +362,9 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		}
 		if (r->cfg.bpf.verbose)
 			fprintf(stderr, "feecscope live: EM changes: %s\n", fs_em_watch_how(r->em_watch));
+		/* a change between the EM's first reading and the subscription sent nothing to us */
+		if (!fs_em_watch_polls(r->em_watch))
+			check_em_update(r);
 	}
 
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
