@@ -167,7 +167,10 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	return 0;
 }
 
-/* The kernel's own EM if there is one; else a profile for this CPU count with EAS emulated. 0 or the exit code. */
+/*
+ * The kernel's own EM if there is one; else a profile for this CPU count with
+ * EAS emulated. 0, or the exit code.
+ */
 static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, bool *emulate)
 {
 	char err[512], why[512], hint[512];

@@ -62,7 +62,7 @@ static void u32_attr(struct msg *m, __u16 type, __u32 v)
 	attr(m, type, &v, sizeof(v));
 }
 
-/* nla_put_u64_64bit: a pad attribute (type 1 here) before an unaligned u64; our buffer keeps 8-byte starts. */
+/* nla_put_u64_64bit: a pad attribute (type 1) first where the u64 would not start 8-byte aligned. */
 static void u64_attr(struct msg *m, __u16 type, __u64 v)
 {
 	if ((m->len + NLA_HDRLEN) % 8)

@@ -54,7 +54,8 @@ struct fs_nl {
 __u64 fs_nla_uint(const struct nlattr *a);
 
 /* Send one generic netlink request with at most one attribute (attr 0: none). */
-int fs_nl_request(struct fs_nl *n, __u16 type, __u16 flags, __u8 cmd, __u16 attr, const void *val, size_t vlen);
+int fs_nl_request(struct fs_nl *n, __u16 type, __u16 flags, __u8 cmd, __u16 attr, const void *val,
+		  size_t vlen);
 
 /* The callback of fs_nl_receive: one message's attributes. */
 typedef int (*fs_nl_msg_fn)(void *ctx, const unsigned char *attrs, const unsigned char *end);

@@ -103,7 +103,8 @@ static int try_mount(const char *fstype, const char *home, bool may_mount, char 
 		return -1;
 	}
 	if (stat(home, &st) || !S_ISDIR(st.st_mode)) {
-		fs_em_errf(why, whylen, "no directory %s to mount it on (a kernel without %s, or a /sys that hides it)", home,
+		fs_em_errf(why, whylen, "no directory %s to mount it on (a kernel without %s, or a /sys "
+			   "that hides it)", home,
 			   !strcmp(fstype, "debugfs") ? "CONFIG_DEBUG_FS" : "CONFIG_TRACING");
 		return -1;
 	}

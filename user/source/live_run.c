@@ -207,8 +207,9 @@ static bool em_table_changed(const struct fs_em *cur, const struct fs_em *now)
 /*
  * v6.9+ EMs change at run time (em_dev_update_perf_domain(): thermal or
  * vendor drivers). The kernel's EM is read again when v6.19+ notifies a
- * change, else every interval (fs_em_watch); a changed one goes to the pipeline, and so into the recording, as an FS_REC_EM in effect
- * from now on: replay switches tables at the same record.
+ * change, else every interval (fs_em_watch); a changed one goes to the
+ * pipeline, and so into the recording, as an FS_REC_EM in effect from now
+ * on: replay switches tables at the same record.
  */
 static void check_em_update(struct fs_live_run *r)
 {
