@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feec with util_fits_cpu() levels: 6.1.y (Debian 6.1.192), 6.6.y and
- * 6.12.0 - 6.12.96 (checked against Debian 6.12.118 and 6.12.20; mainline
- * feec unchanged but for RCU plumbing up to 7.1.3). 6.12.97+ and mainline
- * after 29922fdfc2a4 also move p's own runnable_avg in the boosted
- * cpu_util(): not modelled (the record carries no task runnable_avg).
+ * feec with util_fits_cpu() levels: 6.1.y (Debian 6.1.192), 6.6.y, 6.12.y
+ * (checked against Debian 6.12.118 and 6.12.20) and mainline to 7.3 (feec,
+ * its helpers and select_task_rq_fair() of Debian's 7.3.4 equal 7.1.3's but
+ * for cpu_util(); 7.1.3 equals 6.12 but for RCU plumbing). 6.12.97+ and 7.2+
+ * (29922fdfc2a4) also move p's own runnable_avg in the boosted cpu_util():
+ * the boost_task_runnable rule (util.h).
  * One body: levels with uclamp aggregated per PD, long spare caps with
  * -1 = none (6.7, in 6.1.63+/6.6.2+), max-spare CPU evaluated only when it
  * beats prev's spare, zero-util exit only without uclamp_min (6.7), and the

@@ -102,7 +102,9 @@ static const struct fs_feec_rules rules_v6_6_margin = RULES_V6_6(FS_MARGIN_PREV_
  * 6.12.0 - 6.12.96 (mainline feec to 7.1): fits levels, runtime EM, hw + cpufreq
  * pressure. 6.12.97+ (read in Debian's 6.12.118) adds 29922fdfc2a4: the boosted
  * cpu_util() moves p's runnable_avg like its util_avg (trb). v7.1 passes 0 for
- * the rq's uclamp_min in cpu_overutilized() (9264758066061; ou); v7.2 has both.
+ * the rq's uclamp_min in cpu_overutilized() (9264758066061; ou); v7.2 has both,
+ * and so has 7.3 (read in Debian's 7.3.4: feec and its helpers as 7.1.3's but
+ * for that cpu_util()).
  */
 #define RULES_V6_12(m, trb) RULES_V6_12_OU(m, trb, FS_OU_LEVELS)
 #define RULES_V6_12_OU(m, trb, o)                                                             \
@@ -261,7 +263,8 @@ static const struct {
 			     "29922fdfc2a4 backport: compare with --policies v6.12,v6.12.97" },
 	{ 7, 1, 0, "v7.1", "v7.1's cpu_overutilized() drops the rq's uclamp_min (9264758066061, from "
 			   "the tip commit); it decides only where the gates are emulated" },
-	{ 7, 2, 0, "v7.2", "mainline v7.2 merged 29922fdfc2a4 (by the merge logs; 7.2's fair.c not read)" },
+	{ 7, 2, 0, "v7.2", "mainline v7.2 merged 29922fdfc2a4 (by the merge logs); 7.3.4's fair.c read: "
+			   "feec and its helpers are 7.1's but for that cpu_util()" },
 };
 #define NR_RELEASES ((int)(sizeof(release_map) / sizeof(release_map[0])))
 
