@@ -4,6 +4,11 @@
 # usage: tests/qemu/debian-kernels.sh list     "series version parts", one per kernel
 #        tests/qemu/debian-kernels.sh fetch VERSION PARTS DIR
 #            a list line's kernel into DIR: Image, cpufreq-dt.ko, kernel-release
+#        tests/qemu/debian-kernels.sh headers KDIR DIR
+#            the headers of the kernel a fetch left in KDIR, to build modules for it:
+#            linux-headers-RELEASE (arm64), its -common and the linux-kbuild its
+#            Depends names (for this machine's architecture: the host tools) in DIR;
+#            prints the tree to pass as make -C
 #
 # The archive is the one this machine's apt already uses (every source whose Release
 # says "Origin: Debian", read with apt-get indextargets): no host name is written here.
@@ -168,8 +173,49 @@ fetch() {
 	rm -rf "$x"
 }
 
+# The headers of KDIR's kernel (RELEASE, VERSION from its kernel-release and package)
+# into DIR. The archive keeps headers only for a suite's newest upload, like modules.
+# linux-kbuild holds host programs (fixdep, modpost), so it comes for this machine's
+# architecture, from the suite madison names, through a second private configuration.
+headers() {
+	local kd=$1 dir=$2 release ver hdr deps common kbuild debs=build/qemu/debs host
+	release=$(cat "$kd/kernel-release" 2>/dev/null) || die "$kd/kernel-release: missing (run fetch first)"
+	ver=$(cut -d' ' -f2 "$kd/package" 2>/dev/null)
+	[ -n "$ver" ] || die "$kd/package: missing (run fetch first)"
+	hdr=linux-headers-$release
+	deps=$(apt-cache show "$hdr:arm64=$ver" 2>/dev/null | sed -n 's/^Depends: //p' | head -n 1)
+	[ -n "$deps" ] || die "$hdr $ver: not in the archive (it keeps only a suite's newest headers)"
+	common=$(echo "$deps" | tr ',' '\n' | sed -n 's/^ *\(linux-headers-[^ ]*-common\) .*/\1/p')
+	kbuild=$(echo "$deps" | tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ,]*\).*/\1/p')
+	[ -n "$common" ] && [ -n "$kbuild" ] || die "$hdr: Depends names no -common or linux-kbuild: $deps"
+	mkdir -p "$debs" "$dir"
+	(cd "$debs" && for p in "$hdr:arm64" "$common"; do
+		ls "${p%:arm64}_${ver}_"*.deb >/dev/null 2>&1 || apt-get download -q "$p=$ver" >/dev/null || exit 1
+	done) || die "apt-get download $hdr $common $ver failed"
+	host=$(dpkg --print-architecture)
+	if ! ls "$debs/${kbuild}_${ver}_$host.deb" >/dev/null 2>&1; then
+		local H=$A-$host
+		mkdir -p "$H/lists/partial" "$H/cache/archives/partial" "$H/preferences.d"
+		sed -e "s#$A#$H#g" -e "s/\"arm64\"/\"$host\"/g" "$A/apt.conf" >"$H/apt.conf"
+		apt-cache madison "$kbuild" | awk -F' [|] ' -v v="$ver" '$2 == v { split($3, u, " ");
+			sub(/\/.*/, "", u[2]); print "deb [arch='"$host"'] " u[1] " " u[2] " main" }' |
+			sort -u >"$H/sources.list"
+		[ -s "$H/sources.list" ] || die "$kbuild $ver: no suite of the archive has it"
+		APT_CONFIG=$H/apt.conf apt-get update -q >"$H/update.log" 2>&1 || die "apt-get update failed (see $H/update.log)"
+		(cd "$debs" && APT_CONFIG=$H/apt.conf apt-get download -q "$kbuild:$host=$ver" >/dev/null) ||
+			die "apt-get download $kbuild:$host=$ver failed"
+	fi
+	for p in "${hdr}_${ver}_arm64" "${common}_${ver}_all" "${kbuild}_${ver}_$host"; do
+		dpkg-deb -x "$debs/$p.deb" "$dir" || die "$debs/$p.deb: cannot unpack"
+	done
+	# The arm64 tree's Makefile includes the -common tree by its installed path.
+	sed -i "s#^include /usr/src/#include $(cd "$dir" && pwd)/usr/src/#" "$dir/usr/src/$hdr/Makefile"
+	echo "$dir/usr/src/$hdr"
+}
+
 case ${1:-} in
 list) apt_setup; list ;;
 fetch) [ $# -eq 4 ] || die "usage: fetch VERSION PARTS DIR"; apt_setup; fetch "$2" "$3" "$4" ;;
+headers) [ $# -eq 3 ] || die "usage: headers KDIR DIR"; apt_setup; headers "$2" "$3" ;;
 *) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
 esac
