@@ -9,6 +9,10 @@
 #            linux-headers-RELEASE (arm64), its -common and the linux-kbuild its
 #            Depends names (for this machine's architecture: the host tools) in DIR;
 #            prints the tree to pass as make -C
+#        tests/qemu/debian-kernels.sh modkernel
+#            "series version parts" of the newest 6.9+ kernel (runtime-modifiable EM)
+#            with modules, whose headers are in the archive and whose linux-kbuild
+#            runs here (its libraries' Depends met by this machine's packages)
 #
 # The archive is the one this machine's apt already uses (every source whose Release
 # says "Origin: Debian", read with apt-get indextargets): no host name is written here.
@@ -213,7 +217,33 @@ headers() {
 	echo "$dir/usr/src/$hdr"
 }
 
+# Are PKG's (arm64 index) library Depends installed here at a version that satisfies
+# them? The same suite builds linux-kbuild for every architecture against the same libc.
+host_runs() {
+	local host d name op ver have
+	host=$(dpkg --print-architecture)
+	apt-cache show "$1:arm64=$2" 2>/dev/null | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+		sed -n 's/^ *\(lib[^ ]*\|zlib1g\) (\([<>=]*\) \([^)]*\)).*/\1 \2 \3/p' >"$A/deps" || return 1
+	[ -s "$A/deps" ] || return 1
+	while read -r name op ver; do
+		have=$(dpkg-query -W -f '${Version}' "$name:$host" 2>/dev/null) || return 1
+		dpkg --compare-versions "$have" "${op/>=/ge}" "$ver" || return 1
+	done <"$A/deps"
+}
+
+modkernel() {
+	local series ver parts rel kb
+	kernels | grep -v no-modules | sort -k1,1Vr -k2,2Vr | while read -r series ver parts; do
+		printf '%s\n6.9\n' "$series" | sort -VC && continue   # before 6.9: no runtime EM
+		rel=${parts%%,*}; rel=${rel#linux-image-}; rel=${rel#linux-binary-}
+		kb=$(apt-cache show "linux-headers-$rel:arm64=$ver" 2>/dev/null | sed -n 's/^Depends: //p' |
+			head -n 1 | tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ,]*\).*/\1/p')
+		[ -n "$kb" ] && host_runs "$kb" "$ver" && { echo "$series $ver $parts"; break; }
+	done
+}
+
 case ${1:-} in
+modkernel) apt_setup; r=$(modkernel); [ -n "$r" ] || die "no 6.9+ kernel with headers whose linux-kbuild runs here"; echo "$r" ;;
 list) apt_setup; list ;;
 fetch) [ $# -eq 4 ] || die "usage: fetch VERSION PARTS DIR"; apt_setup; fetch "$2" "$3" "$4" ;;
 headers) [ $# -eq 3 ] || die "usage: headers KDIR DIR"; apt_setup; headers "$2" "$3" ;;
