@@ -217,28 +217,42 @@ headers() {
 	echo "$dir/usr/src/$hdr"
 }
 
-# Are PKG's (arm64 index) library Depends installed here at a version that satisfies
-# them? The same suite builds linux-kbuild for every architecture against the same libc.
+# "package version Depends" of every arm64 headers and kbuild package, from one read
+# of the indexes (apt-cache show per package reads them all each time: minutes).
+build_deps() {
+	apt-cache dumpavail | awk '
+		/^Package: / { p = $2; v = ""; next }
+		/^Version: / { v = $2; next }
+		/^Depends: / && p ~ /^linux-(headers-[^ ]*-arm64|kbuild-[^ ]*)$/ { sub(/^Depends: /, ""); print p, v, $0 }' |
+		sort -u
+}
+
+# Are the library Depends (in DEPS, a Depends value) installed here at versions that
+# satisfy them? The same suite builds linux-kbuild for every architecture against the
+# same libraries, so the arm64 package's Depends tell whether the host's would run.
 host_runs() {
-	local host d name op ver have
+	local host name op ver have
 	host=$(dpkg --print-architecture)
-	apt-cache show "$1:arm64=$2" 2>/dev/null | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
-		sed -n 's/^ *\(lib[^ ]*\|zlib1g\) (\([<>=]*\) \([^)]*\)).*/\1 \2 \3/p' >"$A/deps" || return 1
+	echo "$1" | tr ',' '\n' | sed -n 's/^ *\(lib[^ ]*\|zlib1g\) (\([<>=]*\) \([^)]*\)).*/\1 \2 \3/p' >"$A/deps"
 	[ -s "$A/deps" ] || return 1
 	while read -r name op ver; do
 		have=$(dpkg-query -W -f '${Version}' "$name:$host" 2>/dev/null) || return 1
-		dpkg --compare-versions "$have" "${op/>=/ge}" "$ver" || return 1
+		case $op in '>=') op=ge ;; '<<') op=lt ;; '>>') op=gt ;; '<=') op=le ;; *) op=eq ;; esac
+		dpkg --compare-versions "$have" "$op" "$ver" || return 1
 	done <"$A/deps"
 }
 
 modkernel() {
-	local series ver parts rel kb
+	local series ver parts rel kb deps
+	build_deps >"$A/build-deps"
 	kernels | grep -v no-modules | sort -k1,1Vr -k2,2Vr | while read -r series ver parts; do
 		printf '%s\n6.9\n' "$series" | sort -VC && continue   # before 6.9: no runtime EM
 		rel=${parts%%,*}; rel=${rel#linux-image-}; rel=${rel#linux-binary-}
-		kb=$(apt-cache show "linux-headers-$rel:arm64=$ver" 2>/dev/null | sed -n 's/^Depends: //p' |
-			head -n 1 | tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ,]*\).*/\1/p')
-		[ -n "$kb" ] && host_runs "$kb" "$ver" && { echo "$series $ver $parts"; break; }
+		kb=$(awk -v p="linux-headers-$rel" -v v="$ver" '$1 == p && $2 == v' "$A/build-deps" |
+			tr ',' '\n' | sed -n 's/^ *\(linux-kbuild-[^ ,]*\).*/\1/p')
+		[ -n "$kb" ] || continue
+		deps=$(awk -v p="$kb" -v v="$ver" '$1 == p && $2 == v { $1 = $2 = ""; print }' "$A/build-deps")
+		host_runs "$deps" && { echo "$series $ver $parts"; break; }
 	done
 }
 
