@@ -38,7 +38,7 @@ else
 	finish; exit
 fi
 
-# The guest's steps: live with rt-app; once the collector runs, the module is loaded
+# The guest's steps: live with rt-app; once the collector runs (its banner), the module is loaded
 # and changes the table 40 % into the live time; then the EM as the kernel has it.
 kp=$("$FEECSCOPE" policies -r "$(cat "$kd/kernel-release")" 2>/dev/null | cut -f1)
 X=$TMP/extra && mkdir -p "$X" && cp "$B/em_modify.ko" "$X/"
@@ -51,7 +51,7 @@ feecscope live --duration $SECS --interval 0.5 --record /out/live.rec --csv-layo
 	--csv /out/live.csv --policies $kp,v5.4 >/out/live.out 2>/out/live.err &
 l=\$!
 i=0
-while ! grep -q '^programs:' /out/live.err 2>/dev/null && [ \$i -lt 600 ]; do sleep 0.2; i=\$((i + 1)); done
+while ! grep -q '^feecscope live:' /out/live.out 2>/dev/null && [ \$i -lt 600 ]; do sleep 0.2; i=\$((i + 1)); done
 insmod /lab/em_modify.ko delay_ms=$((SECS * 400)) cpu=0 power_pct=$PCT 2>/out/insmod.err
 wait \$l
 echo \$? >/out/live.rc
@@ -91,6 +91,7 @@ if ! python3 tests/qemu/check-em-update.py "$O" "$TMP/records.csv" "$TMP/new.csv
 	judge || { fail "host replays of the recording" "$(cat "$TMP/conv" "$TMP/new.sum" "$TMP/old.sum" 2>/dev/null | head -c 400)"; finish; exit; }
 	python3 tests/qemu/check-em-update.py "$O" "$TMP/records.csv" "$TMP/new.csv" "$TMP/old.csv" "$kp" "$PCT" "$MIN_FEEC" >"$TMP/check"
 fi
+cp "$TMP/check" "$D/check.txt"
 while read -r st what; do
 	case $st in
 	ok) pass "$what" ;;

@@ -14,7 +14,7 @@ usage: check-em-update.py OUT RECORDS.csv NEW.csv OLD.csv POLICY POWER_PCT [MIN_
   MIN_FEEC   feec wake-ups after the change needed to judge agreement (100)
 
 The expected table is worked out here from the boot-time debugfs table alone: power
-* POWER_PCT / 100, then the v6.9+ cost rule (kernel/power/energy_model.c
+* POWER_PCT / 100, then the cost rule of 6.12 and mainline (kernel/power/energy_model.c
 em_compute_costs(), non-artificial domain): cost = power * 10 / performance, and
 walking down from the top state a cost not below the last efficient one is
 inefficient. Each check prints 'ok' or 'FAIL' with its numbers; exit 1 if any fails.

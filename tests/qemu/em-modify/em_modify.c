@@ -5,10 +5,11 @@
  * delay_ms after loading, the performance domain of CPU `cpu` gets a new table
  * through em_dev_update_perf_domain(): every state's power times power_pct / 100,
  * frequency and performance kept, cost and the inefficient flag recomputed the way
- * em_compute_costs() does for a non-artificial domain (v6.9+: power * 10 /
+ * em_compute_costs() does for a non-artificial domain (6.12 and mainline: power * 10 /
  * performance; walking down from the top state, a cost not below the last efficient
- * one is inefficient). em_table_alloc() and em_dev_compute_costs() are not exported
- * on Debian's 6.12 and 6.18 kernels, so the table is allocated here the way
+ * one is inefficient). em_table_alloc() and em_dev_compute_costs() are declared but
+ * not exported (Debian 6.12's Module.symvers; mainline's energy_model.c has no
+ * EXPORT_SYMBOL for them either), so the table is allocated here the way
  * em_table_alloc() does (kzalloc, one kref) and the kernel frees it with
  * kfree_rcu() once replaced.
  *
