@@ -41,6 +41,7 @@ fi
 # The guest's steps: live with rt-app; once the collector runs (its banner), the module is loaded
 # and changes the table 40 % into the live time; then the EM as the kernel has it.
 kp=$("$FEECSCOPE" policies -r "$(cat "$kd/kernel-release")" 2>/dev/null | cut -f1)
+[ -n "$kp" ] || { fail "a policy for $(cat "$kd/kernel-release")" "$FEECSCOPE policies -r gave none"; finish; exit; }
 X=$TMP/extra && mkdir -p "$X" && cp "$B/em_modify.ko" "$X/"
 cat >"$X/steps.sh" <<EOF
 step em-save feecscope em --save /out/guest.em
