@@ -10,6 +10,7 @@
 #
 # usage: tests/lab/em-update.sh   (not part of `make check`: headers and kbuild downloads)
 # Env: FS_LAB_EM_KERNEL="series version parts" (default: debian-kernels.sh modkernel),
+#      FS_LAB_EM_MODULE=KO (an em_modify.ko already built for that kernel: no headers),
 #      FS_LAB_SECONDS (live seconds, 40), FS_LAB_EM_PCT (300), FS_LAB_MIN_FEEC (100 feec
 #      wake-ups after the change; a guest with fewer boots once more), FS_LAB_REUSE=1.
 cd "$(dirname "$0")/../.."
@@ -24,18 +25,23 @@ read -r series ver parts <<<"$kern"
 kd=build/qemu/kernels/$series-mod
 tests/qemu/debian-kernels.sh fetch "$ver" "$parts" "$kd" >"$TMP/err" 2>&1 ||
 	{ fail "fetch $parts $ver" "$(cat "$TMP/err")"; finish; exit; }
-hdr=$(tests/qemu/debian-kernels.sh headers "$kd" "build/qemu/headers/$series-mod" 2>"$TMP/err") ||
-	{ fail "headers of $(cat "$kd/kernel-release")" "$(cat "$TMP/err")"; finish; exit; }
-
-# The module, cross-built against those headers (out of the source tree).
+# The module, cross-built against the kernel's headers (out of the source tree), or
+# FS_LAB_EM_MODULE: one built for that kernel some other way.
 B=build/qemu/em-modify/$series-mod
-rm -rf "$B" && mkdir -p "$B" && cp tests/qemu/em-modify/Kbuild tests/qemu/em-modify/em_modify.c "$B/"
-if make -C "$hdr" M="$PWD/$B" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-gcc \
-	modules >"$TMP/build" 2>&1 && [ -s "$B/em_modify.ko" ]; then
-	pass "em_modify.ko built for $(cat "$kd/kernel-release")"
+if [ -n "${FS_LAB_EM_MODULE:-}" ]; then
+	mkdir -p "$B" && cp "$FS_LAB_EM_MODULE" "$B/em_modify.ko" ||
+		{ fail "FS_LAB_EM_MODULE" "cannot copy $FS_LAB_EM_MODULE"; finish; exit; }
 else
-	fail "em_modify.ko built for $(cat "$kd/kernel-release")" "$(tail -n 5 "$TMP/build")"
-	finish; exit
+	hdr=$(tests/qemu/debian-kernels.sh headers "$kd" "build/qemu/headers/$series-mod" 2>"$TMP/err") ||
+		{ fail "headers of $(cat "$kd/kernel-release")" "$(cat "$TMP/err")"; finish; exit; }
+	rm -rf "$B" && mkdir -p "$B" && cp tests/qemu/em-modify/Kbuild tests/qemu/em-modify/em_modify.c "$B/"
+	if make -C "$hdr" M="$PWD/$B" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-gcc \
+		modules >"$TMP/build" 2>&1 && [ -s "$B/em_modify.ko" ]; then
+		pass "em_modify.ko built for $(cat "$kd/kernel-release")"
+	else
+		fail "em_modify.ko built for $(cat "$kd/kernel-release")" "$(tail -n 5 "$TMP/build")"
+		finish; exit
+	fi
 fi
 
 # The guest's steps: live with rt-app; once the collector runs (its banner), the module is loaded

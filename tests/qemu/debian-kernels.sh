@@ -212,8 +212,9 @@ headers() {
 	for p in "${hdr}_${ver}_arm64" "${common}_${ver}_all" "${kbuild}_${ver}_$host"; do
 		dpkg-deb -x "$debs/$p.deb" "$dir" || die "$debs/$p.deb: cannot unpack"
 	done
-	# The arm64 tree's Makefile includes the -common tree by its installed path.
-	sed -i "s#^include /usr/src/#include $(cd "$dir" && pwd)/usr/src/#" "$dir/usr/src/$hdr/Makefile"
+	# The arm64 tree's Makefile names the trees by their installed paths (include of
+	# -common; from 7.x also KBUILD_OUTPUT): here they are under DIR.
+	sed -i "s#\([ =]\)/usr/src/#\1$(cd "$dir" && pwd)/usr/src/#g" "$dir/usr/src/$hdr/Makefile"
 	echo "$dir/usr/src/$hdr"
 }
 
