@@ -177,6 +177,38 @@ fetch() {
 	rm -rf "$x"
 }
 
+# A kbuild built for a newer suite than this machine (trixie's modpost needs glibc 2.38,
+# bookworm has 2.36): each of its programs that needs a newer glibc than this machine's
+# runs under that suite's own libc6 (for this architecture, unpacked into DIR/libc) via
+# its dynamic loader. Only the C library: the programs that need more are not wrapped.
+wrap_newer_glibc() {
+	local dir=$1 scripts=$2 suite=$3 host have b need H L ld
+	host=$(dpkg --print-architecture)
+	have=$(ldd --version 2>/dev/null | sed -n '1s/.* //p')
+	for b in $(find "$scripts" -type f -perm -u+x ! -name '*.bin'); do
+		need=$(objdump -T "$b" 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1)
+		[ -n "$need" ] && ! printf '%s\n%s\n' "$need" "$have" | sort -VC || continue
+		L=$dir/libc/usr/lib/$(gcc -print-multiarch)
+		if [ ! -d "$L" ]; then
+			H=$A-$host
+			mkdir -p "$H/lists/partial" "$H/cache/archives/partial" "$H/preferences.d"
+			sed -e "s#$A#$H#g" -e "s/\"arm64\"/\"$host\"/g" "$A/apt.conf" >"$H/apt.conf"
+			grep " $suite main\$" "$A/sources.list" | sed "s/arch=arm64/arch=$host/" >"$H/sources.list"
+			[ -s "$H/sources.list" ] || die "no $suite in $A/sources.list for its libc6"
+			APT_CONFIG=$H/apt.conf apt-get update -q >"$H/update.log" 2>&1 || die "apt-get update failed (see $H/update.log)"
+			(cd build/qemu/debs && APT_CONFIG=$H/apt.conf apt-get download -q "libc6:$host" >/dev/null) ||
+				die "apt-get download libc6:$host ($suite) failed"
+			dpkg-deb -x "$(ls -t build/qemu/debs/libc6_*_"$host".deb | head -n 1)" "$dir/libc"
+		fi
+		ld=$(ls "$L"/ld-linux*.so.* 2>/dev/null | head -n 1)
+		[ -n "$ld" ] || die "$suite's libc6 has no dynamic loader under $L"
+		mv "$b" "$b.bin"
+		printf '#!/bin/sh\n# %s needs glibc %s: run under %s'"'"'s\nexec %s --library-path %s %s "$@"\n' \
+			"${b##*/}" "$need" "$suite" "$(realpath "$ld")" "$(realpath "$L")" "$(realpath "$b.bin")" >"$b"
+		chmod +x "$b"
+	done
+}
+
 # The headers of KDIR's kernel (RELEASE, VERSION from its kernel-release and package)
 # into DIR. The archive keeps headers only for a suite's newest upload, like modules.
 # linux-kbuild holds host programs (fixdep, modpost), so it comes for this machine's
@@ -212,6 +244,8 @@ headers() {
 	for p in "${hdr}_${ver}_arm64" "${common}_${ver}_all" "${kbuild}_${ver}_$host"; do
 		dpkg-deb -x "$debs/$p.deb" "$dir" || die "$debs/$p.deb: cannot unpack"
 	done
+	wrap_newer_glibc "$dir" "$dir/usr/lib/$kbuild/scripts" "$(awk -F' [|] ' -v v="$ver" '$2 == v { split($3, u, " ");
+		sub(/\/.*/, "", u[2]); sub(/-.*/, "", u[2]); print u[2]; exit }' <(apt-cache madison "$kbuild"))"
 	# The arm64 tree's Makefile names the trees by their installed paths (include of
 	# -common; from 7.x also KBUILD_OUTPUT): here they are under DIR.
 	sed -i "s#\([ =]\)/usr/src/#\1$(cd "$dir" && pwd)/usr/src/#g" "$dir/usr/src/$hdr/Makefile"
