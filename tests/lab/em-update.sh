@@ -59,7 +59,7 @@ step em-save feecscope em --save /out/guest.em
 rt-app /lab/workload.json >/out/rt-app.log 2>&1 &
 w=\$!
 sleep 1
-feecscope live --duration $SECS --interval 0.5 --record /out/live.rec --csv-layout wide \
+feecscope live -v --duration $SECS --interval 0.5 --record /out/live.rec --csv-layout wide \
 	--csv /out/live.csv --policies $kp,v5.4 >/out/live.out 2>/out/live.err &
 l=\$!
 i=0

@@ -5,7 +5,8 @@ replay follow it?
 
 usage: check-em-update.py OUT RECORDS.csv NEW.csv OLD.csv POLICY POWER_PCT [MIN_FEEC]
   OUT        the guest's files: em-debugfs.txt (before), em-debugfs-after.txt,
-             em-modify.txt (the module's changed_ns, result, cpu), dmesg-after.txt
+             em-modify.txt (the module's changed_ns, result, cpu), dmesg-after.txt,
+             live.err (feecscope live -v: how it hears of changes, that it did)
   RECORDS    the recording as a records CSV (feecscope replay --convert-csv)
   NEW, OLD   decision CSVs: the recording replayed as is, and with its em records
              dropped (the boot-time EM throughout)
@@ -113,15 +114,23 @@ def main(out, records, new_csv, old_csv, pol, pct, min_feec=100):
     report(not table_diff(want, said, ('power', 'cost', 'inefficient')),
            'the module printed the same table', table_diff(want, said, ('power', 'cost', 'inefficient')))
 
-    ems = [r for r in csv.DictReader(l for l in open(records) if not l.startswith('#'))
-           if r['type'] in ('em', '9')]
+    err = open(f'{out}/live.err', errors='replace').read()
+    how = next((l.split('EM changes: ', 1)[1] for l in err.split('\n') if 'live: EM changes: ' in l), '?')
+    print(f'     live noticed EM changes by: {how}')
+    report('Energy Model changed' in err, 'live -v said the EM changed', 'no such line in live.err')
+
+    rows = list(csv.DictReader(l for l in open(records) if not l.startswith('#')))
+    ems = [i for i, r in enumerate(rows) if r['type'] in ('em', '9')]
     report(len(ems) == 1, 'the recording holds one em record', f'{len(ems)}')
     if not ems:
         return
+    # wake-ups fed before the em record: seq (wake-up number in feed order) up to this
+    fed_before = sum(r['type'] in ('wakeup', '1') for r in rows[:ems[0]])
+    ems = [rows[ems[0]]]
     ts = int(ems[0]['ts_ns'])
     rec = saved_em(ems[0]['em_text'].replace('\\n', '\n').replace('\\\\', '\\'))
     late = (ts - changed) / 1e9
-    report(0 <= late <= 2.0, f'em record at the change + {late:.3f} s (live re-reads each interval)',
+    report(0 <= late <= 2.0, f'em record at the change + {late:.3f} s (live re-reads on notification or each interval)',
            f'em record ts {ts}, module {changed}')
     report(not table_diff(want, rec.get(pd, {})), f'the em record holds the new {pd} table',
            table_diff(want, rec.get(pd, {})))
@@ -130,10 +139,14 @@ def main(out, records, new_csv, old_csv, pol, pct, min_feec=100):
     if len(new) != len(old) or any(a[4] != b[4] for a, b in zip(new, old)):
         report(False, 'both replays decided the same wake-ups', f'{len(new)} and {len(old)} rows')
         return
-    pre = [(a, b) for a, b in zip(new, old) if a[0] < ts]
-    post = [(a, b) for a, b in zip(new, old) if a[0] >= ts]
+    # Replay switches tables at the em record's place in the stream (seq), not at its ts.
+    pre = [(a, b) for a, b in zip(new, old) if int(a[4]) <= fed_before]
+    post = [(a, b) for a, b in zip(new, old) if int(a[4]) > fed_before]
+    early = sum(a[0] < changed for a, _ in post)
+    print(f'     {early} wake-ups from before the kernel\'s change came after the em record '
+          f'(decided with the new table)')
     same_pre = sum(a[2] == b[2] and a[3] == b[3] for a, b in pre)
-    report(same_pre == len(pre), f'before the em record both replays agree ({same_pre} of {len(pre)})')
+    report(same_pre == len(pre), f'wake-ups fed before the em record: both replays agree ({same_pre} of {len(pre)})')
     diff = [(a, b) for a, b in post if a[2] != b[2]]
     with_new = sum(a[1] == a[2] for a, b in diff)
     with_old = sum(a[1] == b[2] for a, b in diff)
