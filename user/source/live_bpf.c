@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/sysinfo.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
+#include "live_btf.h"
 #include <bpf/libbpf.h>
 #include "feecscope.skel.h"
 #include "live_env.h"
@@ -63,6 +63,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 		return 0;
 	if (level == LIBBPF_WARN && g_verbose < 1)
 		return 0;
+	if (g_t0 && level != LIBBPF_WARN) /* its phases on the same clock as ours */
+		fprintf(stderr, "[%.3f s] ", (fs_live_boot_ns() - g_t0) / 1e9);
 	return vfprintf(stderr, fmt, ap);
 }
 
@@ -108,76 +110,31 @@ bool fs_live_have_privileges(char *why, size_t whylen)
 	return false;
 }
 
-static bool btf_has(const struct btf *btf, const char *name, int kind)
-{
-	return btf && btf__find_by_name_kind(btf, name, kind) >= 0;
-}
-
-/* Value of an enumerator in any enum of the BTF (the SD_* flags live in anonymous enums). */
-static bool btf_enum_value(const struct btf *btf, const char *name, long long *val)
-{
-	int n = btf ? (int)btf__type_cnt(btf) : 0;
-
-	for (int id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (!btf_is_enum(t))
-			continue;
-		const struct btf_enum *e = btf_enum(t);
-
-		for (int i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
-				*val = e[i].val;
-				return true;
-			}
-	}
-	return false;
-}
-
-/* Arity of select_task_rq_fair from its BTF prototype; 0 if unknown. */
-static int select_nargs(const struct btf *btf)
-{
-	int id = btf ? btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC) : -1;
-
-	if (id < 0)
-		return 0;
-	const struct btf_type *fn = btf__type_by_id(btf, id);
-	const struct btf_type *proto = btf__type_by_id(btf, fn->type);
-
-	return proto && btf_is_func_proto(proto) ? btf_vlen(proto) : 0;
-}
-
 /*
- * Can a fentry program load and attach on select_task_rq_fair here? A
- * two-instruction program answers in milliseconds, where a refusal inside the
- * object would cost a second verification of every program (seconds under
- * QEMU TCG). Refusals seen: EPERM at load on this x86 6.18 host; ENOTSUPP
- * (524) at attach on Debian's arm64 6.1 (no ftrace direct calls for the
- * trampoline there).
+ * Can a fentry program load on select_task_rq_fair here? A two-instruction
+ * program answers in milliseconds, where a refusal inside the object would
+ * cost a second verification of every program (seconds under QEMU TCG). Seen:
+ * EPERM at load on this x86 6.18 host. Only the load is asked: a kernel that
+ * loads it but refuses the attach (ENOTSUPP on Debian's arm64 6.1: no ftrace
+ * direct calls for the trampoline) is found by the real attach, after which
+ * the event programs emit at sched_waking as they do until it succeeds.
  */
-static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
+static bool fentry_loadable(int func_id, char *why, size_t whylen)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int id = btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC);
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = id);
+		    .attach_btf_id = func_id);
 	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fs_probe", "GPL", insns, 2, &opts);
 
 	if (fd < 0) {
 		snprintf(why, whylen, "load: %s", errno == 524 ? "not supported" : strerror(errno));
 		return false;
 	}
-	int link = bpf_raw_tracepoint_open(NULL, fd);
-
-	if (link < 0)
-		snprintf(why, whylen, "attach: %s", errno == 524 ? "not supported" : strerror(errno));
-	else
-		close(link);
 	close(fd);
-	return link >= 0;
+	return true;
 }
 
 /*
@@ -185,9 +142,8 @@ static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
  * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program: the kernel
  * looks the name up itself, so no one reads all of /proc/kallsyms.
  */
-static bool ksym_loadable(const struct btf *btf, const char *name)
+static bool ksym_loadable(int id, const char *name)
 {
-	int id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
 	struct bpf_insn insns[] = {
 		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
 		  .src_reg = BPF_PSEUDO_BTF_ID, .imm = id },
@@ -285,22 +241,6 @@ static __u32 uclamp_sysctl(const char *name)
 		fclose(f);
 	}
 	return v >= 0 && v <= 1024 ? (__u32)v : 1024;
-}
-
-/* Does struct S of the BTF have member M (at its top level)? */
-static bool btf_has_member(const struct btf *btf, const char *s, const char *m)
-{
-	int id = btf ? btf__find_by_name_kind(btf, s, BTF_KIND_STRUCT) : -1;
-
-	if (id < 0)
-		return false;
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *mb = btf_members(t);
-
-	for (int i = 0; i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(btf, mb[i].name_off), m))
-			return true;
-	return false;
 }
 
 static bool util_est_disabled(void)
@@ -438,6 +378,7 @@ static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool req
 	*link = NULL;
 	if (!required) {
 		vlog(1, "optional program %s not attached: %s\n", bpf_program__name(prog), strerror(e));
+		errno = e;
 		return 1;
 	}
 	snprintf(err, errlen, "attaching BPF program %s (%s): %s", bpf_program__name(prog),
@@ -667,8 +608,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct fs_live_bpf *b;
 	struct feecscope_bpf *s;
-	struct btf *btf = NULL;
-	long long v;
+	struct fs_btf_facts bf;
 	int nargs, rc;
 	__u64 t0 = fs_live_boot_ns();
 	struct uclamp_scan uscan = { 0 };
@@ -691,18 +631,12 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 
 	b->feat.kernel_btf = access(KERNEL_BTF, R_OK) == 0;
 	if (o->btf_path) {
-		btf = btf__parse(o->btf_path, NULL);
-		if (!btf) {
-			snprintf(err, errlen, "%s: cannot read BTF: %s", o->btf_path, strerror(errno));
+		if (fs_btf_facts_read(o->btf_path, &bf, err, errlen))
 			goto fail;
-		}
 		open_opts.btf_custom_path = o->btf_path;
 	} else if (b->feat.kernel_btf) {
-		btf = btf__load_vmlinux_btf();
-		if (!btf) {
-			snprintf(err, errlen, "%s: cannot read the kernel's BTF: %s", KERNEL_BTF, strerror(errno));
+		if (fs_btf_facts_read(KERNEL_BTF, &bf, err, errlen))
 			goto fail;
-		}
 	} else {
 		snprintf(err, errlen,
 			 "this kernel has no BTF (%s is missing: CONFIG_DEBUG_INFO_BTF is off), so CO-RE cannot "
@@ -712,7 +646,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
-	vlog(1, "BTF parsed (%u types)\n", btf__type_cnt(btf));
+	vlog(1, "BTF read (%u types, %s)\n", bf.nr_types, bf.mapped ? "mapped" : "read");
 	rc = libbpf_num_possible_cpus();
 	if (rc <= 0) {
 		snprintf(err, errlen, "reading the possible CPU count: %s", strerror(-rc));
@@ -731,14 +665,14 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 
 	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
 	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf &&
-			 btf_has(btf, "btf_trace_sched_waking", BTF_KIND_TYPEDEF);
-	nargs = b->feat.kernel_btf && !o->raw_tp ? select_nargs(btf) : 0;
+			 bf.tp_waking;
+	nargs = b->feat.kernel_btf && !o->raw_tp ? bf.select_nargs : 0;
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
 	if (b->feat.fentry_select && !o->btf_path) { /* btf is the kernel's: its ids are the attach ids */
 		char why[128];
 
-		if (!fentry_loadable(btf, why, sizeof(why))) {
+		if (!fentry_loadable(bf.select_id, why, sizeof(why))) {
 			b->feat.fentry_select = false;
 			note_lost(&b->feat, "no fentry on select_task_rq_fair (%s): wake flags unknown, "
 				  "ttwu wakelist wake-ups not filtered", why);
@@ -749,23 +683,23 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	}
 	/* a typed ksym: the kernel's BTF has it as a per-CPU variable, kallsyms gives its address */
 	vlog(1, "fentry probed\n");
-	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(btf, "runqueues");
-	b->feat.bpf_loop = btf_enum_value(btf, "BPF_FUNC_loop", &v);
+	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(bf.runqueues_id, "runqueues");
+	b->feat.bpf_loop = bf.bpf_loop;
 	/* CONFIG_UCLAMP_TASK: the static key's address, found while the object loads */
-	if (btf_has_member(btf, "task_struct", "uclamp"))
+	if (bf.task_uclamp)
 		uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
-	if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY_FULL", &v)) {
-		b->feat.sd_asym_flag = v;
+	if (bf.sd_asym_full) {
+		b->feat.sd_asym_flag = bf.sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
-	} else if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY", &v)) {
-		b->feat.sd_asym_flag = v;
+	} else if (bf.sd_asym) {
+		b->feat.sd_asym_flag = bf.sd_asym_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY (v5.10 - v5.13)";
 	} else {
 		b->feat.sd_asym_flag = 0x0040;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY 0x40 (<= v5.9)";
 	}
 	b->feat.util_est_off = util_est_disabled();
-	bool have_ou_tp = btf_has(btf, "btf_trace_sched_overutilized_tp", BTF_KIND_TYPEDEF);
+	bool have_ou_tp = bf.tp_overutilized;
 
 	vlog(1, "BTF: %s; events as %s; fentry select_task_rq_fair: %s (%d args); runqueues ksym: %s; "
 	     "asym flag %s = %#x; UTIL_EST %s; %d possible CPUs\n",
@@ -837,7 +771,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
 		       false, err, errlen)) {
 		note_lost(&b->feat, "fentry on select_task_rq_fair not attached (%s): wake flags unknown, "
-			  "ttwu wakelist wake-ups not filtered", strerror(errno));
+			  "ttwu wakelist wake-ups not filtered", errno == 524 ? "not supported" : strerror(errno));
 		b->feat.fentry_select = false;
 		b->feat.progs_loaded--;
 	} else if (b->feat.fentry_select) {
@@ -867,13 +801,11 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "event programs seen running: collector ready\n");
 	g_t0 = 0;
 
-	btf__free(btf);
 	*out = b;
 	return 0;
 fail:
 	if (uscan.started)
 		pthread_join(uscan.th, NULL);
-	btf__free(btf);
 	fs_live_bpf_destroy(b);
 	return -1;
 }
