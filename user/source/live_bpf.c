@@ -561,29 +561,39 @@ static size_t ring_share(size_t total, int nr_cpus)
 	return page > 0 && p < (size_t)page ? (size_t)page : p;
 }
 
-/* One ring per possible CPU, in the rings array, each read through one ring_buffer. */
-static int make_rings(struct fs_live_bpf *b, char *err, size_t errlen)
-{
-	int outer = bpf_map__fd(b->skel->maps.rings);
+/*
+ * One ring per possible CPU, each read through one ring_buffer. They need
+ * nothing from the object, so a thread makes them while libbpf loads it
+ * (zeroing megabytes of rings is a visible part of start-up under QEMU TCG);
+ * install_rings() puts them into the rings array once it exists.
+ */
+struct ring_maker {
+	pthread_t th;
+	bool started;
+	struct fs_live_bpf *b;
+	int rc;
+	char err[160];
+};
 
+static void *make_rings(void *arg)
+{
+	struct ring_maker *m = arg;
+	struct fs_live_bpf *b = m->b;
+
+	m->rc = -1;
 	b->merge = fs_ring_merge_new(b->nr_possible, merged_cb, &g_opts);
 	if (!b->merge) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		snprintf(m->err, sizeof(m->err), "out of memory");
+		return NULL;
 	}
 	for (int cpu = 0; cpu < b->nr_possible; cpu++) {
-		__u32 key = cpu;
 		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "fs_ring", 0, 0, b->ring_bytes, NULL);
 
 		b->ring_fd[cpu] = fd;
 		if (fd < 0) {
-			snprintf(err, errlen, "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
+			snprintf(m->err, sizeof(m->err), "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
 				 b->ring_bytes, strerror(errno));
-			return -1;
-		}
-		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY)) {
-			snprintf(err, errlen, "installing CPU %d's ring buffer: %s", cpu, strerror(errno));
-			return -1;
+			return NULL;
 		}
 		b->rctx[cpu] = (struct ring_ctx){ .b = b, .cpu = cpu };
 		int rc = 0;
@@ -595,7 +605,35 @@ static int make_rings(struct fs_live_bpf *b, char *err, size_t errlen)
 			rc = ring_buffer__add(b->rb, fd, ringbuf_cb, &b->rctx[cpu]);
 		}
 		if (rc) {
-			snprintf(err, errlen, "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
+			snprintf(m->err, sizeof(m->err), "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
+			return NULL;
+		}
+	}
+	m->rc = 0;
+	return NULL;
+}
+
+/* Wait for make_rings(); 0, or -1 with its message. */
+static int rings_made(struct ring_maker *m, char *err, size_t errlen)
+{
+	if (!m->started)
+		return 0;
+	pthread_join(m->th, NULL);
+	m->started = false;
+	if (m->rc)
+		snprintf(err, errlen, "%s", m->err);
+	return m->rc;
+}
+
+static int install_rings(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	int outer = bpf_map__fd(b->skel->maps.rings);
+
+	for (int cpu = 0; cpu < b->nr_possible; cpu++) {
+		__u32 key = cpu;
+
+		if (bpf_map_update_elem(outer, &key, &b->ring_fd[cpu], BPF_ANY)) {
+			snprintf(err, errlen, "installing CPU %d's ring buffer: %s", cpu, strerror(errno));
 			return -1;
 		}
 	}
@@ -612,6 +650,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	int nargs, rc;
 	__u64 t0 = fs_live_boot_ns();
 	struct uclamp_scan uscan = { 0 };
+	struct ring_maker rings = { .b = NULL };
 
 	g_t0 = t0;
 	*out = NULL;
@@ -662,6 +701,16 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	for (int cpu = 0; cpu < FS_MAX_CPUS; cpu++)
 		b->ring_fd[cpu] = -1;
 	b->ring_bytes = ring_share(o->ringbuf_size, rc);
+	rings.b = b;
+	if (pthread_create(&rings.th, NULL, make_rings, &rings)) {
+		make_rings(&rings); /* no thread: make them here */
+		if (rings.rc) {
+			snprintf(err, errlen, "%s", rings.err);
+			goto fail;
+		}
+	} else {
+		rings.started = true;
+	}
 
 	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
 	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf &&
@@ -749,7 +798,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
-	if (make_rings(b, err, errlen))
+	if (rings_made(&rings, err, errlen) || install_rings(b, err, errlen))
 		goto fail;
 	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
 	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
@@ -806,6 +855,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 fail:
 	if (uscan.started)
 		pthread_join(uscan.th, NULL);
+	if (rings.started)
+		pthread_join(rings.th, NULL);
 	fs_live_bpf_destroy(b);
 	return -1;
 }
