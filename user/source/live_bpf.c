@@ -15,6 +15,7 @@
 #include <sys/sysinfo.h>
 #include <bpf/bpf.h>
 #include "live_btf.h"
+#include "live_ksyms.h"
 #include <bpf/libbpf.h>
 #include "feecscope.skel.h"
 #include "live_env.h"
@@ -182,38 +183,14 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Addresses of n kallsyms symbols in one pass, 0 where absent (or hidden: kptr_restrict). */
-static void kallsyms_addrs(const char *const *syms, __u64 *addrs, int n)
-{
-	char line[512], name[256], type;
-	unsigned long long addr;
-	int left = n;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	for (int i = 0; i < n; i++)
-		addrs[i] = 0;
-	if (!f)
-		return;
-	setvbuf(f, NULL, _IOFBF, 1 << 20); /* few large reads: each one costs a syscall under TCG */
-	while (left && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (!addrs[i] && !strcmp(name, syms[i])) {
-				addrs[i] = addr;
-				left--;
-			}
-	}
-	fclose(f);
-}
-
 /*
- * The kallsyms scan for sched_uclamp_used and uclamp_default (data symbols:
- * CONFIG_KALLSYMS_ALL), run while libbpf loads the object.
+ * The addresses of sched_uclamp_used and uclamp_default (data symbols:
+ * CONFIG_KALLSYMS_ALL), found while libbpf loads the object.
  */
 struct uclamp_scan {
 	pthread_t th;
 	bool started;
+	bool by_bpf;    /* the kernel answered, no /proc/kallsyms scan */
 	__u64 addr[2];
 };
 
@@ -222,7 +199,7 @@ static void *scan_uclamp(void *arg)
 	static const char *const syms[2] = { "sched_uclamp_used", "uclamp_default" };
 	struct uclamp_scan *u = arg;
 
-	kallsyms_addrs(syms, u->addr, 2);
+	u->by_bpf = fs_ksyms_addrs(syms, u->addr, 2);
 	return NULL;
 }
 
@@ -810,9 +787,10 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		s->bss->uclamp_default_addr = uscan.addr[1];
 		s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");
 		s->data->uclamp_default_max = uclamp_sysctl("sched_util_clamp_max");
-		vlog(1, "sched_uclamp_used %s; uclamp_default %s\n",
+		vlog(1, "sched_uclamp_used %s; uclamp_default %s (%s)\n",
 		     uscan.addr[0] ? "found in kallsyms" : "not in kallsyms: inferred",
-		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls");
+		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls",
+		     uscan.by_bpf ? "asked through BPF" : "/proc/kallsyms read");
 	}
 	/* snapshots wait for select_task_rq_fair only once a program sees it */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
