@@ -50,6 +50,7 @@ struct fs_live_bpf {
 	int feed_rc;            /* first non-zero on_record result */
 	struct fs_live_features feat;
 	int nr_possible;
+	int load_errno;         /* the last refused object load's errno */
 };
 
 static int g_verbose;
@@ -112,36 +113,9 @@ bool fs_live_have_privileges(char *why, size_t whylen)
 }
 
 /*
- * Can a fentry program load on select_task_rq_fair here? A two-instruction
- * program answers in milliseconds, where a refusal inside the object would
- * cost a second verification of every program (seconds under QEMU TCG). Seen:
- * EPERM at load on this x86 6.18 host. Only the load is asked: a kernel that
- * loads it but refuses the attach (ENOTSUPP on Debian's arm64 6.1: no ftrace
- * direct calls for the trampoline) is found by the real attach, after which
- * the event programs emit at sched_waking as they do until it succeeds.
- */
-static bool fentry_loadable(int func_id, char *why, size_t whylen)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = func_id);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fs_probe", "GPL", insns, 2, &opts);
-
-	if (fd < 0) {
-		snprintf(why, whylen, "load: %s", errno == 524 ? "not supported" : strerror(errno));
-		return false;
-	}
-	close(fd);
-	return true;
-}
-
-/*
  * Does the kernel resolve the typed ksym `runqueues` (BTF has it; its address
- * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program: the kernel
- * looks the name up itself, so no one reads all of /proc/kallsyms.
+ * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program where the
+ * kallsyms lookup program of live_ksyms.c cannot run (before v5.16).
  */
 static bool ksym_loadable(int id, const char *name)
 {
@@ -185,21 +159,24 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 
 /*
  * The addresses of sched_uclamp_used and uclamp_default (data symbols:
- * CONFIG_KALLSYMS_ALL), found while libbpf loads the object.
+ * CONFIG_KALLSYMS_ALL): asked of the kernel with runqueues' before the load,
+ * or, before v5.16, scanned from /proc/kallsyms while libbpf loads the object.
  */
 struct uclamp_scan {
 	pthread_t th;
-	bool started;
+	bool wanted;    /* CONFIG_UCLAMP_TASK */
+	bool started;   /* the scan thread runs */
 	bool by_bpf;    /* the kernel answered, no /proc/kallsyms scan */
 	__u64 addr[2];
 };
 
+static const char *const uclamp_syms[2] = { "sched_uclamp_used", "uclamp_default" };
+
 static void *scan_uclamp(void *arg)
 {
-	static const char *const syms[2] = { "sched_uclamp_used", "uclamp_default" };
 	struct uclamp_scan *u = arg;
 
-	u->by_bpf = fs_ksyms_addrs(syms, u->addr, 2);
+	fs_ksyms_scan(uclamp_syms, u->addr, 2);
 	return NULL;
 }
 
@@ -503,8 +480,10 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 
 	b->feat.loads++;
 	rc = feecscope_bpf__load(s);
-	if (rc)
-		return fs_bpf_load_error(-rc, err, errlen); /* -2: the environment refused it */
+	if (rc) {
+		b->load_errno = -rc;
+		return fs_bpf_load_error(-rc, err, errlen);
+	} /* -2: the environment refused it */
 	return 0;
 }
 
@@ -695,25 +674,38 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	nargs = b->feat.kernel_btf && !o->raw_tp ? bf.select_nargs : 0;
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
-	if (b->feat.fentry_select && !o->btf_path) { /* btf is the kernel's: its ids are the attach ids */
-		char why[128];
-
-		if (!fentry_loadable(bf.select_id, why, sizeof(why))) {
-			b->feat.fentry_select = false;
-			note_lost(&b->feat, "no fentry on select_task_rq_fair (%s): wake flags unknown, "
-				  "ttwu wakelist wake-ups not filtered", why);
-		}
-	} else if (b->feat.kernel_btf && !o->raw_tp && !b->feat.fentry_select) {
+	/*
+	 * No separate probe for fentry: a refused load (seen: EPERM on this x86
+	 * 6.18 host) costs a second load without it, below; a refused attach
+	 * (ENOTSUPP on Debian's arm64 6.1) only leaves it unattached.
+	 */
+	if (b->feat.kernel_btf && !o->raw_tp && !b->feat.fentry_select) {
 		note_lost(&b->feat, "select_task_rq_fair not in BTF with 3 or 4 args (%d): wake flags unknown",
 			  nargs);
 	}
-	/* a typed ksym: the kernel's BTF has it as a per-CPU variable, kallsyms gives its address */
-	vlog(1, "fentry probed\n");
-	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(bf.runqueues_id, "runqueues");
+	/*
+	 * runqueues is a typed ksym (a per-CPU variable in the kernel's BTF) the
+	 * kernel resolves through kallsyms; CONFIG_UCLAMP_TASK's two symbols are
+	 * read by address. One program asks for all three.
+	 */
+	const char *const syms[3] = { "runqueues", uclamp_syms[0], uclamp_syms[1] };
+	__u64 addrs[3];
+	bool rq_btf = b->feat.kernel_btf && !o->btf_path && bf.runqueues_id >= 0;
+
+	uscan.wanted = bf.task_uclamp;
+	uscan.by_bpf = (rq_btf || uscan.wanted) && fs_ksyms_lookup(syms, addrs, 3);
+	if (uscan.by_bpf) {
+		b->feat.ksym_runqueues = rq_btf && addrs[0];
+		uscan.addr[0] = addrs[1];
+		uscan.addr[1] = addrs[2];
+	} else {
+		b->feat.ksym_runqueues = rq_btf && ksym_loadable(bf.runqueues_id, "runqueues");
+		if (uscan.wanted) /* found while the object loads */
+			uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
+	}
+	vlog(1, "kernel symbols %s\n", uscan.by_bpf ? "asked through BPF" :
+	     uscan.started ? "being read from /proc/kallsyms" : "probed");
 	b->feat.bpf_loop = bf.bpf_loop;
-	/* CONFIG_UCLAMP_TASK: the static key's address, found while the object loads */
-	if (bf.task_uclamp)
-		uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
 	if (bf.sd_asym_full) {
 		b->feat.sd_asym_flag = bf.sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
@@ -747,9 +739,10 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
 		if (b->feat.fentry_select) {
-			note_lost(&b->feat, "fentry on select_task_rq_fair refused (%s): wake flags unknown, "
-				  "ttwu wakelist wake-ups not filtered", strerror(errno));
-			vlog(0, "warning: %s; retrying without fentry on select_task_rq_fair\n", err);
+			note_lost(&b->feat, "fentry on select_task_rq_fair refused at load (%s): wake flags "
+				  "unknown, ttwu wakelist wake-ups not filtered", strerror(b->load_errno));
+			/* expected where the kernel refuses fentry: the header says what it costs */
+			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
 		} else if (b->feat.ksym_runqueues) {
 			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
@@ -783,6 +776,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	if (uscan.started) {
 		pthread_join(uscan.th, NULL);
 		uscan.started = false;
+	}
+	if (uscan.wanted) {
 		s->bss->uclamp_used_addr = uscan.addr[0];
 		s->bss->uclamp_default_addr = uscan.addr[1];
 		s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");

@@ -11,11 +11,15 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#define FS_KSYMS_MAX 8
+
 /*
- * Addresses of n symbols, 0 where absent (or hidden by kptr_restrict when
- * read from /proc/kallsyms). Returns true when the kernel answered through
- * BPF, false when /proc/kallsyms was scanned.
+ * Addresses of n (<= FS_KSYMS_MAX) symbols asked of the kernel, 0 where
+ * absent. False when this kernel cannot answer that way (before v5.16).
  */
-bool fs_ksyms_addrs(const char *const *syms, __u64 *addrs, int n);
+bool fs_ksyms_lookup(const char *const *syms, __u64 *addrs, int n);
+
+/* The same from /proc/kallsyms (0 also where kptr_restrict hides addresses). */
+void fs_ksyms_scan(const char *const *syms, __u64 *addrs, int n);
 
 #endif /* FEECSCOPE_LIVE_KSYMS_H */
