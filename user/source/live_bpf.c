@@ -51,6 +51,7 @@ struct fs_live_bpf {
 	struct fs_live_features feat;
 	int nr_possible;
 	int load_errno;         /* the last refused object load's errno */
+	int rings_fd;           /* the rings array, made before libbpf's load */
 };
 
 static int g_verbose;
@@ -288,6 +289,26 @@ static void reattach_harvest(struct feecscope_bpf *s)
 	}
 }
 
+/*
+ * The ksym harvest needs no tracepoint: one test run reads every CPU's
+ * pointer, sparing an attach and a detach (each patches kernel text, slow
+ * under QEMU's multi-threaded TCG). raw_tp test runs are v5.10+.
+ */
+static bool harvest_by_test_run(struct fs_live_bpf *b)
+{
+	struct bpf_program *p = b->skel->progs.harvest_ksym_loop;
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	__u64 unknown;
+
+	if (!bpf_program__autoload(p))
+		p = b->skel->progs.harvest_ksym;
+	if (bpf_prog_test_run_opts(bpf_program__fd(p), &run)) {
+		vlog(1, "test run of %s: %s; attaching it instead\n", bpf_program__name(p), strerror(errno));
+		return false;
+	}
+	return count_rqs(b, &unknown) == b->feat.nr_cpus;
+}
+
 /* Run the harvest until every CPU's rq is known (offline CPUs cannot be learnt). */
 static void harvest_rqs(struct fs_live_bpf *b)
 {
@@ -450,6 +471,10 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 		return -1;
 	}
 	b->skel = s;
+	if (bpf_map__reuse_fd(s->maps.rings, b->rings_fd)) {
+		snprintf(err, errlen, "handing the ring buffer array to libbpf: %s", strerror(errno));
+		return -1;
+	}
 	s->rodata->nr_cpus = b->nr_possible;
 	s->rodata->self_tgid = getpid();
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
@@ -518,10 +543,13 @@ static size_t ring_share(size_t total, int nr_cpus)
 }
 
 /*
- * One ring per possible CPU, each read through one ring_buffer. They need
- * nothing from the object, so a thread makes them while libbpf loads it
- * (zeroing megabytes of rings is a visible part of start-up under QEMU TCG);
- * install_rings() puts them into the rings array once it exists.
+ * One ring per possible CPU, each read through one ring_buffer, installed in
+ * the rings array (map-in-map). They need nothing from the object, so a
+ * thread makes them while libbpf loads it: zeroing megabytes of rings, and
+ * each install waits for an RCU grace period (the kernel's rule for
+ * map-in-map updates), both slow under QEMU's multi-threaded TCG. The array
+ * itself is made here first, with CPU 0's ring as its inner template, and
+ * handed to libbpf (bpf_map__reuse_fd) in place of its own.
  */
 struct ring_maker {
 	pthread_t th;
@@ -530,6 +558,32 @@ struct ring_maker {
 	int rc;
 	char err[160];
 };
+
+static int new_ring(struct fs_live_bpf *b, int cpu, char *err, size_t errlen)
+{
+	b->ring_fd[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "fs_ring", 0, 0, b->ring_bytes, NULL);
+	if (b->ring_fd[cpu] < 0) {
+		snprintf(err, errlen, "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
+			 b->ring_bytes, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The rings array with CPU 0's ring as the template: before the object opens. */
+static int make_ring_array(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	if (new_ring(b, 0, err, errlen))
+		return -1;
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = b->ring_fd[0]);
+	b->rings_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "rings", sizeof(__u32), sizeof(__u32),
+				     FS_MAX_CPUS, &opts);
+	if (b->rings_fd < 0) {
+		snprintf(err, errlen, "creating the ring buffer array: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 static void *make_rings(void *arg)
 {
@@ -543,22 +597,23 @@ static void *make_rings(void *arg)
 		return NULL;
 	}
 	for (int cpu = 0; cpu < b->nr_possible; cpu++) {
-		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "fs_ring", 0, 0, b->ring_bytes, NULL);
+		__u32 key = cpu;
 
-		b->ring_fd[cpu] = fd;
-		if (fd < 0) {
-			snprintf(m->err, sizeof(m->err), "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
-				 b->ring_bytes, strerror(errno));
+		if (cpu && new_ring(b, cpu, m->err, sizeof(m->err)))
+			return NULL;
+		if (bpf_map_update_elem(b->rings_fd, &key, &b->ring_fd[cpu], BPF_ANY)) {
+			snprintf(m->err, sizeof(m->err), "installing CPU %d's ring buffer: %s", cpu,
+				 strerror(errno));
 			return NULL;
 		}
 		b->rctx[cpu] = (struct ring_ctx){ .b = b, .cpu = cpu };
 		int rc = 0;
 
 		if (!b->rb) {
-			b->rb = ring_buffer__new(fd, ringbuf_cb, &b->rctx[cpu], NULL);
+			b->rb = ring_buffer__new(b->ring_fd[cpu], ringbuf_cb, &b->rctx[cpu], NULL);
 			rc = b->rb ? 0 : -errno;
 		} else {
-			rc = ring_buffer__add(b->rb, fd, ringbuf_cb, &b->rctx[cpu]);
+			rc = ring_buffer__add(b->rb, b->ring_fd[cpu], ringbuf_cb, &b->rctx[cpu]);
 		}
 		if (rc) {
 			snprintf(m->err, sizeof(m->err), "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
@@ -566,6 +621,7 @@ static void *make_rings(void *arg)
 		}
 	}
 	m->rc = 0;
+	vlog(2, "ring buffers made\n");
 	return NULL;
 }
 
@@ -579,21 +635,6 @@ static int rings_made(struct ring_maker *m, char *err, size_t errlen)
 	if (m->rc)
 		snprintf(err, errlen, "%s", m->err);
 	return m->rc;
-}
-
-static int install_rings(struct fs_live_bpf *b, char *err, size_t errlen)
-{
-	int outer = bpf_map__fd(b->skel->maps.rings);
-
-	for (int cpu = 0; cpu < b->nr_possible; cpu++) {
-		__u32 key = cpu;
-
-		if (bpf_map_update_elem(outer, &key, &b->ring_fd[cpu], BPF_ANY)) {
-			snprintf(err, errlen, "installing CPU %d's ring buffer: %s", cpu, strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
 }
 
 int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
@@ -623,6 +664,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	b->rings_fd = -1;
 
 	b->feat.kernel_btf = access(KERNEL_BTF, R_OK) == 0;
 	if (o->btf_path) {
@@ -658,6 +700,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		b->ring_fd[cpu] = -1;
 	b->ring_bytes = ring_share(o->ringbuf_size, rc);
 	rings.b = b;
+	if (make_ring_array(b, err, errlen))
+		goto fail;
 	if (pthread_create(&rings.th, NULL, make_rings, &rings)) {
 		make_rings(&rings); /* no thread: make them here */
 		if (rings.rc) {
@@ -756,10 +800,13 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	count_programs(b);
 
 	/* Learn the struct rq pointers before anything reads them. */
-	if (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
+	bool harvested = b->feat.ksym_runqueues && harvest_by_test_run(b);
+
+	if (!harvested &&
+	    (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_ksym_loop, &s->links.harvest_ksym_loop, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_sched_switch, &s->links.harvest_sched_switch, true, err, errlen) < 0 ||
-	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0)
+	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0))
 		goto fail;
 	harvest_rqs(b);
 	if (!b->feat.rq_known) {
@@ -768,7 +815,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
-	if (rings_made(&rings, err, errlen) || install_rings(b, err, errlen))
+	if (rings_made(&rings, err, errlen))
 		goto fail;
 	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
 	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
@@ -953,6 +1000,8 @@ void fs_live_bpf_destroy(struct fs_live_bpf *b)
 	for (int cpu = 0; cpu < b->nr_possible; cpu++)
 		if (b->ring_fd[cpu] >= 0)
 			close(b->ring_fd[cpu]);
+	if (b->rings_fd >= 0)
+		close(b->rings_fd);
 	feecscope_bpf__destroy(b->skel);
 	free(b);
 }
