@@ -507,8 +507,8 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	rc = feecscope_bpf__load(s);
 	if (rc) {
 		b->load_errno = -rc;
-		return fs_bpf_load_error(-rc, err, errlen);
-	} /* -2: the environment refused it */
+		return fs_bpf_load_error(-rc, err, errlen); /* -2: the environment refused it */
+	}
 	return 0;
 }
 
@@ -783,8 +783,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
 		if (b->feat.fentry_select) {
-			note_lost(&b->feat, "fentry on select_task_rq_fair refused at load (%s): wake flags "
-				  "unknown, ttwu wakelist wake-ups not filtered", strerror(b->load_errno));
+			note_lost(&b->feat, "no fentry on select_task_rq_fair (load: %s): wake flags unknown, "
+				  "ttwu wakelist wake-ups not filtered",
+				  b->load_errno == 524 ? "not supported" : strerror(b->load_errno));
 			/* expected where the kernel refuses fentry: the header says what it costs */
 			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
@@ -839,7 +840,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
 		       false, err, errlen)) {
-		note_lost(&b->feat, "fentry on select_task_rq_fair not attached (%s): wake flags unknown, "
+		note_lost(&b->feat, "no fentry on select_task_rq_fair (attach: %s): wake flags unknown, "
 			  "ttwu wakelist wake-ups not filtered", errno == 524 ? "not supported" : strerror(errno));
 		b->feat.fentry_select = false;
 		b->feat.progs_loaded--;
