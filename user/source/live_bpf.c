@@ -14,7 +14,8 @@
 #include <unistd.h>
 #include <sys/sysinfo.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
+#include "live_btf.h"
+#include "live_ksyms.h"
 #include <bpf/libbpf.h>
 #include "feecscope.skel.h"
 #include "live_env.h"
@@ -49,6 +50,8 @@ struct fs_live_bpf {
 	int feed_rc;            /* first non-zero on_record result */
 	struct fs_live_features feat;
 	int nr_possible;
+	int load_errno;         /* the last refused object load's errno */
+	int rings_fd;           /* the rings array, made before libbpf's load */
 };
 
 static int g_verbose;
@@ -63,6 +66,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 		return 0;
 	if (level == LIBBPF_WARN && g_verbose < 1)
 		return 0;
+	if (g_t0 && level != LIBBPF_WARN) /* its phases on the same clock as ours */
+		fprintf(stderr, "[%.3f s] ", (fs_live_boot_ns() - g_t0) / 1e9);
 	return vfprintf(stderr, fmt, ap);
 }
 
@@ -108,86 +113,13 @@ bool fs_live_have_privileges(char *why, size_t whylen)
 	return false;
 }
 
-static bool btf_has(const struct btf *btf, const char *name, int kind)
-{
-	return btf && btf__find_by_name_kind(btf, name, kind) >= 0;
-}
-
-/* Value of an enumerator in any enum of the BTF (the SD_* flags live in anonymous enums). */
-static bool btf_enum_value(const struct btf *btf, const char *name, long long *val)
-{
-	int n = btf ? (int)btf__type_cnt(btf) : 0;
-
-	for (int id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-
-		if (!btf_is_enum(t))
-			continue;
-		const struct btf_enum *e = btf_enum(t);
-
-		for (int i = 0; i < btf_vlen(t); i++)
-			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name)) {
-				*val = e[i].val;
-				return true;
-			}
-	}
-	return false;
-}
-
-/* Arity of select_task_rq_fair from its BTF prototype; 0 if unknown. */
-static int select_nargs(const struct btf *btf)
-{
-	int id = btf ? btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC) : -1;
-
-	if (id < 0)
-		return 0;
-	const struct btf_type *fn = btf__type_by_id(btf, id);
-	const struct btf_type *proto = btf__type_by_id(btf, fn->type);
-
-	return proto && btf_is_func_proto(proto) ? btf_vlen(proto) : 0;
-}
-
-/*
- * Can a fentry program load and attach on select_task_rq_fair here? A
- * two-instruction program answers in milliseconds, where a refusal inside the
- * object would cost a second verification of every program (seconds under
- * QEMU TCG). Refusals seen: EPERM at load on this x86 6.18 host; ENOTSUPP
- * (524) at attach on Debian's arm64 6.1 (no ftrace direct calls for the
- * trampoline there).
- */
-static bool fentry_loadable(const struct btf *btf, char *why, size_t whylen)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int id = btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC);
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = id);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fs_probe", "GPL", insns, 2, &opts);
-
-	if (fd < 0) {
-		snprintf(why, whylen, "load: %s", errno == 524 ? "not supported" : strerror(errno));
-		return false;
-	}
-	int link = bpf_raw_tracepoint_open(NULL, fd);
-
-	if (link < 0)
-		snprintf(why, whylen, "attach: %s", errno == 524 ? "not supported" : strerror(errno));
-	else
-		close(link);
-	close(fd);
-	return link >= 0;
-}
-
 /*
  * Does the kernel resolve the typed ksym `runqueues` (BTF has it; its address
- * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program: the kernel
- * looks the name up itself, so no one reads all of /proc/kallsyms.
+ * needs CONFIG_KALLSYMS_ALL)? Asked with a 4-instruction program where the
+ * kallsyms lookup program of live_ksyms.c cannot run (before v5.16).
  */
-static bool ksym_loadable(const struct btf *btf, const char *name)
+static bool ksym_loadable(int id, const char *name)
 {
-	int id = btf__find_by_name_kind(btf, name, BTF_KIND_VAR);
 	struct bpf_insn insns[] = {
 		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
 		  .src_reg = BPF_PSEUDO_BTF_ID, .imm = id },
@@ -226,47 +158,26 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Addresses of n kallsyms symbols in one pass, 0 where absent (or hidden: kptr_restrict). */
-static void kallsyms_addrs(const char *const *syms, __u64 *addrs, int n)
-{
-	char line[512], name[256], type;
-	unsigned long long addr;
-	int left = n;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	for (int i = 0; i < n; i++)
-		addrs[i] = 0;
-	if (!f)
-		return;
-	setvbuf(f, NULL, _IOFBF, 1 << 20); /* few large reads: each one costs a syscall under TCG */
-	while (left && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		for (int i = 0; i < n; i++)
-			if (!addrs[i] && !strcmp(name, syms[i])) {
-				addrs[i] = addr;
-				left--;
-			}
-	}
-	fclose(f);
-}
-
 /*
- * The kallsyms scan for sched_uclamp_used and uclamp_default (data symbols:
- * CONFIG_KALLSYMS_ALL), run while libbpf loads the object.
+ * The addresses of sched_uclamp_used and uclamp_default (data symbols:
+ * CONFIG_KALLSYMS_ALL): asked of the kernel with runqueues' before the load,
+ * or, before v5.16, scanned from /proc/kallsyms while libbpf loads the object.
  */
 struct uclamp_scan {
 	pthread_t th;
-	bool started;
+	bool wanted;    /* CONFIG_UCLAMP_TASK */
+	bool started;   /* the scan thread runs */
+	bool by_bpf;    /* the kernel answered, no /proc/kallsyms scan */
 	__u64 addr[2];
 };
 
+static const char *const uclamp_syms[2] = { "sched_uclamp_used", "uclamp_default" };
+
 static void *scan_uclamp(void *arg)
 {
-	static const char *const syms[2] = { "sched_uclamp_used", "uclamp_default" };
 	struct uclamp_scan *u = arg;
 
-	kallsyms_addrs(syms, u->addr, 2);
+	fs_ksyms_scan(uclamp_syms, u->addr, 2);
 	return NULL;
 }
 
@@ -285,22 +196,6 @@ static __u32 uclamp_sysctl(const char *name)
 		fclose(f);
 	}
 	return v >= 0 && v <= 1024 ? (__u32)v : 1024;
-}
-
-/* Does struct S of the BTF have member M (at its top level)? */
-static bool btf_has_member(const struct btf *btf, const char *s, const char *m)
-{
-	int id = btf ? btf__find_by_name_kind(btf, s, BTF_KIND_STRUCT) : -1;
-
-	if (id < 0)
-		return false;
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *mb = btf_members(t);
-
-	for (int i = 0; i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(btf, mb[i].name_off), m))
-			return true;
-	return false;
 }
 
 static bool util_est_disabled(void)
@@ -394,6 +289,26 @@ static void reattach_harvest(struct feecscope_bpf *s)
 	}
 }
 
+/*
+ * The ksym harvest needs no tracepoint: one test run reads every CPU's
+ * pointer, sparing an attach and a detach (each patches kernel text, slow
+ * under QEMU's multi-threaded TCG). raw_tp test runs are v5.10+.
+ */
+static bool harvest_by_test_run(struct fs_live_bpf *b)
+{
+	struct bpf_program *p = b->skel->progs.harvest_ksym_loop;
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	__u64 unknown;
+
+	if (!bpf_program__autoload(p))
+		p = b->skel->progs.harvest_ksym;
+	if (bpf_prog_test_run_opts(bpf_program__fd(p), &run)) {
+		vlog(1, "test run of %s: %s; attaching it instead\n", bpf_program__name(p), strerror(errno));
+		return false;
+	}
+	return count_rqs(b, &unknown) == b->feat.nr_cpus;
+}
+
 /* Run the harvest until every CPU's rq is known (offline CPUs cannot be learnt). */
 static void harvest_rqs(struct fs_live_bpf *b)
 {
@@ -438,6 +353,7 @@ static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool req
 	*link = NULL;
 	if (!required) {
 		vlog(1, "optional program %s not attached: %s\n", bpf_program__name(prog), strerror(e));
+		errno = e;
 		return 1;
 	}
 	snprintf(err, errlen, "attaching BPF program %s (%s): %s", bpf_program__name(prog),
@@ -555,6 +471,10 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 		return -1;
 	}
 	b->skel = s;
+	if (bpf_map__reuse_fd(s->maps.rings, b->rings_fd)) {
+		snprintf(err, errlen, "handing the ring buffer array to libbpf: %s", strerror(errno));
+		return -1;
+	}
 	s->rodata->nr_cpus = b->nr_possible;
 	s->rodata->self_tgid = getpid();
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
@@ -585,8 +505,10 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 
 	b->feat.loads++;
 	rc = feecscope_bpf__load(s);
-	if (rc)
+	if (rc) {
+		b->load_errno = -rc;
 		return fs_bpf_load_error(-rc, err, errlen); /* -2: the environment refused it */
+	}
 	return 0;
 }
 
@@ -620,45 +542,99 @@ static size_t ring_share(size_t total, int nr_cpus)
 	return page > 0 && p < (size_t)page ? (size_t)page : p;
 }
 
-/* One ring per possible CPU, in the rings array, each read through one ring_buffer. */
-static int make_rings(struct fs_live_bpf *b, char *err, size_t errlen)
-{
-	int outer = bpf_map__fd(b->skel->maps.rings);
+/*
+ * One ring per possible CPU, each read through one ring_buffer, installed in
+ * the rings array (map-in-map). They need nothing from the object, so a
+ * thread makes them while libbpf loads it: zeroing megabytes of rings, and
+ * each install waits for an RCU grace period (the kernel's rule for
+ * map-in-map updates), both slow under QEMU's multi-threaded TCG. The array
+ * itself is made here first, with CPU 0's ring as its inner template, and
+ * handed to libbpf (bpf_map__reuse_fd) in place of its own.
+ */
+struct ring_maker {
+	pthread_t th;
+	bool started;
+	struct fs_live_bpf *b;
+	int rc;
+	char err[160];
+};
 
+static int new_ring(struct fs_live_bpf *b, int cpu, char *err, size_t errlen)
+{
+	b->ring_fd[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "fs_ring", 0, 0, b->ring_bytes, NULL);
+	if (b->ring_fd[cpu] < 0) {
+		snprintf(err, errlen, "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
+			 b->ring_bytes, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The rings array with CPU 0's ring as the template: before the object opens. */
+static int make_ring_array(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	if (new_ring(b, 0, err, errlen))
+		return -1;
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = b->ring_fd[0]);
+	b->rings_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "rings", sizeof(__u32), sizeof(__u32),
+				     FS_MAX_CPUS, &opts);
+	if (b->rings_fd < 0) {
+		snprintf(err, errlen, "creating the ring buffer array: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void *make_rings(void *arg)
+{
+	struct ring_maker *m = arg;
+	struct fs_live_bpf *b = m->b;
+
+	m->rc = -1;
 	b->merge = fs_ring_merge_new(b->nr_possible, merged_cb, &g_opts);
 	if (!b->merge) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		snprintf(m->err, sizeof(m->err), "out of memory");
+		return NULL;
 	}
 	for (int cpu = 0; cpu < b->nr_possible; cpu++) {
 		__u32 key = cpu;
-		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "fs_ring", 0, 0, b->ring_bytes, NULL);
 
-		b->ring_fd[cpu] = fd;
-		if (fd < 0) {
-			snprintf(err, errlen, "creating CPU %d's ring buffer (%zu bytes): %s", cpu,
-				 b->ring_bytes, strerror(errno));
-			return -1;
-		}
-		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY)) {
-			snprintf(err, errlen, "installing CPU %d's ring buffer: %s", cpu, strerror(errno));
-			return -1;
+		if (cpu && new_ring(b, cpu, m->err, sizeof(m->err)))
+			return NULL;
+		if (bpf_map_update_elem(b->rings_fd, &key, &b->ring_fd[cpu], BPF_ANY)) {
+			snprintf(m->err, sizeof(m->err), "installing CPU %d's ring buffer: %s", cpu,
+				 strerror(errno));
+			return NULL;
 		}
 		b->rctx[cpu] = (struct ring_ctx){ .b = b, .cpu = cpu };
 		int rc = 0;
 
 		if (!b->rb) {
-			b->rb = ring_buffer__new(fd, ringbuf_cb, &b->rctx[cpu], NULL);
+			b->rb = ring_buffer__new(b->ring_fd[cpu], ringbuf_cb, &b->rctx[cpu], NULL);
 			rc = b->rb ? 0 : -errno;
 		} else {
-			rc = ring_buffer__add(b->rb, fd, ringbuf_cb, &b->rctx[cpu]);
+			rc = ring_buffer__add(b->rb, b->ring_fd[cpu], ringbuf_cb, &b->rctx[cpu]);
 		}
 		if (rc) {
-			snprintf(err, errlen, "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
-			return -1;
+			snprintf(m->err, sizeof(m->err), "reading CPU %d's ring buffer: %s", cpu, strerror(-rc));
+			return NULL;
 		}
 	}
-	return 0;
+	m->rc = 0;
+	vlog(2, "ring buffers made\n");
+	return NULL;
+}
+
+/* Wait for make_rings(); 0, or -1 with its message. */
+static int rings_made(struct ring_maker *m, char *err, size_t errlen)
+{
+	if (!m->started)
+		return 0;
+	pthread_join(m->th, NULL);
+	m->started = false;
+	if (m->rc)
+		snprintf(err, errlen, "%s", m->err);
+	return m->rc;
 }
 
 int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
@@ -667,11 +643,11 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
 	struct fs_live_bpf *b;
 	struct feecscope_bpf *s;
-	struct btf *btf = NULL;
-	long long v;
+	struct fs_btf_facts bf;
 	int nargs, rc;
 	__u64 t0 = fs_live_boot_ns();
 	struct uclamp_scan uscan = { 0 };
+	struct ring_maker rings = { .b = NULL };
 
 	g_t0 = t0;
 	*out = NULL;
@@ -688,21 +664,16 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	b->rings_fd = -1;
 
 	b->feat.kernel_btf = access(KERNEL_BTF, R_OK) == 0;
 	if (o->btf_path) {
-		btf = btf__parse(o->btf_path, NULL);
-		if (!btf) {
-			snprintf(err, errlen, "%s: cannot read BTF: %s", o->btf_path, strerror(errno));
+		if (fs_btf_facts_read(o->btf_path, &bf, err, errlen))
 			goto fail;
-		}
 		open_opts.btf_custom_path = o->btf_path;
 	} else if (b->feat.kernel_btf) {
-		btf = btf__load_vmlinux_btf();
-		if (!btf) {
-			snprintf(err, errlen, "%s: cannot read the kernel's BTF: %s", KERNEL_BTF, strerror(errno));
+		if (fs_btf_facts_read(KERNEL_BTF, &bf, err, errlen))
 			goto fail;
-		}
 	} else {
 		snprintf(err, errlen,
 			 "this kernel has no BTF (%s is missing: CONFIG_DEBUG_INFO_BTF is off), so CO-RE cannot "
@@ -712,7 +683,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
-	vlog(1, "BTF parsed (%u types)\n", btf__type_cnt(btf));
+	vlog(1, "BTF read (%u types, %s)\n", bf.nr_types, bf.mapped ? "mapped" : "read");
 	rc = libbpf_num_possible_cpus();
 	if (rc <= 0) {
 		snprintf(err, errlen, "reading the possible CPU count: %s", strerror(-rc));
@@ -728,44 +699,69 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	for (int cpu = 0; cpu < FS_MAX_CPUS; cpu++)
 		b->ring_fd[cpu] = -1;
 	b->ring_bytes = ring_share(o->ringbuf_size, rc);
+	rings.b = b;
+	if (make_ring_array(b, err, errlen))
+		goto fail;
+	if (pthread_create(&rings.th, NULL, make_rings, &rings)) {
+		make_rings(&rings); /* no thread: make them here */
+		if (rings.rc) {
+			snprintf(err, errlen, "%s", rings.err);
+			goto fail;
+		}
+	} else {
+		rings.started = true;
+	}
 
 	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
 	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf &&
-			 btf_has(btf, "btf_trace_sched_waking", BTF_KIND_TYPEDEF);
-	nargs = b->feat.kernel_btf && !o->raw_tp ? select_nargs(btf) : 0;
+			 bf.tp_waking;
+	nargs = b->feat.kernel_btf && !o->raw_tp ? bf.select_nargs : 0;
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
-	if (b->feat.fentry_select && !o->btf_path) { /* btf is the kernel's: its ids are the attach ids */
-		char why[128];
-
-		if (!fentry_loadable(btf, why, sizeof(why))) {
-			b->feat.fentry_select = false;
-			note_lost(&b->feat, "no fentry on select_task_rq_fair (%s): wake flags unknown, "
-				  "ttwu wakelist wake-ups not filtered", why);
-		}
-	} else if (b->feat.kernel_btf && !o->raw_tp && !b->feat.fentry_select) {
+	/*
+	 * No separate probe for fentry: a refused load (seen: EPERM on this x86
+	 * 6.18 host) costs a second load without it, below; a refused attach
+	 * (ENOTSUPP on Debian's arm64 6.1) only leaves it unattached.
+	 */
+	if (b->feat.kernel_btf && !o->raw_tp && !b->feat.fentry_select) {
 		note_lost(&b->feat, "select_task_rq_fair not in BTF with 3 or 4 args (%d): wake flags unknown",
 			  nargs);
 	}
-	/* a typed ksym: the kernel's BTF has it as a per-CPU variable, kallsyms gives its address */
-	vlog(1, "fentry probed\n");
-	b->feat.ksym_runqueues = b->feat.kernel_btf && !o->btf_path && ksym_loadable(btf, "runqueues");
-	b->feat.bpf_loop = btf_enum_value(btf, "BPF_FUNC_loop", &v);
-	/* CONFIG_UCLAMP_TASK: the static key's address, found while the object loads */
-	if (btf_has_member(btf, "task_struct", "uclamp"))
-		uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
-	if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY_FULL", &v)) {
-		b->feat.sd_asym_flag = v;
+	/*
+	 * runqueues is a typed ksym (a per-CPU variable in the kernel's BTF) the
+	 * kernel resolves through kallsyms; CONFIG_UCLAMP_TASK's two symbols are
+	 * read by address. One program asks for all three.
+	 */
+	const char *const syms[3] = { "runqueues", uclamp_syms[0], uclamp_syms[1] };
+	__u64 addrs[3];
+	bool rq_btf = b->feat.kernel_btf && !o->btf_path && bf.runqueues_id >= 0;
+
+	uscan.wanted = bf.task_uclamp;
+	uscan.by_bpf = (rq_btf || uscan.wanted) && fs_ksyms_lookup(syms, addrs, 3);
+	if (uscan.by_bpf) {
+		b->feat.ksym_runqueues = rq_btf && addrs[0];
+		uscan.addr[0] = addrs[1];
+		uscan.addr[1] = addrs[2];
+	} else {
+		b->feat.ksym_runqueues = rq_btf && ksym_loadable(bf.runqueues_id, "runqueues");
+		if (uscan.wanted) /* found while the object loads */
+			uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
+	}
+	vlog(1, "kernel symbols %s\n", uscan.by_bpf ? "asked through BPF" :
+	     uscan.started ? "being read from /proc/kallsyms" : "probed");
+	b->feat.bpf_loop = bf.bpf_loop;
+	if (bf.sd_asym_full) {
+		b->feat.sd_asym_flag = bf.sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
-	} else if (btf_enum_value(btf, "SD_ASYM_CPUCAPACITY", &v)) {
-		b->feat.sd_asym_flag = v;
+	} else if (bf.sd_asym) {
+		b->feat.sd_asym_flag = bf.sd_asym_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY (v5.10 - v5.13)";
 	} else {
 		b->feat.sd_asym_flag = 0x0040;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY 0x40 (<= v5.9)";
 	}
 	b->feat.util_est_off = util_est_disabled();
-	bool have_ou_tp = btf_has(btf, "btf_trace_sched_overutilized_tp", BTF_KIND_TYPEDEF);
+	bool have_ou_tp = bf.tp_overutilized;
 
 	vlog(1, "BTF: %s; events as %s; fentry select_task_rq_fair: %s (%d args); runqueues ksym: %s; "
 	     "asym flag %s = %#x; UTIL_EST %s; %d possible CPUs\n",
@@ -787,9 +783,11 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
 		if (b->feat.fentry_select) {
-			note_lost(&b->feat, "fentry on select_task_rq_fair refused (%s): wake flags unknown, "
-				  "ttwu wakelist wake-ups not filtered", strerror(errno));
-			vlog(0, "warning: %s; retrying without fentry on select_task_rq_fair\n", err);
+			note_lost(&b->feat, "no fentry on select_task_rq_fair (load: %s): wake flags unknown, "
+				  "ttwu wakelist wake-ups not filtered",
+				  b->load_errno == 524 ? "not supported" : strerror(b->load_errno));
+			/* expected where the kernel refuses fentry: the header says what it costs */
+			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
 		} else if (b->feat.ksym_runqueues) {
 			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
@@ -803,10 +801,13 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	count_programs(b);
 
 	/* Learn the struct rq pointers before anything reads them. */
-	if (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
+	bool harvested = b->feat.ksym_runqueues && harvest_by_test_run(b);
+
+	if (!harvested &&
+	    (attach_one(s->progs.harvest_ksym, &s->links.harvest_ksym, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_ksym_loop, &s->links.harvest_ksym_loop, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_sched_switch, &s->links.harvest_sched_switch, true, err, errlen) < 0 ||
-	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0)
+	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0))
 		goto fail;
 	harvest_rqs(b);
 	if (!b->feat.rq_known) {
@@ -815,7 +816,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		goto fail;
 	}
 
-	if (make_rings(b, err, errlen))
+	if (rings_made(&rings, err, errlen))
 		goto fail;
 	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
 	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
@@ -823,21 +824,24 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	if (uscan.started) {
 		pthread_join(uscan.th, NULL);
 		uscan.started = false;
+	}
+	if (uscan.wanted) {
 		s->bss->uclamp_used_addr = uscan.addr[0];
 		s->bss->uclamp_default_addr = uscan.addr[1];
 		s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");
 		s->data->uclamp_default_max = uclamp_sysctl("sched_util_clamp_max");
-		vlog(1, "sched_uclamp_used %s; uclamp_default %s\n",
+		vlog(1, "sched_uclamp_used %s; uclamp_default %s (%s)\n",
 		     uscan.addr[0] ? "found in kallsyms" : "not in kallsyms: inferred",
-		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls");
+		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls",
+		     uscan.by_bpf ? "asked through BPF" : "/proc/kallsyms read");
 	}
 	/* snapshots wait for select_task_rq_fair only once a program sees it */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
 		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
 		       false, err, errlen)) {
-		note_lost(&b->feat, "fentry on select_task_rq_fair not attached (%s): wake flags unknown, "
-			  "ttwu wakelist wake-ups not filtered", strerror(errno));
+		note_lost(&b->feat, "no fentry on select_task_rq_fair (attach: %s): wake flags unknown, "
+			  "ttwu wakelist wake-ups not filtered", errno == 524 ? "not supported" : strerror(errno));
 		b->feat.fentry_select = false;
 		b->feat.progs_loaded--;
 	} else if (b->feat.fentry_select) {
@@ -867,13 +871,13 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "event programs seen running: collector ready\n");
 	g_t0 = 0;
 
-	btf__free(btf);
 	*out = b;
 	return 0;
 fail:
 	if (uscan.started)
 		pthread_join(uscan.th, NULL);
-	btf__free(btf);
+	if (rings.started)
+		pthread_join(rings.th, NULL);
 	fs_live_bpf_destroy(b);
 	return -1;
 }
@@ -997,6 +1001,8 @@ void fs_live_bpf_destroy(struct fs_live_bpf *b)
 	for (int cpu = 0; cpu < b->nr_possible; cpu++)
 		if (b->ring_fd[cpu] >= 0)
 			close(b->ring_fd[cpu]);
+	if (b->rings_fd >= 0)
+		close(b->rings_fd);
 	feecscope_bpf__destroy(b->skel);
 	free(b);
 }
