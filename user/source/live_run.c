@@ -41,7 +41,8 @@ struct fs_live_run {
 	int feed_rc;
 	char feed_err[512];
 	__u64 lost_reported;
-	struct fs_em em_cur; /* the kernel's EM as last fed (runtime changes: check_em_update) */
+	struct fs_em em_cur; /* the kernel's EM as last read (runtime changes: check_em_update) */
+	bool em_pending;     /* em_update waits for the collector's records before its time */
 	struct fs_em_watch *em_watch; /* NULL when the EM is not the kernel's */
 };
 
@@ -117,12 +118,30 @@ static void feed(struct fs_live_run *r, const struct fs_rec_hdr *rec)
 	}
 }
 
+/*
+ * A changed EM read at time T (check_em_update) is fed just before the
+ * first collector record from T on, not when it is read: wake-ups before T
+ * may still be in the rings, the merge or the pairing, and replay must
+ * decide them with the table they met.
+ */
+static struct fs_em_update em_update;
+
+static void feed_em_update(struct fs_live_run *r)
+{
+	if (!r->em_pending)
+		return;
+	r->em_pending = false;
+	feed(r, &em_update.hdr);
+}
+
 static int on_complete(void *ctx, const struct fs_rec_hdr *rec)
 {
 	struct fs_live_run *r = ctx;
 
 	if (r->cfg.bpf.verbose >= 2)
 		dump_record(rec);
+	if (r->em_pending && rec->ts_ns >= em_update.hdr.ts_ns)
+		feed_em_update(r);
 	feed(r, rec);
 	return 0;
 }
@@ -208,31 +227,33 @@ static bool em_table_changed(const struct fs_em *cur, const struct fs_em *now)
  * v6.9+ EMs change at run time (em_dev_update_perf_domain(): thermal or
  * vendor drivers). The kernel's EM is read again when v6.19+ notifies a
  * change, else every interval (fs_em_watch); a changed one goes to the
- * pipeline, and so into the recording, as an FS_REC_EM in effect from now
- * on: replay switches tables at the same record.
+ * pipeline, and so into the recording, as an FS_REC_EM in effect from the
+ * time it was read (fed in time order: feed_em_update): replay switches
+ * tables at the same record.
  */
 static void check_em_update(struct fs_live_run *r)
 {
 	static struct fs_em now;
-	static struct fs_em_update u;
+	struct fs_em_update *u = &em_update;
 	char err[256];
 	FILE *f;
 	long n;
 
 	if (fs_em_load(NULL, &now, err, sizeof(err)) || !em_table_changed(&r->em_cur, &now))
 		return; /* unreadable for now: the last table stands */
-	f = fmemopen(u.text, sizeof(u.text), "w");
+	feed_em_update(r); /* an earlier change still waiting goes first */
+	f = fmemopen(u->text, sizeof(u->text), "w");
 	if (!f)
 		return;
 	fs_em_write(f, &now);
 	n = ftell(f);
 	fclose(f);
-	if (n <= 0 || n >= (long)sizeof(u.text))
+	if (n <= 0 || n >= (long)sizeof(u->text))
 		return;
-	u.len = (__u32)n;
-	u.hdr = (struct fs_rec_hdr){ .type = FS_REC_EM, .size = (__u32)(offsetof(struct fs_em_update, text) + n),
-				     .ts_ns = fs_live_boot_ns() };
-	feed(r, &u.hdr);
+	u->len = (__u32)n;
+	u->hdr = (struct fs_rec_hdr){ .type = FS_REC_EM, .size = (__u32)(offsetof(struct fs_em_update, text) + n),
+				      .ts_ns = fs_live_boot_ns() };
+	r->em_pending = true;
 	r->em_cur = now;
 	if (r->cfg.bpf.verbose)
 		fprintf(stderr, "feecscope live: the kernel's Energy Model changed: in effect from now on\n");
@@ -437,6 +458,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	fs_live_bpf_counters(r->bpf, cnt);
 	report_lost(r, cnt);
 	fs_pair_flush(r->pair);
+	feed_em_update(r); /* a change read after the last record still belongs in the recording */
 	if (r->feed_rc)
 		goto out;
 	/* The CPU time of every task still placed, and the CPU statistics, end the observation. */
