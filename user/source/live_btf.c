@@ -110,8 +110,19 @@ int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
 		snprintf(err, errlen, "BTF header sections outside the %zu bytes", size);
 		return -1;
 	}
+	/* as libbpf asks: types 4-byte aligned (read in place), strings ending in NUL (read with strcmp) */
+	if ((h->hdr_len + h->type_off) % 4 || (uintptr_t)data % 4) {
+		snprintf(err, errlen, "BTF type section not 4-byte aligned (header %u, offset %u)", h->hdr_len,
+			 h->type_off);
+		return -1;
+	}
 	const char *types = (const char *)data + h->hdr_len + h->type_off;
 	struct strs s = { (const char *)data + h->hdr_len + h->str_off, h->str_len };
+
+	if (s.len && s.base[s.len - 1]) {
+		snprintf(err, errlen, "BTF string section does not end in a NUL");
+		return -1;
+	}
 	size_t off = 0;
 	__u32 id = 1;
 
