@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Private to user/em/: the generic netlink plumbing the dev-energymodel
- * reader (em_netlink.c) and the change watch (em_nl_watch.c) share. The
+ * reader (em_netlink.c) and the change watch (em_watch.c) share. The
  * family's numbers are those of include/uapi/linux/dev_energymodel.h
  * (v6.19+, family version 1). Plain sockets: no libnl in the static binary.
  */

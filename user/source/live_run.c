@@ -256,7 +256,7 @@ static void check_em_update(struct fs_live_run *r)
 	r->em_pending = true;
 	r->em_cur = now;
 	if (r->cfg.bpf.verbose)
-		fprintf(stderr, "feecscope live: the kernel's Energy Model changed: in effect from now on\n");
+		fprintf(stderr, "feecscope live: the kernel's Energy Model changed (in effect from its reading)\n");
 }
 
 /* fs_pipeline_open_tasks() callback: a task still placed, its CPU time from /proc. */

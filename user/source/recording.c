@@ -523,7 +523,6 @@ static int grow(unsigned char **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-/* Read, check and inflate the chunk at r->pos; every record boundary is checked before any is returned. */
 /*
  * Zero what a wake-up's unused cpu[] would read. Not the whole union: an em
  * record's text (60 KiB) is bounded by its len, and clearing it for every
@@ -534,6 +533,7 @@ static void clear_rec(struct fs_rec_reader *r)
 	memset(&r->rec, 0, sizeof(r->rec.w) > sizeof(r->rec.f) ? sizeof(r->rec.w) : sizeof(r->rec.f));
 }
 
+/* Read, check and inflate the chunk at r->pos; every record boundary is checked before any is returned. */
 static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 {
 	unsigned char h[CHUNK_HDR];
