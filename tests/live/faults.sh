@@ -88,7 +88,14 @@ wait $pb; rb=$?
 for s in a b; do
 	"$FEECSCOPE" replay $s.fsr >$s.replay 2>/dev/null
 	expect_same "two sessions: session $s replays to its own summary" $s.sum $s.replay
+	"$FEECSCOPE" replay $s.fsr --convert-csv $s.records.csv 2>/dev/null
 done
+# Each session leaves out its own threads (both processes' are left out of both).
+if python3 "$HERE/same_wakeups.py" a.records.csv b.records.csv $pa $pb >same.out 2>&1; then
+	pass "two sessions: the same wake-ups in both ($(head -n 1 same.out))"
+else
+	fail "two sessions: the same wake-ups" "$(head -c 400 same.out)"
+fi
 
 # --- SIGINT, SIGTERM, SIGHUP at random moments ----------------------------------
 sigs=(INT TERM HUP)
