@@ -2,7 +2,8 @@
 # The kernel matrix: Debian's arm64 kernels (tests/qemu/debian-kernels.sh) booted in the
 # EAS lab under rt-app, one row per kernel and topology: programs loaded, collector
 # start-up, feec wake-ups, each policy's agreement with the kernel (the guest's recording
-# replayed on the host) and the policy `feecscope live` picked for the release.
+# replayed on the host) and the policy `feecscope live` picked for the release, with its own
+# agreement (auto%: it may have no column of its own, v7.1 and v7.2).
 # A row passes when every program this kernel can run loaded with no fallback, and,
 # where the guest has an EM, the picked policy agrees >= 99.5 % and no policy agrees more.
 #
@@ -100,7 +101,7 @@ table=$TMP/table
 {
 	printf '%-5s %-5s %5s %5s %5s' kern topo progs start feec
 	for p in $POLICIES; do printf ' %5s' "${p#v}" | sed 's/6.12.97/12.97/'; done
-	printf ' %s\n' auto
+	printf ' %5s %s\n' auto% auto
 } >"$table"
 built=0
 for series in $want; do
@@ -162,7 +163,7 @@ for series in $want; do
 		{
 			printf '%-5s %-5s %5s %5s %5s' "$series$uc" "$topo" "$loaded/$wanted" "$start" "${feec:--}"
 			for p in $POLICIES; do printf ' %5s' "$(awk -v p="$p" '$1 == p { printf "%.1f", $3 }' "$TMP/agree")"; done
-			printf ' %s\n' "$auto"
+			printf ' %5s %s\n' "$(awk -v p="$auto" '$1 == p { printf "%.1f", $3 }' "$TMP/agree")" "$auto"
 		} >>"$table"
 		# v6.19+: the dev-energymodel netlink family tells the same EM as debugfs
 		if [ "$(cat "$o/em-netlink.rc" 2>/dev/null)" = 0 ]; then
