@@ -4,19 +4,19 @@ same wake-ups?
 
 A and B are records CSVs (`feecscope replay REC --convert-csv`) of two sessions. Each
 session leaves out its own threads, so the tasks of every TGID given (both sessions'
-processes) are left out of both. The two start and stop at different moments, so only
-wake-ups inside both spans, 0.2 s in from their edges, count. Each program stamps the
-event with its own clock read, so the same wake-up can carry stamps apart by a
-preemption of the waking CPU between the two programs: within MARGIN_NS of the window's
-edges a pid's count may differ by what lies there. Anything else is a wake-up one session
-saw and the other did not: printed, and exit 1.
+processes) are left out of both. Only wake-ups inside both spans, 0.2 s in from their
+edges, count. The two sessions' programs run one after the other on the same tracepoint
+call, each stamping it with its own clock read, and a task cannot wake again before that
+call returns; so, per task, the two sessions' stamps must alternate (the first-attached
+session's, then the other's) - however long the waking CPU was preempted between the two
+programs. A pair cut by the window's edge is dropped. A task whose stamps do not alternate
+had a wake-up one session saw and the other did not: printed, and exit 1.
 """
 import collections
 import csv
 import sys
 
 EDGE_NS = 200_000_000
-MARGIN_NS = 2_000_000
 
 
 def wakeups(path):
@@ -40,24 +40,37 @@ def main():
         print(f"the sessions overlap for {(hi - lo + 2 * EDGE_NS) / 1e9:.2f} s only")
         return 1
 
-    def count(rows, lo_, hi_):
-        return collections.Counter(p for t, p, g, _ in rows if g not in own and lo_ <= t < hi_)
+    def stamps(rows):
+        per = collections.defaultdict(list)
+        for t, p, g, _ in rows:
+            if g not in own and lo <= t < hi:
+                per[p].append(t)
+        return per
 
-    inner_a, inner_b = count(a, lo, hi), count(b, lo, hi)
-    edge_a = count(a, lo - MARGIN_NS, lo + MARGIN_NS) + count(a, hi - MARGIN_NS, hi + MARGIN_NS)
-    edge_b = count(b, lo - MARGIN_NS, lo + MARGIN_NS) + count(b, hi - MARGIN_NS, hi + MARGIN_NS)
-    bad = []
-    for pid in sorted(set(inner_a) | set(inner_b)):
-        d = abs(inner_a[pid] - inner_b[pid])
-        if d > edge_a[pid] + edge_b[pid]:
-            comm = next((c for _, p, _, c in a + b if p == pid), "?")
-            bad.append(f"pid {pid} ({comm}): {inner_a[pid]} against {inner_b[pid]}")
-    total_a, total_b = sum(inner_a.values()), sum(inner_b.values())
+    sa, sb = stamps(a), stamps(b)
+
+    def alternates(first, second):
+        seq = sorted([(t, 0) for t in first] + [(t, 1) for t in second])
+        if seq and seq[0][1] == 1:      # its partner fell before the window
+            seq.pop(0)
+        if seq and seq[-1][1] == 0:     # its partner falls after it
+            seq.pop()
+        return all(lab == i % 2 for i, (_, lab) in enumerate(seq))
+
+    bad, pairs = [], 0
+    comms = {p: c for _, p, _, c in a + b}
+    for pid in sorted(set(sa) | set(sb)):
+        if alternates(sa[pid], sb[pid]) or alternates(sb[pid], sa[pid]):
+            pairs += min(len(sa[pid]), len(sb[pid]))
+        else:
+            bad.append(f"pid {pid} ({comms.get(pid, '?')}): {len(sa[pid])} against {len(sb[pid])}")
+    total_a = sum(len(v) for v in sa.values())
+    total_b = sum(len(v) for v in sb.values())
     print(f"{(hi - lo) / 1e9:.2f} s of overlap: {total_a} and {total_b} wake-ups of "
-          f"{len(set(inner_a) | set(inner_b))} tasks; {len(bad)} tasks differ")
+          f"{len(set(sa) | set(sb))} tasks; {len(bad)} tasks differ")
     for line in bad[:10]:
         print("  " + line)
-    return 1 if bad or total_a == 0 else 0
+    return 1 if bad or pairs == 0 else 0
 
 
 if __name__ == "__main__":
