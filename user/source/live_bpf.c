@@ -447,8 +447,11 @@ static void count_programs(struct fs_live_bpf *b)
 		int fd = bpf_program__fd(prog);
 
 		b->feat.progs_loaded += fd >= 0;
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			verified += info.verified_insns; /* v5.16+, else 0 */
+			vlog(2, "  %s: %u instructions verified\n", bpf_program__name(prog),
+			     info.verified_insns);
+		}
 	}
 	vlog(1, "%d programs loaded, the verifier walked %llu instructions (v5.16+)\n",
 	     b->feat.progs_loaded, (unsigned long long)verified);
