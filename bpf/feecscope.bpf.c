@@ -41,6 +41,13 @@ const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from
  */
 const volatile __u32 sd_asym_flag = 0x0040;
 const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the reader */
+/*
+ * CPUs 0..landscape_cpus-1 get their landscape read: nr_cpus, except in the
+ * cost bench (tests/bench/landscape_cost.sh), which runs collectors with
+ * fewer side by side to split the cost into a fixed and a per-CPU part. The
+ * entries past it stay zero.
+ */
+const volatile __u32 landscape_cpus = 1;
 
 /*
  * uclamp_is_used() (v5.9+) is the static key sched_uclamp_used: read it where
@@ -636,7 +643,7 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
-		if (i >= nr_cpus)
+		if (i >= landscape_cpus)
 			break;
 		if (landscape_cpu(i)) {
 			incomplete = true;
