@@ -450,7 +450,7 @@ static void count_programs(struct fs_live_bpf *b)
 		b->feat.progs_loaded += fd >= 0;
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			verified += info.verified_insns; /* v5.16+, else 0 */
-			vlog(2, "  %s: %u instructions verified\n", bpf_program__name(prog),
+			vlog(2, "  %s: %u instructions walked\n", bpf_program__name(prog),
 			     info.verified_insns);
 		}
 	}
