@@ -41,6 +41,13 @@ const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from
  */
 const volatile __u32 sd_asym_flag = 0x0040;
 const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the reader */
+/*
+ * CPUs 0..landscape_cpus-1 get their landscape read: nr_cpus, except in the
+ * cost bench (tests/bench/landscape_cost.sh), which runs collectors with
+ * fewer side by side to split the cost into a fixed and a per-CPU part. The
+ * entries past it stay zero.
+ */
+const volatile __u32 landscape_cpus = 1;
 
 /*
  * uclamp_is_used() (v5.9+) is the static key sched_uclamp_used: read it where
@@ -127,6 +134,9 @@ struct {
 struct pending {
 	__s32 pid;
 	__u32 valid;
+	__u64 task;             /* the waking task, compared with each rq->curr */
+	__u64 rd, sd;           /* the waker's rq->rd and rq->sd, once waker_known */
+	__u32 waker_known;
 	struct fs_wakeup w;
 	__u8 rq[RQ_COPY_MAX];   /* one CPU's struct rq windows, at the kernel's offsets */
 	__u8 avg[AVG_COPY_MAX]; /* the waking task's se.avg fields, at the kernel's offsets */
@@ -351,8 +361,7 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
  * copy's (loop-invariant) field addresses above their bpf_core_field_exists()
  * guards, and a missing field's relocation then fails to load.
  */
-static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq,
-				struct task_struct *p)
+static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq)
 {
 	struct rq *m = (void *)s->rq; /* the copy: only the RQ_* fields are valid */
 	struct rq___capacity_orig *mo = (void *)m;
@@ -400,9 +409,46 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 		c->flags |= FS_CPU_ONLINE;
 	if (m->rt.rt_queued && m->rt.rt_nr_running)
 		c->flags |= FS_CPU_RT_RUNNABLE;
-	if ((void *)m->curr == (void *)p)
-		c->flags |= FS_CPU_CURR_IS_P;
 	return true;
+}
+
+/*
+ * CPU cpu's landscape into this CPU's scratch snapshot: 0, or 1 where its
+ * struct rq is unknown or does not fit the copy (its entry is then zeroed).
+ * A global function, so the verifier checks it once per program with cpu
+ * unknown, instead of once per CPU inside snapshot()'s loop (start-up grew
+ * with the CPU count: 31,771 instructions verified at 4 CPUs, 148,122 at 8).
+ * Global functions take only numbers before v5.12 (and a pointer passed as
+ * one is refused), hence the scratch lookup here. Everything that depends on
+ * the CPU is done here too (the waking task's CPU, the waker's rd and sd):
+ * each branch left in the caller's loop doubles the states it walks per CPU.
+ */
+__noinline int landscape_cpu(__u32 cpu)
+{
+	struct pending *s;
+	struct fs_cpu *c;
+	struct rq *rq, *m;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 1;
+	cpu &= FS_MAX_CPUS - 1; /* the bound the verifier needs; callers pass cpu < nr_cpus */
+	c = &s->w.cpu[cpu];
+	rq = rq_of(cpu);
+	if (!rq || !read_cpu(c, s, rq)) {
+		__builtin_memset(c, 0, sizeof(*c));
+		return 1;
+	}
+	m = (void *)s->rq; /* the copy read_cpu() left: only the RQ_* fields are valid */
+	if ((__u64)m->curr == s->task)
+		c->flags |= FS_CPU_CURR_IS_P;
+	if (cpu == bpf_get_smp_processor_id()) { /* feec's rd and sd are the waker's */
+		s->rd = (__u64)m->rd;
+		s->sd = (__u64)m->sd;
+		s->waker_known = 1;
+	}
+	return 0;
 }
 
 /* The value of a struct uclamp_se at addr: its low 11 bits (value:11 leads the word). */
@@ -568,10 +614,7 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 	const struct cpumask *mask;
 	struct pending *s;
 	struct fs_wakeup *w;
-	struct rq *rq;
-	struct root_domain *rd = NULL;
-	struct sched_domain *sd = NULL;
-	bool incomplete = false, waker_known = false;
+	bool incomplete = false;
 	__u32 i;
 
 	s = bpf_map_lookup_elem(&scratch, &zero);
@@ -608,23 +651,13 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 	w->uid = BPF_CORE_READ(p, cred, uid.val);
 	read_task(btf, s, p);
 
+	s->task = (__u64)p;
+	s->waker_known = 0;
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
-		if (i >= nr_cpus)
+		if (i >= landscape_cpus)
 			break;
-		rq = rq_of(i);
-		if (!rq || !read_cpu(&w->cpu[i], s, rq, p)) {
-			__builtin_memset(&w->cpu[i], 0, sizeof(w->cpu[i]));
-			incomplete = true;
-			continue;
-		}
-		if (i == waker) { /* feec's rd and sd are the waker's: in the copy read_cpu left */
-			struct rq *m = (void *)s->rq;
-
-			rd = m->rd;
-			sd = m->sd;
-			waker_known = true;
-		}
+		incomplete |= landscape_cpu(i);
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
@@ -633,9 +666,9 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 	if (!bpf_core_field_exists(((struct task_struct___uclamp *)p)->uclamp))
 		w->flags |= FS_WAKE_NO_UCLAMP; /* no CONFIG_UCLAMP_TASK: the clamps are "none" */
 
-	if (waker_known) {
-		read_root_domain(w, rd);
-		read_asym_sd(w, sd);
+	if (s->waker_known) {
+		read_root_domain(w, (struct root_domain *)s->rd);
+		read_asym_sd(w, (struct sched_domain *)s->sd);
 	} else {
 		w->flags |= FS_WAKE_EAS_UNKNOWN | FS_WAKE_NO_ASYM;
 	}

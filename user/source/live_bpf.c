@@ -52,6 +52,7 @@ struct fs_live_bpf {
 	int nr_possible;
 	int load_errno;         /* the last refused object load's errno */
 	int rings_fd;           /* the rings array, made before libbpf's load */
+	__u32 landscape_cpus;   /* nr_possible, but for the cost bench */
 };
 
 static int g_verbose;
@@ -447,13 +448,40 @@ static void count_programs(struct fs_live_bpf *b)
 		int fd = bpf_program__fd(prog);
 
 		b->feat.progs_loaded += fd >= 0;
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			verified += info.verified_insns; /* v5.16+, else 0 */
+			vlog(2, "  %s: %u instructions walked\n", bpf_program__name(prog),
+			     info.verified_insns);
+		}
 	}
 	vlog(1, "%d programs loaded, the verifier walked %llu instructions (v5.16+)\n",
 	     b->feat.progs_loaded, (unsigned long long)verified);
 	b->feat.progs_wanted = b->feat.progs_loaded +
 			       (b->feat.lost[0] && b->feat.kernel_btf && !b->feat.fentry_select);
+}
+
+/*
+ * The CPUs whose landscape the collector reads: all, unless the hidden
+ * FS_BENCH_LANDSCAPE_CPUS (1..nr) asks for fewer. Only the cost bench sets it
+ * (tests/bench/landscape_cost.sh); its records then lack the other CPUs, so
+ * live says so.
+ */
+static __u32 landscape_cpus(int nr)
+{
+	const char *e = getenv("FS_BENCH_LANDSCAPE_CPUS");
+	char *end;
+	long n;
+
+	if (!e || !*e)
+		return nr;
+	n = strtol(e, &end, 10);
+	if (*end || n < 1 || n > nr) {
+		vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%s ignored (not 1..%d)\n", e, nr);
+		return nr;
+	}
+	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only CPUs 0..%ld are read (a benchmark "
+	     "setting: placements and energy are wrong)\n", n, n - 1);
+	return n;
 }
 
 /* Open, configure and load the object with the programs the probes chose. */
@@ -476,6 +504,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 		return -1;
 	}
 	s->rodata->nr_cpus = b->nr_possible;
+	s->rodata->landscape_cpus = b->landscape_cpus;
 	s->rodata->self_tgid = getpid();
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
 	s->rodata->util_est_off = b->feat.util_est_off;
@@ -696,6 +725,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	}
 	b->nr_possible = rc;
 	b->feat.nr_cpus = rc;
+	b->landscape_cpus = landscape_cpus(rc);
 	for (int cpu = 0; cpu < FS_MAX_CPUS; cpu++)
 		b->ring_fd[cpu] = -1;
 	b->ring_bytes = ring_share(o->ringbuf_size, rc);
