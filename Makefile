@@ -24,11 +24,15 @@ WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -O2 -g
 CFLAGS     += -std=c11 -D_GNU_SOURCE $(WARN) -Iuser -I$(OUTPUT)
 SAN_FLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-LDLIBS_CORE := -ldeflate -lz -lm
 LDLIBS_LIVE := -lbpf -lelf -lz
+# gzip outputs: ISA-L's igzip, or libdeflate where Debian has no static libisal (user/output/gzip_stream.c)
 ifneq ($(ARCH),$(HOST_ARCH))
 LDFLAGS    += -static
 LDLIBS_LIVE += -lzstd
+CFLAGS     += -DFS_GZIP_LIBDEFLATE
+LDLIBS_CORE := -ldeflate -lz -lm
+else
+LDLIBS_CORE := -lisal -lz -lm
 endif
 
 ifeq ($(V),1)

@@ -78,3 +78,24 @@ FS_TEST(gzip_stream_write_error_reaches_fclose)
 	EXPECT_EQ(fclose(f), EOF);
 	EXPECT_EQ(errno, ENOSPC);
 }
+
+FS_TEST(gzip_stream_incompressible_bytes_read_back)
+{
+	size_t len = 300000, back = 0; /* random bytes: members are stored, larger than their text */
+	char *text = malloc(len);
+	off_t gz = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	ASSERT_TRUE(text);
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		text[i] = (char)(x >> 24);
+	}
+	char *out = roundtrip(text, len, &back, &gz);
+	ASSERT_TRUE(out);
+	EXPECT_EQ(back, len);
+	EXPECT_TRUE(!memcmp(out, text, len));
+	EXPECT_TRUE(gz > (off_t)len);
+	free(out);
+	free(text);
+}
