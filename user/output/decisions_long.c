@@ -13,6 +13,7 @@
 #include "decisions_csv.h"
 #include "out_file.h"
 #include "seq_sort.h"
+#include "text_put.h"
 #include "../source/csv_records.h"
 
 #define HOLD_BYTES (64u << 20) /* rows held in memory before they are sorted on disk */
@@ -33,48 +34,10 @@ struct long_out {
 	bool have_t0;
 	__u64 t0;                             /* the first wake-up's ts */
 	struct fs_seq_sort *sort;
+	__u32 flags;                          /* the wake-up flags flags_text spells (they repeat) */
+	char flags_text[160];
 	char buf[FS_MAX_POLICIES * LINE_MAX_BYTES];
 };
-
-/* Append-only text building without printf: this runs for every wake-up and policy. */
-struct text {
-	char *p;
-};
-
-static void put_s(struct text *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(t->p, s, n);
-	t->p += n;
-}
-
-static void put_u(struct text *t, unsigned long long v)
-{
-	char d[24];
-	int n = 0;
-
-	do
-		d[n++] = (char)('0' + v % 10);
-	while ((v /= 10));
-	while (n)
-		*t->p++ = d[--n];
-}
-
-static void put_i(struct text *t, long long v)
-{
-	if (v < 0) {
-		*t->p++ = '-';
-		put_u(t, 0ull - (unsigned long long)v);
-	} else {
-		put_u(t, (unsigned long long)v);
-	}
-}
-
-static void put_c(struct text *t, char c)
-{
-	*t->p++ = c;
-}
 
 /* ",v", or "," for none */
 static void put_opt(struct text *t, __u64 v)
@@ -87,10 +50,13 @@ static void put_opt(struct text *t, __u64 v)
 /* The row's lines, one per policy, into c->buf; returns their length. */
 static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 {
-	char flags[160], comm[FS_CSV_COMM_MAX], e[64];
+	char comm[FS_CSV_COMM_MAX];
 	struct text t = { c->buf };
 
-	fs_csv_format_wake_flags(flags, sizeof(flags), r->flags);
+	if (r->flags != c->flags) {
+		c->flags = r->flags;
+		fs_csv_format_wake_flags(c->flags_text, sizeof(c->flags_text), r->flags);
+	}
 	fs_csv_comm(comm, r->comm);
 	/* the wake-up's columns once, copied in front of every policy's */
 	put_u(&t, r->seq), put_c(&t, ',');
@@ -105,7 +71,7 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 	put_i(&t, r->prev_cpu), put_c(&t, ',');
 	put_i(&t, r->kernel_cpu), put_c(&t, ',');
 	put_u(&t, r->task_util), put_c(&t, ',');
-	put_s(&t, flags), put_c(&t, ',');
+	put_s(&t, c->flags_text), put_c(&t, ',');
 	put_u(&t, r->iv.dt_ns), put_c(&t, ',');
 	put_s(&t, fs_interval_end_name(r->iv.end)), put_c(&t, ',');
 	if (r->iv.runtime_known)
@@ -132,12 +98,7 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 		put_opt(&t, p->has_threshold ? p->threshold : UINT64_MAX);
 		put_c(&t, ','), put_u(&t, p->power_uw);
 		put_c(&t, ','), put_i(&t, p->dpower_uw);
-		if (r->iv.de_fj[i]) {
-			fs_fmt_fj(e, sizeof(e), r->iv.de_fj[i], 6, 6); /* nJ, exact */
-			put_c(&t, ','), put_s(&t, e);
-		} else {
-			put_s(&t, ",0.000000");
-		}
+		put_c(&t, ','), put_fj_nj6(&t, r->iv.de_fj[i]); /* nJ, exact */
 		put_c(&t, '\n');
 	}
 	return (size_t)(t.p - c->buf);
@@ -211,6 +172,7 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 		return -1;
 	}
 	c->nr = nr_policies;
+	fs_csv_format_wake_flags(c->flags_text, sizeof(c->flags_text), c->flags);
 	for (int i = 0; i < nr_policies; i++) {
 		c->pols[i] = pols[i];
 		c->twin[i] = "";
