@@ -39,9 +39,12 @@
 #define HUGE_PAGE (2u << 20)  /* the buffers' mapping: one huge page where the kernel gives one */
 #ifdef FS_GZIP_LIBDEFLATE
 #define LEVEL_BUF 0
+#define ZSTREAM 0
 #else
 #define LEVEL_BUF ISAL_DEF_LVL1_DEFAULT /* igzip's hash tables and tokens */
+#define ZSTREAM ((sizeof(struct isal_zstream) + 63) / 64 * 64)
 #endif
+#define STACK (64u << 10) /* the thread's: deflate's state is in the mapping; a small stack is cheap to start and end */
 
 struct gz {
 	int fd;
@@ -49,6 +52,9 @@ struct gz {
 	struct libdeflate_compressor *c; /* the thread's */
 #endif
 	char *in[NBUF], *out, *level_buf;
+#ifndef FS_GZIP_LIBDEFLATE
+	struct isal_zstream *zs; /* 80 KiB: in the mapping, not on the thread's small stack */
+#endif
 	void *mem;              /* in[] and out, one mapping */
 	size_t mem_len;
 	size_t n[NBUF], out_cap;
@@ -86,20 +92,20 @@ static size_t compress_member(struct gz *g, const char *in, size_t n)
 #ifdef FS_GZIP_LIBDEFLATE
 	return libdeflate_gzip_compress(g->c, in, n, g->out, g->out_cap);
 #else
-	struct isal_zstream s;
+	struct isal_zstream *s = g->zs;
 
-	isal_deflate_stateless_init(&s);
-	s.level = LEVEL;
-	s.level_buf = (uint8_t *)g->level_buf;
-	s.level_buf_size = LEVEL_BUF;
-	s.gzip_flag = IGZIP_GZIP; /* a fixed header: no time or name, so replays give the same bytes */
-	s.end_of_stream = 1;
-	s.flush = NO_FLUSH;
-	s.next_in = (uint8_t *)in;
-	s.avail_in = (uint32_t)n;
-	s.next_out = (uint8_t *)g->out;
-	s.avail_out = (uint32_t)g->out_cap;
-	return isal_deflate_stateless(&s) == COMP_OK ? s.total_out : 0;
+	isal_deflate_stateless_init(s);
+	s->level = LEVEL;
+	s->level_buf = (uint8_t *)g->level_buf;
+	s->level_buf_size = LEVEL_BUF;
+	s->gzip_flag = IGZIP_GZIP; /* a fixed header: no time or name, so replays give the same bytes */
+	s->end_of_stream = 1;
+	s->flush = NO_FLUSH;
+	s->next_in = (uint8_t *)in;
+	s->avail_in = (uint32_t)n;
+	s->next_out = (uint8_t *)g->out;
+	s->avail_out = (uint32_t)g->out_cap;
+	return isal_deflate_stateless(s) == COMP_OK ? s->total_out : 0;
 #endif
 }
 
@@ -231,7 +237,7 @@ FILE *fs_gzip_stream(int fd)
 	g->out_cap = (MEMBER + (MEMBER / 65535 + 1) * 5 + ISAL_DEF_MAX_HDR_SIZE + 64 + 63) / 64 * 64;
 #endif
 	if (ok) {
-		g->mem_len = (NBUF * MEMBER + g->out_cap + LEVEL_BUF + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+		g->mem_len = (NBUF * MEMBER + g->out_cap + LEVEL_BUF + ZSTREAM + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 		g->mem = mmap(NULL, g->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (g->mem == MAP_FAILED)
 			g->mem = NULL;
@@ -244,12 +250,23 @@ FILE *fs_gzip_stream(int fd)
 	if (ok) {
 		g->out = (char *)g->mem + NBUF * MEMBER;
 		g->level_buf = g->out + g->out_cap;
+#ifndef FS_GZIP_LIBDEFLATE
+		g->zs = (struct isal_zstream *)(g->level_buf + LEVEL_BUF);
+#endif
 	}
 	if (ok) {
+		pthread_attr_t attr;
+
+		bool attr_ok = !pthread_attr_init(&attr);
+
+		if (attr_ok)
+			(void)pthread_attr_setstacksize(&attr, STACK); /* on failure the default size */
 		sigfillset(&all);
 		pthread_sigmask(SIG_SETMASK, &all, &old); /* the thread starts with every signal blocked */
-		ok = !pthread_create(&g->thread, NULL, compressor, g);
+		ok = !pthread_create(&g->thread, attr_ok ? &attr : NULL, compressor, g);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (attr_ok)
+			pthread_attr_destroy(&attr);
 	}
 	if (ok && !(f = fopencookie(g, "w", io))) {
 		pthread_mutex_lock(&g->lock);
