@@ -12,6 +12,7 @@
 #include <string.h>
 #include "decisions_csv.h"
 #include "out_file.h"
+#include "row_pack.h"
 #include "seq_sort.h"
 #include "text_put.h"
 #include "../source/csv_records.h"
@@ -37,6 +38,8 @@ struct long_out {
 	__u32 flags;                          /* the wake-up flags flags_text spells (they repeat) */
 	char flags_text[160];
 	char buf[FS_MAX_POLICIES * LINE_MAX_BYTES];
+	char packed[FS_ROW_PACK_MAX(FS_MAX_POLICIES)];
+	struct fs_decision_row row;           /* a held row unpacked */
 };
 
 /* ",v", or "," for none */
@@ -116,12 +119,25 @@ static int long_decision(void *self, const struct fs_decision_row *row, char *er
 	return 0;
 }
 
+/* Rows wait packed (row_pack.h) and become text when their turn comes. */
 static int long_interval(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
 {
 	struct long_out *c = self;
-	size_t len = format_row(c, row);
+	size_t len = fs_row_pack(c->packed, row, c->nr);
 
-	return fs_seq_sort_add(c->sort, row->seq, c->buf, len, err, errlen);
+	return fs_seq_sort_add(c->sort, row->seq, c->packed, len, err, errlen);
+}
+
+static int long_emit(void *self, const char *packed, size_t len, FILE *out)
+{
+	struct long_out *c = self;
+
+	if (fs_row_unpack(packed, len, &c->row, c->nr)) {
+		errno = EIO; /* cannot happen: the bytes are the packer's */
+		return -1;
+	}
+	len = format_row(c, &c->row);
+	return fwrite(c->buf, 1, len, out) == len ? 0 : -1;
 }
 
 static int long_flush(void *self, char *err, size_t errlen)
@@ -190,6 +206,7 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 		long_free(c);
 		return -1;
 	}
+	fs_seq_sort_set_emit(c->sort, long_emit, c);
 	fputs(header, c->f);
 	o->ops = &long_ops;
 	o->self = c;

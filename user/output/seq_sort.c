@@ -32,6 +32,8 @@ struct run {
 
 struct fs_seq_sort {
 	FILE *out;
+	fs_seq_sort_emit_fn emit; /* NULL: chunks are written to out as they are */
+	void *emit_ctx;
 	const char *path;
 	__u64 next;             /* the seq written next while nothing is spilled */
 	size_t limit;
@@ -63,6 +65,20 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
 	}
 	(void)madvise(s->arena, s->arena_cap, MADV_HUGEPAGE); /* a hint: EINVAL without THP */
 	return s;
+}
+
+void fs_seq_sort_set_emit(struct fs_seq_sort *s, fs_seq_sort_emit_fn emit, void *ctx)
+{
+	s->emit = emit;
+	s->emit_ctx = ctx;
+}
+
+/* A chunk whose turn came: 0, or -1 with errno. */
+static int out_chunk(struct fs_seq_sort *s, const char *chunk, size_t len)
+{
+	if (s->emit)
+		return s->emit(s->emit_ctx, chunk, len, s->out);
+	return fwrite(chunk, 1, len, s->out) == len ? 0 : -1;
 }
 
 int fs_seq_sort_runs(const struct fs_seq_sort *s)
@@ -185,7 +201,7 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 {
 	if (!s->nr_runs && !s->n && seq == s->next) { /* in order: straight through */
 		s->next++;
-		return fwrite(text, 1, len, s->out) == len ? 0 : write_err(s, "write", err, errlen);
+		return out_chunk(s, text, len) ? write_err(s, "write", err, errlen) : 0;
 	}
 	if (s->arena_len + len > s->arena_cap) {
 		if (s->live + len > s->arena_cap) {
@@ -213,7 +229,7 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 	while (!s->nr_runs && s->n && s->heap[0].seq == s->next) {
 		const struct chunk *c = &s->heap[0];
 
-		if (fwrite(s->arena + c->off, 1, c->len, s->out) != c->len)
+		if (out_chunk(s, s->arena + c->off, c->len))
 			return write_err(s, "write", err, errlen);
 		s->live -= c->len;
 		s->next++;
@@ -295,7 +311,7 @@ static int merge(struct fs_seq_sort *s, char *err, size_t errlen)
 				best = i;
 		if (best < 0)
 			break;
-		if (fwrite(rd[best].buf, 1, rd[best].len, s->out) != rd[best].len) {
+		if (out_chunk(s, rd[best].buf, rd[best].len)) {
 			rc = write_err(s, "write", err, errlen);
 			break;
 		}
@@ -318,7 +334,7 @@ int fs_seq_sort_finish(struct fs_seq_sort *s, char *err, size_t errlen)
 	if (s->n) /* an empty run has no heap yet (qsort must not get NULL) */
 		qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk);
 	for (size_t i = 0; i < s->n; i++)
-		if (fwrite(s->arena + s->heap[i].off, 1, s->heap[i].len, s->out) != s->heap[i].len)
+		if (out_chunk(s, s->arena + s->heap[i].off, s->heap[i].len))
 			return write_err(s, "write", err, errlen);
 	s->n = 0;
 	s->arena_len = s->live = 0;

@@ -24,6 +24,13 @@ struct fs_seq_sort;
  * mem_limit: bytes of held text before a spill. NULL: out of memory.
  */
 struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq, size_t mem_limit);
+/*
+ * Chunks that are not the text itself (rows packed smaller while they are
+ * held): emit writes each one's text to out when its turn comes, returning
+ * 0, or -1 with errno set. Set it before the first add.
+ */
+typedef int (*fs_seq_sort_emit_fn)(void *ctx, const char *chunk, size_t len, FILE *out);
+void fs_seq_sort_set_emit(struct fs_seq_sort *s, fs_seq_sort_emit_fn emit, void *ctx);
 /* Add chunk seq (len bytes of text). -1 with err on a write or memory error. */
 int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t len, char *err, size_t errlen);
 /* Write everything still held, in order. -1 with err. */
