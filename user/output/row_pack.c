@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Decision rows as varints (row_pack.h): 7 bits a byte, the high bit set on all but the last. */
+#include <stdint.h>
 #include <string.h>
 #include "row_pack.h"
 
@@ -68,15 +69,23 @@ struct unpacker {
 
 static unsigned __int128 get(struct unpacker *u)
 {
-	unsigned __int128 v = 0;
+	uint64_t v = 0;
+	int shift = 0;
 
-	for (int shift = 0; shift < 128; shift += 7) {
-		if (u->p == u->end)
-			break;
+	for (; shift < 63 && u->p < u->end; shift += 7) { /* nine bytes in 64 bits: every value but energies */
 		unsigned char b = *u->p++;
-		v |= (unsigned __int128)(b & 0x7f) << shift;
+
+		v |= (uint64_t)(b & 0x7f) << shift;
 		if (!(b & 0x80))
 			return v;
+	}
+	unsigned __int128 w = v;
+	for (; shift < 128 && u->p < u->end; shift += 7) {
+		unsigned char b = *u->p++;
+
+		w |= (unsigned __int128)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return w;
 	}
 	u->bad = true;
 	return 0;
@@ -93,7 +102,6 @@ int fs_row_unpack(const char *buf, size_t len, struct fs_decision_row *r, int nr
 {
 	struct unpacker u = { (const unsigned char *)buf, (const unsigned char *)buf + len, false };
 
-	memset(r, 0, sizeof(*r));
 	r->seq = (__u64)get(&u);
 	r->ts_ns = (__u64)get(&u);
 	r->pid = (__s32)get_s(&u);
@@ -103,6 +111,7 @@ int fs_row_unpack(const char *buf, size_t len, struct fs_decision_row *r, int nr
 	if (comm_len > FS_COMM_LEN || comm_len > (size_t)(u.end - u.p))
 		return -1;
 	memcpy(r->comm, u.p, comm_len);
+	memset(r->comm + comm_len, 0, FS_COMM_LEN - comm_len);
 	u.p += comm_len;
 	r->prev_cpu = (__s32)get_s(&u);
 	r->kernel_cpu = (__s32)get_s(&u);

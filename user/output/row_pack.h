@@ -19,7 +19,8 @@
 /* r (its first nr policies) into buf, which holds FS_ROW_PACK_MAX(nr); the length. */
 size_t fs_row_pack(char *buf, const struct fs_decision_row *r, int nr);
 /*
- * buf[0..len) back into *r (the fields packed; the rest zero). -1 if the
+ * buf[0..len) back into *r (the fields packed; the others are left as they
+ * were: clearing the whole row cost more than decoding it). -1 if the
  * bytes do not hold exactly one row of nr policies.
  */
 int fs_row_unpack(const char *buf, size_t len, struct fs_decision_row *r, int nr);
