@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What each output costs and weighs, two ways, each in one run (best of 3,
- * modes alternated):
+ * What each output costs and weighs, two ways, each in one run (best of 5
+ * on the recording, best of 3 on generated wake-ups, modes alternated):
  * - `feecscope replay` of a lab recording (tests/fixtures/view/live.fsr),
  *   run in this process as the command runs, with no output, then with the
  *   trace, the CSV.gz and both: CPU time (user + system, so page faults and
@@ -159,14 +159,29 @@ static int replay_cmd(const char *rec, int mode, int reps, const char *dir, doub
 	argv[argc] = NULL;
 	double c0 = cpu_s(), w0 = now_s();
 	for (int i = 0; i < reps; i++) {
-		if (fs_cmd_replay(argc, argv) != 0)
-			return -1;
 		unlink(pf);
 		unlink(csv);
+		if (fs_cmd_replay(argc, argv) != 0)
+			return -1;
 	}
 	*cpu = cpu_s() - c0;
 	*wall = now_s() - w0;
 	return 0;
+}
+
+/* Wake-ups in a decision CSV: the last row's seq (rows are in wake-up order). */
+static unsigned long long csv_wakeups(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	unsigned long long seq = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (line[0] >= '0' && line[0] <= '9')
+			seq = strtoull(line, NULL, 10);
+	if (f)
+		fclose(f);
+	return seq;
 }
 
 /*
@@ -181,7 +196,7 @@ static int bench_recording(const char *rec)
 
 	snprintf(dir, sizeof(dir), "%s/fs-outputs-bench-XXXXXX", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
 	double cpu[NR_R], wall[NR_R];
-	const int reps = 30;
+	const int reps = 30, rounds = 5;
 
 	if (access(rec, R_OK) || !mkdtemp(dir)) {
 		fprintf(stderr, "outputs_bench: %s: cannot read it\n", rec);
@@ -197,7 +212,7 @@ static int bench_recording(const char *rec)
 	for (int m = 0; m < NR_R; m++)
 		cpu[m] = wall[m] = 1e30;
 	int rc = 0;
-	for (int round = 0; round < 3 && !rc; round++)
+	for (int round = 0; round < rounds && !rc; round++)
 		for (int m = 0; m < NR_R && !rc; m++) {
 			double c, w;
 			rc = replay_cmd(rec, m, reps, dir, &c, &w);
@@ -206,6 +221,20 @@ static int bench_recording(const char *rec)
 			if (!rc && w < wall[m])
 				wall[m] = w;
 		}
+	/* bytes per wake-up: the files of the last run with both, and the CSV's text once */
+	char pf[512], gz[512], txt[512];
+	struct stat st_rec, st_pf, st_gz, st_txt;
+	snprintf(pf, sizeof(pf), "%s/r.pftrace", dir);
+	snprintf(gz, sizeof(gz), "%s/r.csv.gz", dir);
+	snprintf(txt, sizeof(txt), "%s/r.csv", dir);
+	char *argv_txt[] = { (char *)"replay", (char *)rec, (char *)"--csv", txt, NULL };
+	unsigned long long wakeups = 0;
+	if (!rc && !stat(rec, &st_rec) && !stat(pf, &st_pf) && !stat(gz, &st_gz) && !fs_cmd_replay(4, argv_txt) &&
+	    !stat(txt, &st_txt))
+		wakeups = csv_wakeups(txt);
+	unlink(pf);
+	unlink(gz);
+	unlink(txt);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -214,13 +243,19 @@ static int bench_recording(const char *rec)
 		fprintf(stderr, "outputs_bench: feecscope replay %s failed\n", rec);
 		return -1;
 	}
-	printf("outputs on a recording: feecscope replay %s,\n%d times in this process, best of 3\n", rec, reps);
+	printf("outputs on a recording: feecscope replay %s,\n%d times in this process, best of %d\n", rec, reps, rounds);
 	printf("%-22s %10s %8s %10s %8s\n", "output", "CPU", "ratio", "wall", "ratio");
 	for (int m = 0; m < NR_R; m++)
 		printf("%-22s %9.3fs %7.2fx %9.3fs %7.2fx\n", r_name[m], cpu[m], cpu[m] / cpu[R_NONE], wall[m],
 		       wall[m] / wall[R_NONE]);
-	printf("Perfetto + CSV.gz cost %.2fx the replay itself in CPU time, %.2fx in wall time (goal: < 1x)\n\n",
+	printf("Perfetto + CSV.gz cost %.2fx the replay itself in CPU time, %.2fx in wall time (goal: < 1x)\n",
 	       (cpu[R_BOTH] - cpu[R_NONE]) / cpu[R_NONE], (wall[R_BOTH] - wall[R_NONE]) / wall[R_NONE]);
+	if (wakeups)
+		printf("bytes per wake-up (%llu): recording %.1f, CSV %.1f, CSV.gz %.1f, Perfetto %.1f\n\n", wakeups,
+		       (double)st_rec.st_size / (double)wakeups, (double)st_txt.st_size / (double)wakeups,
+		       (double)st_gz.st_size / (double)wakeups, (double)st_pf.st_size / (double)wakeups);
+	else
+		printf("bytes per wake-up: could not be measured\n\n");
 	return 0;
 }
 
