@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /* seq_sort: chunks come out in sequence order whatever order they arrive in, in memory or spilled. */
+#include <stdbool.h>
 #include <unistd.h>
 #include "test.h"
 #include "output/seq_sort.h"
 
+/* A chunk held as its number in binary becomes its text when its turn comes. */
+static int emit_row(void *ctx, const char *chunk, size_t len, FILE *out)
+{
+	int v;
+
+	(void)ctx;
+	if (len != sizeof(v))
+		return -1;
+	memcpy(&v, chunk, sizeof(v));
+	return fprintf(out, "%d,row %d\n", v, v) > 0 ? 0 : -1;
+}
+
 /* Feed chunks 1..n in a shuffled order (with some long-held ones), return what came out. */
-static char *run(int n, size_t limit, unsigned seed, int *runs)
+static char *run_as(int n, size_t limit, unsigned seed, int *runs, bool packed)
 {
 	char dir[] = "/tmp/fs-seqsort-XXXXXX", path[64], *out = NULL, err[256] = "";
 	size_t outlen = 0;
@@ -28,11 +41,17 @@ static char *run(int n, size_t limit, unsigned seed, int *runs)
 	FILE *f = open_memstream(&out, &outlen);
 	struct fs_seq_sort *s = fs_seq_sort_new(f, path, 1, limit);
 	char text[64];
+	if (packed)
+		fs_seq_sort_set_emit(s, emit_row, NULL);
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			if ((order[i] % 97 == 0) != (pass == 1))
 				continue;
 			int len = snprintf(text, sizeof(text), "%d,row %d\n", order[i], order[i]);
+			if (packed) {
+				memcpy(text, &order[i], sizeof(order[i]));
+				len = sizeof(order[i]);
+			}
 			if (fs_seq_sort_add(s, (__u64)order[i], text, (size_t)len, err, sizeof(err)))
 				FS_FAIL_AT("add %d: %s", order[i], err);
 		}
@@ -45,6 +64,11 @@ static char *run(int n, size_t limit, unsigned seed, int *runs)
 	/* the spill file was unlinked at once: nothing is left beside the output */
 	EXPECT_EQ(rmdir(dir), 0);
 	return out;
+}
+
+static char *run(int n, size_t limit, unsigned seed, int *runs)
+{
+	return run_as(n, limit, seed, runs, false);
 }
 
 static void expect_in_order(const char *out, int n)
@@ -95,5 +119,21 @@ FS_TEST(seq_sort_compacts_in_place_and_keeps_order)
 	ASSERT_TRUE(out);
 	EXPECT_EQ(runs, 0);
 	expect_in_order(out, 200000);
+	free(out);
+}
+
+FS_TEST(seq_sort_emit_expands_held_chunks_in_memory_and_spilled)
+{
+	int runs;
+	char *out = run_as(5000, 1 << 20, 3, &runs, true);
+
+	ASSERT_TRUE(out);
+	EXPECT_EQ(runs, 0);
+	expect_in_order(out, 5000);
+	free(out);
+	out = run_as(20000, 512, 13, &runs, true); /* 512 bytes: 128 chunks a run */
+	ASSERT_TRUE(out);
+	EXPECT_TRUE(runs > 10);
+	expect_in_order(out, 20000);
 	free(out);
 }
