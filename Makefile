@@ -128,7 +128,13 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
 
-unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
+# The static arm64 build compresses with libdeflate (no libisal.a in Debian): its
+# gzip stream gets the same unit tests here, where both libraries are installed.
+$(OUTPUT)/tests/unit_gzip_libdeflate: tests/unit/runner.c tests/unit/test_gzip_stream.c user/output/gzip_stream.c $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -DFS_GZIP_LIBDEFLATE $^ -ldeflate -lz -lm -o $@
+
+unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/unit_gzip_libdeflate $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
 
 # Fuzzing (docs/fuzzing.md): one libFuzzer harness per input parser, built
 # with Debian's clang, ASan and UBSan. `make test` replays every kept input

@@ -35,6 +35,7 @@ run_suite() { # name command...
 
 run_suite unit "$OUT/tests/unit_tests"
 run_suite unit-asan-ubsan "$OUT/tests/unit_tests_san"
+run_suite unit-gzip-libdeflate "$OUT/tests/unit_gzip_libdeflate"
 run_suite fuzz-inputs bash tests/fuzz/replay.sh
 # `make check` (CI) also fuzzes each target for a while (docs/fuzzing.md).
 [ -n "${FS_FUZZ_SECONDS:-}" ] && run_suite fuzz bash tests/fuzz/run.sh "$OUT" "$FS_FUZZ_SECONDS"
