@@ -90,7 +90,9 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 	char fallback[400];
 
 #define U(x) (unsigned long long)(x)
-	fprintf(out, "collector: snapshots %llu taken at sched_waking\n", U(cnt[FS_CNT_SNAPSHOT]));
+	/* the rest at sched_waking */
+	fprintf(out, "collector: snapshots %llu, of which at select_task_rq_fair %llu\n",
+		U(cnt[FS_CNT_SNAPSHOT]), U(cnt[FS_CNT_SNAPSHOT_SELECT]));
 	fprintf(out, "collector: sched_waking %llu, ring-buffer drops %llu, nested misses %llu\n",
 		U(cnt[FS_CNT_WAKING]), U(cnt[FS_CNT_LOST]), U(cnt[FS_CNT_NESTED]));
 	fprintf(out, "skipped: rt/dl %llu, still runnable %llu, own %llu\n", U(cnt[FS_CNT_NOT_FAIR]),
