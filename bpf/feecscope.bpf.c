@@ -762,6 +762,7 @@ static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
 	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
 	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
 
+	count(FS_CNT_SELECT);
 	if (!s || !s->valid || s->pid != p->pid)
 		return 0;
 	if (select_nargs == 3 && !(wake_flags & 0x08)) /* WF_TTWU, v5.11 - v7.3 */

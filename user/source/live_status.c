@@ -99,6 +99,7 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 		U(cnt[FS_CNT_RUNNABLE]), U(cnt[FS_CNT_SELF]));
 	fprintf(out, "skipped: never reached select %llu, rq unknown %llu\n", U(cnt[FS_CNT_NO_SELECT]),
 		U(cnt[FS_CNT_RQ_UNKNOWN]));
+	fprintf(out, "events: select_task_rq_fair %llu\n", U(cnt[FS_CNT_SELECT]));
 	fprintf(out, "pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu)\n",
 		U(ps->paired), U(ps->via_migrate), U(ps->expired), U(ps->superseded));
 	fprintf(out, "unpaired: placements without snapshot %llu, malformed %llu\n", U(ps->place_unpaired),
