@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * feecscope collector: at sched_waking, snapshot what find_energy_efficient_cpu()
- * will see (the task's PELT state and every CPU's struct rq landscape); at
+ * feecscope collector: snapshot what find_energy_efficient_cpu() will see (the
+ * task's PELT state and every CPU's struct rq landscape) at the fentry of
+ * select_task_rq_fair() where that program runs, else at sched_waking; at
  * sched_migrate_task / sched_wakeup, tell where the kernel put the task.
  * Collect only: no policy here, every drop counted.
  */
@@ -130,7 +131,10 @@ struct {
 #define AVG_COPY_MAX  256  /* struct sched_avg: one cache line */
 #define COPY_SPAN_MAX 1024 /* RQ_HEAD: ~320 B here, ~700 B with GKI's 20 uclamp buckets (estimate) */
 
-/* The snapshot being built on this CPU; waits for select_task_rq_fair when fentry is used. */
+/*
+ * The snapshot being built on this CPU. With fentry on select_task_rq_fair,
+ * sched_waking only parks the pid here and the snapshot is taken at select.
+ */
 struct pending {
 	__s32 pid;
 	__u32 valid;
@@ -697,6 +701,18 @@ static __always_inline bool reaches_select(bool btf, struct task_struct *p)
 	return true;
 }
 
+/*
+ * Where a program sees select_task_rq_fair(), a wake-up that will reach it
+ * is snapshotted there, not here: sched_waking only parks its pid. feec reads
+ * the rqs, rd->overutilized and the domains when select runs, and the waker
+ * may first spin in try_to_wake_up() until p's old CPU is done with p
+ * (p->on_cpu); other CPUs' rqs change meanwhile, and up to v6.11, where
+ * deactivate_task() clears p->on_rq before dequeue_task(), so can p's own
+ * se.avg, util_est, sum_exec_runtime and uclamp active bits (v6.12+
+ * block_task() clears on_rq only after the dequeue). What stays is what
+ * p->pi_lock guards, held from sched_waking to select (cpus_ptr, wake_cpu,
+ * clamp requests, task group), so re-reading everything at select is exact.
+ */
 static __always_inline int on_waking(bool btf, struct task_struct *p)
 {
 	struct pending *s;
@@ -719,33 +735,46 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
 		return 0;
 	}
 	s = bpf_map_lookup_elem(&scratch, &zero);
-	if (s && s->valid) /* the previous snapshot never reached select (ttwu wakelist) */
-		count(FS_CNT_NO_SELECT);
-	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
 	if (!s)
 		return 0;
+	if (s->valid) /* the previous wake-up never reached select (ttwu wakelist) */
+		count(FS_CNT_NO_SELECT);
 	if (select_nargs && select_attached && reaches_select(btf, p)) {
-		s->pid = s->w.pid;
+		s->pid = TASK_READ(btf, p, pid);
 		s->valid = 1;
 		return 0;
 	}
 	s->valid = 0;
-	emit_snapshot(s);
+	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
+	if (s)
+		emit_snapshot(s);
 	return 0;
 }
 
-/* Runs inside select_task_rq() of the wake-up whose snapshot waits in scratch. */
+/*
+ * Runs at the entry of select_task_rq_fair(): the snapshot of the wake-up
+ * whose pid sched_waking parked. Its fork (WF_FORK) and exec (WF_EXEC)
+ * callers are not wake-ups: v5.11+ says so in WF_TTWU; before, only the
+ * parked pid filters (the next sched_waking on this CPU replaces it).
+ */
 static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
 {
 	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
 	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
 
-	if (!s || !s->valid || s->pid != BPF_CORE_READ(p, pid))
+	count(FS_CNT_SELECT);
+	if (!s || !s->valid || s->pid != p->pid)
+		return 0;
+	if (select_nargs == 3 && !(wake_flags & 0x08)) /* WF_TTWU, v5.11 - v7.3 */
 		return 0;
 	s->valid = 0;
-	s->w.flags |= FS_WAKE_FLAGS_KNOWN;
+	s = snapshot(true, p, bpf_ktime_get_boot_ns());
+	if (!s)
+		return 0;
+	s->w.flags |= FS_WAKE_FLAGS_KNOWN | FS_WAKE_AT_SELECT;
 	if (wake_flags & sync)
 		s->w.flags |= FS_WAKE_SYNC;
+	count(FS_CNT_SNAPSHOT_SELECT);
 	emit_snapshot(s);
 	return 0;
 }

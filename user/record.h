@@ -50,7 +50,7 @@ struct fs_rec_hdr {
 #define FS_CPU_UCLAMP_IDLE (1u << 3) /* rq->uclamp_flags & UCLAMP_FLAG_IDLE */
 #define FS_CPU_CURR_IS_P   (1u << 4) /* the waking task is this rq's current (ttwu of a running task) */
 
-/* One CPU's utilization landscape, read from its struct rq at sched_waking. */
+/* One CPU's utilization landscape, read from its struct rq at the snapshot (FS_WAKE_AT_SELECT). */
 struct fs_cpu {
 	__u64 cfs_last_update_time; /* rq->cfs.avg.last_update_time */
 	__u64 dl_running_bw;        /* rq->dl.running_bw (BW_SHIFT = 20 fixed point) */
@@ -87,6 +87,12 @@ struct fs_cpu {
  * come from a kernel with uclamp or from a collector that did not say.
  */
 #define FS_WAKE_NO_UCLAMP    (1u << 9)
+/*
+ * The snapshot was taken at the entry of select_task_rq_fair() (fentry), so
+ * hdr.ts_ns is when feec ran; without the bit, at sched_waking (the window to
+ * feec includes the waker's wait for p to leave its old CPU).
+ */
+#define FS_WAKE_AT_SELECT    (1u << 10)
 
 /* The waking task's PELT state, before feec's sync_entity_load_avg(). */
 struct fs_task {
@@ -110,13 +116,13 @@ struct fs_wakeup {
 	char comm[FS_COMM_LEN];
 	__s32 prev_cpu;        /* p->wake_cpu: feec's prev_cpu */
 	__s32 task_cpu;        /* task_cpu(p): where p's utilization still counts */
-	__s32 waker_cpu;       /* smp_processor_id() at sched_waking: its rq->rd and sd are feec's */
+	__s32 waker_cpu;       /* smp_processor_id() in try_to_wake_up(): its rq->rd and sd are feec's */
 	__s32 chosen_cpu;      /* the CPU the kernel placed p on; -1 if unknown */
 	__u64 cpus_allowed;    /* p->cpus_ptr as a bitmask */
 	__u32 nr_cpus_allowed; /* p->nr_cpus_allowed */
 	__u32 flags;           /* FS_WAKE_* */
 	__u64 decided_ns;      /* ts of the event that told chosen_cpu (0 = unknown) */
-	__u64 sum_exec_ns;     /* p->se.sum_exec_runtime at sched_waking (exact: p is not running) */
+	__u64 sum_exec_ns;     /* p->se.sum_exec_runtime at the snapshot (exact: p is not running) */
 	__u32 uid;             /* task_uid(p) (real uid), FS_NO_UID if unknown */
 	__u32 pad;
 	struct fs_task task;

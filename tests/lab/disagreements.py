@@ -6,7 +6,8 @@ usage: disagreements.py [-f FEECSCOPE] [-P POLICY] RECORDING
 Replays RECORDING (a recording or a records CSV) under POLICY (default: the one
 `feecscope replay` picks for its kernel) and lists every feec wake-up whose placement
 differs from the kernel's, with the window between the collector's snapshot
-(sched_waking) and the placement the kernel reported (decided_ns), and what the
+(select_task_rq_fair's entry where flagged at_select, else sched_waking) and the
+placement the kernel reported (decided_ns), and what the
 recording shows inside that window:
   OU     the root domain became overutilized: the kernel may have skipped feec
          (select_task_rq_fair tests it at its own entry, v6.10+)

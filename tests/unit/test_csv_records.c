@@ -226,3 +226,25 @@ FS_TEST(csv_em_record_round_trip)
 	unlink(path);
 	expect_row_error("type,ts_ns,em_text,cpu0_util_avg", "em,1,a\\qb,", "2: column 3 (em_text): em_text: '\\q' is not an escape (\\n, \\\\)");
 }
+
+/* Where the snapshot was taken is a named flag both ways; an unknown bit stays a number. */
+FS_TEST(csv_wake_flag_at_select)
+{
+	char buf[128];
+	const char *p = write_tmp("atsel",
+		"type,ts_ns,pid,prev_cpu,flags,cpu0_util_avg\n"
+		"wakeup,1,2,0,flags_known|at_select,1\n");
+	struct fs_rec_meta m;
+	char err[256];
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+
+	ASSERT_TRUE(r);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(((const struct fs_wakeup *)h)->flags, FS_WAKE_FLAGS_KNOWN | FS_WAKE_AT_SELECT);
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	fs_csv_format_wake_flags(buf, sizeof(buf), FS_WAKE_AT_SELECT | FS_WAKE_SYNC | (1u << 20));
+	EXPECT_STR(buf, "sync|at_select|0x100000");
+}

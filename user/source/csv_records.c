@@ -113,7 +113,7 @@ static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
 static const char *const wake_flag_names[] = {
 	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
-	"no_uclamp",
+	"no_uclamp", "at_select",
 };
 static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p" };
 #define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))

@@ -90,13 +90,16 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 	char fallback[400];
 
 #define U(x) (unsigned long long)(x)
-	fprintf(out, "collector: snapshots %llu taken at sched_waking\n", U(cnt[FS_CNT_SNAPSHOT]));
+	/* the rest at sched_waking */
+	fprintf(out, "collector: snapshots %llu, of which at select_task_rq_fair %llu\n",
+		U(cnt[FS_CNT_SNAPSHOT]), U(cnt[FS_CNT_SNAPSHOT_SELECT]));
 	fprintf(out, "collector: sched_waking %llu, ring-buffer drops %llu, nested misses %llu\n",
 		U(cnt[FS_CNT_WAKING]), U(cnt[FS_CNT_LOST]), U(cnt[FS_CNT_NESTED]));
 	fprintf(out, "skipped: rt/dl %llu, still runnable %llu, own %llu\n", U(cnt[FS_CNT_NOT_FAIR]),
 		U(cnt[FS_CNT_RUNNABLE]), U(cnt[FS_CNT_SELF]));
 	fprintf(out, "skipped: never reached select %llu, rq unknown %llu\n", U(cnt[FS_CNT_NO_SELECT]),
 		U(cnt[FS_CNT_RQ_UNKNOWN]));
+	fprintf(out, "events: select_task_rq_fair %llu\n", U(cnt[FS_CNT_SELECT]));
 	fprintf(out, "pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu)\n",
 		U(ps->paired), U(ps->via_migrate), U(ps->expired), U(ps->superseded));
 	fprintf(out, "unpaired: placements without snapshot %llu, malformed %llu\n", U(ps->place_unpaired),

@@ -38,6 +38,8 @@ enum fs_live_counter {
 	FS_CNT_RQ_UNKNOWN,        /* some CPU's struct rq not harvested yet: snapshot skipped */
 	FS_CNT_SELF,              /* feecscope's own threads, skipped */
 	FS_CNT_SNAPSHOT,          /* fs_wakeup snapshots emitted */
+	FS_CNT_SNAPSHOT_SELECT,   /* of which taken at select_task_rq_fair (fentry) */
+	FS_CNT_SELECT,            /* select_task_rq_fair entries seen (fentry) */
 	FS_CNT_MIGRATE,           /* sched_migrate_task events */
 	FS_CNT_WAKEUP,            /* sched_wakeup events */
 	FS_CNT_WAKEUP_NEW,        /* sched_wakeup_new events */
