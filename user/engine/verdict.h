@@ -16,7 +16,7 @@
 #include "accounting.h"
 
 #define FS_MAX_VERDICTS (FS_MAX_POLICIES / 2)
-#ifndef FS_BOOTSTRAP_ROUNDS /* the fuzz build draws 200 (Makefile): the same code, run faster */
+#ifndef FS_BOOTSTRAP_ROUNDS /* the fuzz build draws 40 (Makefile): the same code, run faster */
 #define FS_BOOTSTRAP_ROUNDS 2000    /* the report's interval */
 #endif
 #define FS_BOOTSTRAP_ROUNDS_LIVE 200 /* the live view's, refreshed every interval: a rougher interval */
