@@ -6,6 +6,9 @@
 # the target; the input is left in build/fuzz/artifacts/ (copy it to
 # tests/fuzz/<target>/found/ once fixed: `make test` then replays it).
 # Each run's executions are appended to build/fuzz/executions.tsv.
+# FUZZ_TIMEOUT (default 20) is the seconds one input may take: raise it for
+# long runs under SCHED_IDLE (chrt -i 0) on a busy host, where the fuzzer may
+# get no CPU for longer than that and libFuzzer counts wall time.
 # Usage: run.sh OUT SECONDS [TARGET...]; ends "N passed, N failed".
 set -u
 OUT=${1:-build}
@@ -29,7 +32,7 @@ for t in "${targets[@]}"; do
 	mkdir -p "$corpus"
 	dirs=("$corpus")
 	for d in seed found; do [ -d "tests/fuzz/$t/$d" ] && dirs+=("$PWD/tests/fuzz/$t/$d"); done
-	opts=(-max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
+	opts=(-max_total_time="$SECS" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -print_final_stats=1
 	      -artifact_prefix="$OUT/fuzz/artifacts/$t-")
 	[ -f "tests/fuzz/$t/dict" ] && opts+=(-dict="$PWD/tests/fuzz/$t/dict")
 	log=$OUT/fuzz/logs/$t.log
