@@ -48,29 +48,50 @@ void fuzz_empty_dir(const char *dir)
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-const char *fuzz_scratch_dir(void)
+/* A directory made once per process in tmpfs (else /tmp), removed at exit with what it holds. */
+static char made_dirs[2][64];
+
+static void remove_made_dirs(void)
 {
-	static char dir[64];
+	for (int i = 0; i < 2; i++)
+		if (made_dirs[i][0]) {
+			fuzz_empty_dir(made_dirs[i]);
+			rmdir(made_dirs[i]);
+		}
+}
+
+static const char *made_dir(int which, const char *name)
+{
+	char *dir = made_dirs[which];
 
 	if (!dir[0]) {
 		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
-		snprintf(dir, sizeof(dir), "%s/feecscope-fuzz-XXXXXX", base);
+		snprintf(dir, sizeof(made_dirs[0]), "%s/%s-XXXXXX", base, name);
 		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
+		if (!made_dirs[!which][0])
+			atexit(remove_made_dirs);
 	}
+	return dir;
+}
+
+const char *fuzz_scratch_path(void)
+{
+	return made_dir(0, "feecscope-fuzz");
+}
+
+const char *fuzz_scratch_dir(void)
+{
+	const char *dir = fuzz_scratch_path();
+
 	fuzz_empty_dir(dir);
 	return dir;
 }
 
 const char *fuzz_out_path(const char *name)
 {
-	static char dir[64], path[128];
+	static char path[128];
 
-	if (!dir[0]) {
-		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
-		snprintf(dir, sizeof(dir), "%s/feecscope-fuzz-out-XXXXXX", base);
-		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
-	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", made_dir(1, "feecscope-fuzz-out"), name);
 	return path;
 }
 

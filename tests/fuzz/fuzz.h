@@ -39,12 +39,16 @@ void fuzz_quiet(int on);
 /* A file holding data: "/proc/self/fd/N" of a memfd, rewritten on every call (one per slot). */
 const char *fuzz_file(int slot, const void *data, size_t size);
 
-/* A fresh, empty directory on tmpfs, the same one on every call (made once per process). */
+/*
+ * A fresh, empty directory on tmpfs, the same one on every call (made once
+ * per process, removed at its exit); fuzz_scratch_path() the same without emptying it.
+ */
 const char *fuzz_scratch_dir(void);
+const char *fuzz_scratch_path(void);
 
 /*
  * A path for an output file (written under a temporary name and renamed, so
- * not a memfd): in a tmpfs directory made once; valid until the next call.
+ * not a memfd): in a tmpfs directory made once (removed at exit); valid until the next call.
  */
 const char *fuzz_out_path(const char *name);
 

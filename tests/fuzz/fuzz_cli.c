@@ -4,14 +4,17 @@
  * whatever the options lead to). Input: the arguments, one a line, the first
  * being the command. They run in a tmpfs directory holding a records CSV
  * (a.csv), a recording (a.fsr), a saved EM (a.em) and a debugfs tree (tree/),
- * made afresh for every input. No argument may contain '/', so nothing is
- * read or written outside that directory; `em` always gets "--em pixel4"
+ * as made for every input. No argument may contain '/', so nothing is
+ * read or written outside that directory (a command's outputs land beside
+ * the inputs; the directory is remade only when a command changed it, see
+ * as_made()); `em` always gets "--em pixel4"
  * first (a later --em wins), so it never reads or mounts this machine's
  * debugfs. The exit code must be one of the documented ones. `live` is not
  * here: it needs the BPF side and root (tests/live).
  */
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,7 +52,40 @@ static void load_inputs(void)
 	em_text = fuzz_em_text(&em, &em_len);
 }
 
-/* The files the arguments may name, as fresh as the input before. */
+/* The files the arguments may name: their bytes, and the inode each was made as. */
+static const char *const names[] = { "a.csv", "a.em", "a.fsr" };
+static char *bytes[3];
+static size_t lens[3];
+static struct stat made[3], made_dir, made_tree;
+
+/*
+ * Whether the directory is still as made_inputs() left it: no entry added or
+ * removed (tmpfs counts them in the directory's size), no input replaced (a
+ * new inode) or written in place (other bytes). Cheaper than remaking it,
+ * which was most of an input's time.
+ */
+static bool as_made(void)
+{
+	char buf[1 << 16];
+	struct stat st;
+
+	if (!made_dir.st_ino || lstat(".", &st) || st.st_ino != made_dir.st_ino || st.st_size != made_dir.st_size ||
+	    st.st_nlink != made_dir.st_nlink || lstat("tree", &st) || st.st_ino != made_tree.st_ino)
+		return false;
+	for (int i = 0; i < 3; i++) {
+		int fd = open(names[i], O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		bool same = fd >= 0 && !fstat(fd, &st) && st.st_ino == made[i].st_ino && (size_t)st.st_size == lens[i] &&
+			    lens[i] <= sizeof(buf) && pread(fd, buf, sizeof(buf), 0) == (ssize_t)lens[i] &&
+			    !memcmp(buf, bytes[i], lens[i]);
+
+		if (fd >= 0)
+			close(fd);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
 static void make_inputs(void)
 {
 	struct fs_rec_meta m = { .nr_cpus = 8, .em_text = em_text, .em_len = em_len };
@@ -69,6 +105,25 @@ static void make_inputs(void)
 	put("tree/cpu0/ps:500000/frequency", "500000\n", 7);
 	put("tree/cpu0/ps:500000/power", "20000\n", 6);
 	put("tree/cpu_capacity", "cpu0 1024\ncpu1 1024\n", 20);
+	for (int i = 0; i < 3; i++) {
+		FILE *f = fopen(names[i], "rb");
+
+		free(bytes[i]);
+		bytes[i] = malloc(1 << 16);
+		FUZZ_CHECK(f && bytes[i] && stat(names[i], &made[i]) == 0, "cannot read back %s", names[i]);
+		lens[i] = fread(bytes[i], 1, 1 << 16, f);
+		FUZZ_CHECK(lens[i] < 1 << 16, "%s: too large to compare", names[i]);
+		fclose(f);
+	}
+	FUZZ_CHECK(lstat(".", &made_dir) == 0 && lstat("tree", &made_tree) == 0, "cannot stat the inputs");
+}
+
+/* Into the directory of inputs, remade if the previous command changed it. */
+static void enter_inputs(void)
+{
+	FUZZ_CHECK(made_dir.st_ino == 0 || chdir(fuzz_scratch_path()) == 0, "chdir");
+	if (!as_made())
+		make_inputs();
 }
 
 /* glibc keeps getopt's position in the previous argv unless optind is 0: start afresh. */
@@ -115,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cmd = !strcmp(argv[0], "em") ? fs_cmd_em : !strcmp(argv[0], "replay") ? fs_cmd_replay :
 	      !strcmp(argv[0], "policies") ? fs_cmd_policies : NULL;
 	if (cmd) {
-		make_inputs();
+		enter_inputs();
 		fuzz_quiet(1);
 		reset_getopt();
 		rc = cmd(argc, argv);
