@@ -2,7 +2,8 @@
 /* Helpers shared by the fuzz harnesses: memfd-backed files, a tmpfs scratch dir, EM round trips. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <sanitizer/common_interface_defs.h>
 #include <stdarg.h>
 #include <string.h>
@@ -30,22 +31,55 @@ const char *fuzz_file(int slot, const void *data, size_t size)
 	return path[slot];
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/*
+ * Remove what the directory dfd holds, depth first, by each name's d_type:
+ * no stat per entry and no DIR (nftw's lstat calls and opendir's 32 KB buffer,
+ * mapped afresh by ASan for every directory, were a third of em_tree's time).
+ * Passes repeat until one removes nothing: a directory changed while read may
+ * skip a name. Closes dfd.
+ */
+static void empty_at(int dfd)
 {
-	(void)st;
-	(void)flag;
-	if (ftw->level > 0) {
-		/* Modes do not stop root, but make sure a test that runs as a user can still clean up. */
-		chmod(path, 0700);
-		remove(path);
+	char buf[1024];
+	bool removed = true;
+	long n;
+
+	while (removed) {
+		removed = false;
+		lseek(dfd, 0, SEEK_SET);
+		while ((n = getdents64(dfd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n;) {
+				struct dirent64 *e = (struct dirent64 *)(buf + off);
+				const char *name = e->d_name;
+				int sub;
+
+				off += e->d_reclen;
+				if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+					continue;
+				if (e->d_type != DT_DIR && (e->d_type != DT_UNKNOWN || !unlinkat(dfd, name, 0))) {
+					removed |= e->d_type == DT_UNKNOWN || unlinkat(dfd, name, 0) == 0;
+					continue;
+				}
+				sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub < 0 && errno == EACCES) { /* modes do not stop root; a user run still cleans up */
+					fchmodat(dfd, name, 0700, 0);
+					sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				}
+				if (sub >= 0)
+					empty_at(sub);
+				removed |= unlinkat(dfd, name, AT_REMOVEDIR) == 0;
+			}
+		}
 	}
-	return 0;
+	close(dfd);
 }
 
 void fuzz_empty_dir(const char *dir)
 {
-	/* Directories first made searchable, then removed depth first. */
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0)
+		empty_at(fd);
 }
 
 /* A directory made once per process in tmpfs (else /tmp), removed at exit with what it holds. */

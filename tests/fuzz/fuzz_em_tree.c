@@ -13,6 +13,7 @@
  * Other lines are ignored. A tree that reads must survive the EM file round trip.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,7 +56,7 @@ static void write_file(const char *path, const char *text, size_t len)
 {
 	char buf[4096];
 	size_t n = 0;
-	FILE *f;
+	int fd;
 
 	for (size_t i = 0; i < len && n < sizeof(buf); i++) {
 		if (text[i] == '\\' && i + 1 < len) {
@@ -65,11 +66,13 @@ static void write_file(const char *path, const char *text, size_t len)
 			buf[n++] = text[i];
 		}
 	}
-	f = fopen(path, "w");
-	if (!f)
+	/* open/write, not fopen: its buffer was a malloc (and a fill) per file */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return; /* a directory of that name already: the tree is as odd as asked */
-	fwrite(buf, 1, n, f);
-	fclose(f);
+	if (write(fd, buf, n) < 0)
+		FUZZ_CHECK(0, "%s: %s", path, strerror(errno));
+	close(fd);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
