@@ -241,6 +241,23 @@ static void check_em_update(struct fs_live_run *r)
 
 	if (fs_em_load(NULL, &now, err, sizeof(err)) || !em_table_changed(&r->em_cur, &now))
 		return; /* unreadable for now: the last table stands */
+	/*
+	 * debugfs serves a table file by file, so a read that spans
+	 * em_dev_update_perf_domain() can mix the old and the new table (seen in
+	 * the lab: an em record with one state's old power before the right one).
+	 * A changed table counts once the next read returns the same.
+	 */
+	for (int tries = 0;; tries++) {
+		static struct fs_em again;
+
+		if (fs_em_load(NULL, &again, err, sizeof(err)))
+			return;
+		if (!em_table_changed(&now, &again))
+			break;
+		if (tries == 3)
+			return; /* still changing: the next interval reads it again */
+		now = again;
+	}
 	feed_em_update(r); /* an earlier change still waiting goes first */
 	f = fmemopen(u->text, sizeof(u->text), "w");
 	if (!f)
