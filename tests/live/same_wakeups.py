@@ -9,14 +9,20 @@ edges, count. The two sessions' programs run one after the other on the same tra
 call, each stamping it with its own clock read, and a task cannot wake again before that
 call returns; so, per task, the two sessions' stamps must alternate (the first-attached
 session's, then the other's) - however long the waking CPU was preempted between the two
-programs. A pair cut by the window's edge is dropped. A task whose stamps do not alternate
-had a wake-up one session saw and the other did not: printed, and exit 1.
+programs. A pair cut by the window's edge is dropped. A stamp without its partner is a
+wake-up one session saw and the other did not. A few are allowed (ALLOWED of all): each
+program reads p->on_rq itself, and a task still leaving its old CPU (which clears on_rq
+under that CPU's rq lock, not under the waker's p->pi_lock) can be runnable to one
+session (no decision: no wake-up record) and asleep to the other. The first CI run with
+this check, beside a busy QEMU guest, had 14 unpaired in 29,634. More than that: the
+tasks are printed, and exit 1.
 """
 import collections
 import csv
 import sys
 
 EDGE_NS = 200_000_000
+ALLOWED = 0.001
 
 
 def wakeups(path):
@@ -49,28 +55,41 @@ def main():
 
     sa, sb = stamps(a), stamps(b)
 
-    def alternates(first, second):
+    def unpaired(first, second):
+        """Stamps of first and second left without a partner (first's stamp leads)."""
         seq = sorted([(t, 0) for t in first] + [(t, 1) for t in second])
         if seq and seq[0][1] == 1:      # its partner fell before the window
             seq.pop(0)
         if seq and seq[-1][1] == 0:     # its partner falls after it
             seq.pop()
-        return all(lab == i % 2 for i, (_, lab) in enumerate(seq))
+        alone, pending = 0, False
+        for _, lab in seq:
+            if lab == 0:
+                alone += pending
+                pending = True
+            elif pending:
+                pending = False
+            else:
+                alone += 1
+        return alone + pending
 
-    bad, pairs = [], 0
+    bad, alone, pairs = [], 0, 0
     comms = {p: c for _, p, _, c in a + b}
     for pid in sorted(set(sa) | set(sb)):
-        if alternates(sa[pid], sb[pid]) or alternates(sb[pid], sa[pid]):
-            pairs += min(len(sa[pid]), len(sb[pid]))
-        else:
-            bad.append(f"pid {pid} ({comms.get(pid, '?')}): {len(sa[pid])} against {len(sb[pid])}")
+        n = min(unpaired(sa[pid], sb[pid]), unpaired(sb[pid], sa[pid]))
+        pairs += min(len(sa[pid]), len(sb[pid]))
+        if n:
+            alone += n
+            bad.append(f"pid {pid} ({comms.get(pid, '?')}): {len(sa[pid])} against {len(sb[pid])}, "
+                       f"{n} unpaired")
     total_a = sum(len(v) for v in sa.values())
     total_b = sum(len(v) for v in sb.values())
+    limit = max(2, int(ALLOWED * max(total_a, total_b)))
     print(f"{(hi - lo) / 1e9:.2f} s of overlap: {total_a} and {total_b} wake-ups of "
-          f"{len(set(sa) | set(sb))} tasks; {len(bad)} tasks differ")
+          f"{len(set(sa) | set(sb))} tasks; {alone} seen by one session only (at most {limit})")
     for line in bad[:10]:
         print("  " + line)
-    return 1 if bad or pairs == 0 else 0
+    return 1 if alone > limit or pairs == 0 else 0
 
 
 if __name__ == "__main__":
