@@ -322,7 +322,7 @@ struct fs_csv_reader {
 	char **cells;
 	int cells_cap;
 	__u64 records;
-	union {
+	union { /* last: open clears only what precedes it */
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
 		struct fs_migrate m;

@@ -334,13 +334,13 @@ struct fs_rec_reader {
 	size_t raw_len, raw_off;
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
-	union {                /* aligned copy handed out */
+	bool done;
+	union {                /* aligned copy handed out; last: open clears only what precedes it */
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
 		struct fs_freqstat f;
 		struct fs_em_update em;
 	} rec;
-	bool done;
 };
 
 static int rerr(struct fs_rec_reader *r, char *err, size_t errlen, long at, const char *fmt, ...)
@@ -421,10 +421,8 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 	/* Not calloc: the record union is 60 KiB for an em record; clear_rec() clears what each record uses. */
 	struct fs_rec_reader *r = malloc(sizeof(*r));
 
-	if (r) {
+	if (r)
 		memset(r, 0, offsetof(struct fs_rec_reader, rec));
-		r->done = false;
-	}
 	memset(meta, 0, sizeof(*meta));
 	if (!r || !(r->path = strdup(path))) {
 		snprintf(err, errlen, "%s: out of memory", path);
