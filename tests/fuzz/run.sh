@@ -47,7 +47,7 @@ for t in "${targets[@]}"; do
 	else
 		art=$(grep -o "Test unit written to .*" "$log" | tail -n 1 | sed 's/Test unit written to //')
 		echo "FAIL fuzz $t: exit $rc after ${execs:-?} executions; input ${art:-none}; log $log"
-		grep -m 3 -E "ERROR: |runtime error|fuzz invariant|SUMMARY" "$log" | cut -c1-200 | sed 's/^/     /'
+		grep -a -m 3 -E "ERROR: |runtime error|fuzz invariant|SUMMARY" "$log" | cut -c1-200 | sed 's/^/     /'
 		fail=$((fail + 1))
 	fi
 done

@@ -379,8 +379,10 @@ static int split(struct fs_csv_reader *r, char *err, size_t errlen)
 			r->cells = c;
 			r->cells_cap = cap;
 		}
+		while (*p == ' ' || *p == '\t') /* blanks around a cell are not its text, */
+			p++;
 		char *start = p, *o = p;
-		if (*p == '"') {
+		if (*p == '"') { /* but inside quotes they are (a comm may end in one) */
 			p++;
 			for (;;) {
 				if (!*p)
@@ -395,12 +397,15 @@ static int split(struct fs_csv_reader *r, char *err, size_t errlen)
 					*o++ = *p++;
 				}
 			}
+			while (*p == ' ' || *p == '\t')
+				p++;
 			if (*p && *p != ',')
 				return cerr(r, err, errlen, -1, "cell %d: text after a closing quote", n + 1);
 		} else {
 			while (*p && *p != ',')
 				p++;
-			o = p;
+			for (o = p; o > start && (o[-1] == ' ' || o[-1] == '\t'); o--)
+				;
 		}
 		char sep = *p;
 		*o = 0;
@@ -506,7 +511,7 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 	r->type_col = -1;
 	int max_cpu = -1;
 	for (int i = 0; i < n; i++) {
-		char *name = trim(r->cells[i]);
+		char *name = r->cells[i];
 		struct hcol *h = &r->hcols[i];
 		h->spec = -1;
 		int cpu, len = 0;
@@ -828,8 +833,6 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		return -1;
 	if (n > r->ncols)
 		return cerr(r, err, errlen, -1, "%d cells but the header has %d columns", n, r->ncols);
-	for (int i = 0; i < n; i++)
-		r->cells[i] = trim(r->cells[i]);
 
 	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
 	int t;
