@@ -64,7 +64,7 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 	/* the wake-up's columns once, copied in front of every policy's */
 	put_u(&t, r->seq), put_c(&t, ',');
 	put_u(&t, r->ts_ns), put_c(&t, ',');
-	put_i(&t, (long long)r->ts_ns - (long long)c->t0), put_c(&t, ',');
+	put_i(&t, (long long)(r->ts_ns - c->t0)), put_c(&t, ','); /* wraps, never overflows */
 	put_i(&t, r->pid), put_c(&t, ',');
 	put_i(&t, r->tgid), put_c(&t, ',');
 	if (r->uid != FS_NO_UID)
