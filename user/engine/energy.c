@@ -17,8 +17,13 @@ __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const stru
 	return em->unit == FS_POWER_UW ? ps->power / 1000 : ps->power;
 }
 
-/* The era's state search for a key (see FS_STATE_LUT). */
-static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
+/*
+ * The era's state search for a key (see FS_STATE_LUT), from state `from`:
+ * every state below it must already fail the key (the table build passes the
+ * previous key's answer: the wanted frequency or performance never falls as
+ * the key grows, so a state that failed once fails again).
+ */
+static int search_state_from(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key, int from)
 {
 	__u64 fmax = t->freq[t->nr - 1];
 	int i;
@@ -28,7 +33,7 @@ static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64
 		/* map_util_freq() of v5.0 - v5.13: headroom on the frequency, then scale;
 		 * first state at or above it, never skipping. */
 		__u64 freq = (fmax + (fmax >> 2)) * key / t->scale_cpu;
-		for (i = 0; i < t->nr - 1; i++)
+		for (i = from; i < t->nr - 1; i++)
 			if (t->freq[i] >= freq)
 				break;
 		return i;
@@ -44,7 +49,7 @@ static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64
 		const __u64 *col = by_freq ? t->freq : t->perf;
 		const __u64 want = by_freq ? fmax * key / t->scale_cpu : key;
 
-		for (i = 0; i < t->nr; i++) {
+		for (i = from; i < t->nr; i++) {
 			if (col[i] < want)
 				continue;
 			if (t->skip_inefficient && t->inefficient[i])
@@ -53,6 +58,36 @@ static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64
 		}
 		return t->nr - 1;
 	}
+	}
+}
+
+static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
+{
+	return search_state_from(t, fn, key, 0);
+}
+
+int fs_pd_table_search(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
+{
+	return search_state(t, fn, key);
+}
+
+/*
+ * Whether the wanted value grows with the key over the whole table: true
+ * unless the era's frequency product wraps in 64 bits (a fuzzed or absurd EM),
+ * where each key is searched from state 0 as state_of() would.
+ */
+static bool want_monotone(const struct fs_pd_table *t, enum fs_energy_fn fn)
+{
+	__u64 fmax = t->freq[t->nr - 1], f, x;
+
+	switch (fn) {
+	case FS_EM_PD_ENERGY_5_0:
+		return !__builtin_add_overflow(fmax, fmax >> 2, &f) &&
+		       !__builtin_mul_overflow(f, (__u64)FS_STATE_LUT, &x);
+	case FS_EM_CPU_ENERGY_5_14:
+		return !__builtin_mul_overflow(fmax, (__u64)FS_STATE_LUT, &x);
+	default:
+		return true;
 	}
 }
 
@@ -170,8 +205,12 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 		}
 lut:
 		pt->energy = r->energy;
-		for (__u64 k = 0; k < FS_STATE_LUT; k++)
-			pt->state_lut[k] = (__u8)search_state(pt, r->energy, k);
+		bool mono = want_monotone(pt, r->energy);
+		int st = 0;
+		for (__u64 k = 0; k < FS_STATE_LUT; k++) {
+			st = search_state_from(pt, r->energy, k, mono ? st : 0);
+			pt->state_lut[k] = (__u8)st;
+		}
 	}
 	return 0;
 }

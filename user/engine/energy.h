@@ -55,6 +55,9 @@ __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const stru
  */
 int fs_em_cost_form(const struct fs_em *em);
 
+/* The era's state search for one key, state by state: what state_lut[] holds below FS_STATE_LUT. */
+int fs_pd_table_search(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key);
+
 /*
  * Each PD's table as r's kernel holds it: cost and inefficient recomputed
  * from frequency and power with the era's formula, or, for an em with

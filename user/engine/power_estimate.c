@@ -230,29 +230,39 @@ static inline __attribute__((always_inline)) void other_cpu_terms(const struct f
  * cpufreq_driver_resolve_freq(): the lowest OPP at or above want, skipping
  * the inefficient ones (v5.16+ CPUFREQ_RELATION_LE), else the top.
  */
-static int lowest_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 want)
+static int lowest_state_from(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 want, int from)
 {
 	int s;
 
-	for (s = 0; s < pd->nr_ps - 1; s++)
+	for (s = from; s < pd->nr_ps - 1; s++)
 		if (pd->ps[s].frequency >= want && !(k->skip >> s & 1))
 			break;
 	return s;
 }
 
+static int lowest_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 want)
+{
+	return lowest_state_from(pd, k, want, 0);
+}
+
 /* The OPP for a largest request m: get_next_freq()'s target, headroom as the era puts it. */
-static int request_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, enum fs_power_dvfs dvfs,
-			 __u64 m)
+static __u64 request_freq(const struct fs_power_pd_const *k, enum fs_power_dvfs dvfs, __u64 m)
 {
 	switch (dvfs) {
 	case FS_DVFS_5_0:
-		return lowest_state(pd, k, (k->fmax + (k->fmax >> 2)) * m / k->cap);
+		return (k->fmax + (k->fmax >> 2)) * m / k->cap;
 	case FS_DVFS_5_14:
-		return lowest_state(pd, k, k->fmax * (m + (m >> 2)) / k->cap);
+		return k->fmax * (m + (m >> 2)) / k->cap;
 	case FS_DVFS_6_8:
 	default:
-		return lowest_state(pd, k, k->fmax * m / k->cap);
+		return k->fmax * m / k->cap;
 	}
+}
+
+static int request_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, enum fs_power_dvfs dvfs,
+			 __u64 m)
+{
+	return lowest_state(pd, k, request_freq(k, dvfs, m));
 }
 
 /*
@@ -260,9 +270,14 @@ static int request_state(const struct fs_em_pd *pd, const struct fs_power_pd_con
  * fmax): a CPU given more work than its OPP delivers raises its util_avg,
  * and schedutil's request with it, until it does.
  */
+static __u64 work_freq(const struct fs_power_pd_const *k, __u64 u)
+{
+	return (k->fmax * u + k->cap - 1) / k->cap;
+}
+
 static int work_state(const struct fs_em_pd *pd, const struct fs_power_pd_const *k, __u64 u)
 {
-	return lowest_state(pd, k, (k->fmax * u + k->cap - 1) / k->cap);
+	return lowest_state(pd, k, work_freq(k, u));
 }
 
 /* max(request_state(m), work_state(u)), from the tables where they cover m and u. */
@@ -330,11 +345,35 @@ void fs_power_lut_build_opts(struct fs_power_lut *lut, const struct fs_em *em, c
 		const struct fs_power_pd_const *k = &lut->pdc[p];
 
 		pd_const(em, p, o, &lut->pdc[p]);
+		/*
+		 * The wanted frequency never falls as m grows, so a state that failed
+		 * one m fails the next: each search starts at the last answer. Not
+		 * where fmax * (2 * FS_POWER_LUT + cap) wraps (any era's largest
+		 * product), where every m is searched from state 0.
+		 */
+		__u64 top;
+		bool mono = !__builtin_mul_overflow(k->fmax, 2 * FS_POWER_LUT + k->cap, &top);
+		int rs = 0, ws = 0;
 		for (__u64 m = 0; m < FS_POWER_LUT; m++) {
-			lut->state[p][m] = k->usable ? (__u8)request_state(&em->pd[p], k, o->dvfs, m) : 0;
-			lut->work[p][m] = k->usable ? (__u8)work_state(&em->pd[p], k, m) : 0;
+			if (!k->usable) {
+				lut->state[p][m] = lut->work[p][m] = 0;
+				continue;
+			}
+			rs = lowest_state_from(&em->pd[p], k, request_freq(k, o->dvfs, m), mono ? rs : 0);
+			ws = lowest_state_from(&em->pd[p], k, work_freq(k, m), mono ? ws : 0);
+			lut->state[p][m] = (__u8)rs;
+			lut->work[p][m] = (__u8)ws;
 		}
 	}
+}
+
+int fs_power_lut_search(const struct fs_power_lut *lut, int pd, bool work, __u64 m)
+{
+	const struct fs_power_pd_const *k = &lut->pdc[pd];
+
+	if (!k->usable)
+		return 0;
+	return work ? work_state(&lut->em->pd[pd], k, m) : request_state(&lut->em->pd[pd], k, lut->opts.dvfs, m);
 }
 
 void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em)

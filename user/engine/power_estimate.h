@@ -83,6 +83,8 @@ struct fs_power_ctx {
 /* With fs_power_opts_mainline. */
 void fs_power_lut_build(struct fs_power_lut *lut, const struct fs_em *em);
 void fs_power_lut_build_opts(struct fs_power_lut *lut, const struct fs_em *em, const struct fs_power_opts *o);
+/* The search for one m, state by state, that lut->work[pd][m] (work) or lut->state[pd][m] holds. */
+int fs_power_lut_search(const struct fs_power_lut *lut, int pd, bool work, __u64 m);
 /* Search every time, with fs_power_opts_mainline / with o. */
 void fs_power_ctx_init(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w);
 void fs_power_ctx_init_opts(struct fs_power_ctx *x, const struct fs_em *em, const struct fs_wakeup *w,
