@@ -99,3 +99,79 @@ FS_TEST(gzip_stream_incompressible_bytes_read_back)
 	free(out);
 	free(text);
 }
+
+/* text through fwrite, or (direct) its first head bytes through fputs and the rest in place; the file's bytes */
+static char *write_gz(const char *text, size_t len, size_t head, bool direct, off_t *size)
+{
+	char path[] = "/tmp/fs-gzdirect-XXXXXX";
+	int fd = mkstemp(path);
+	struct fs_gzip *g = NULL;
+	char *bytes = NULL;
+
+	if (fd < 0)
+		return NULL;
+	FILE *f = fs_gzip_open(dup(fd), direct ? &g : NULL);
+	bool ok = f && (!direct || g);
+	if (ok && !direct)
+		ok = fwrite(text, 1, len, f) == len;
+	if (ok && direct) {
+		ok = fwrite(text, 1, head, f) == head && !fflush(f);
+		/* rows of 1 to FS_GZIP_ROOM bytes, so some run past a member's end */
+		for (size_t at = head, n = 1; ok && at < len; at += n, n = n * 7 % (FS_GZIP_ROOM - 1) + 1) {
+			if (n > len - at)
+				n = len - at;
+			memcpy(fs_gzip_room(g), text + at, n);
+			ok = !fs_gzip_advance(g, n);
+		}
+	}
+	if (f && fclose(f))
+		ok = false;
+	*size = lseek(fd, 0, SEEK_END);
+	if (ok && *size > 0 && (bytes = malloc((size_t)*size)) && pread(fd, bytes, (size_t)*size, 0) != *size) {
+		free(bytes);
+		bytes = NULL;
+	}
+	close(fd);
+	unlink(path);
+	return bytes;
+}
+
+/* Written in place, the text is cut into the same members: the same file, byte for byte. */
+FS_TEST(gzip_stream_in_place_writes_the_same_file)
+{
+	size_t len = 700000; /* five members and a part */
+	char *text = malloc(len);
+	off_t a = 0, b = 0;
+
+	ASSERT_TRUE(text);
+	for (size_t i = 0; i < len; i++)
+		text[i] = i % 37 == 36 ? '\n' : (char)('a' + (i * 13 / 5) % 26);
+	char *via_stdio = write_gz(text, len, 100, false, &a);
+	char *in_place = write_gz(text, len, 100, true, &b);
+	ASSERT_TRUE(via_stdio && in_place);
+	EXPECT_TRUE(a > 0 && a < (off_t)len / 2);
+	EXPECT_EQ(a, b);
+	EXPECT_TRUE(a == b && !memcmp(via_stdio, in_place, (size_t)a));
+	free(via_stdio);
+	free(in_place);
+	free(text);
+}
+
+FS_TEST(gzip_stream_in_place_write_error_sticks)
+{
+	int fd = open("/dev/full", O_WRONLY);
+	struct fs_gzip *g = NULL;
+	int failed = 0;
+
+	ASSERT_TRUE(fd >= 0);
+	FILE *f = fs_gzip_open(fd, &g);
+	ASSERT_TRUE(f && g);
+	for (int i = 0; i < 20000; i++) { /* past three members: the thread's ENOSPC comes back */
+		memcpy(fs_gzip_room(g), "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23\n", 60);
+		failed += fs_gzip_advance(g, 60) != 0;
+	}
+	EXPECT_TRUE(failed > 0);
+	errno = 0;
+	EXPECT_EQ(fclose(f), EOF);
+	EXPECT_EQ(errno, ENOSPC);
+}

@@ -19,25 +19,35 @@
 
 #define HOLD_BYTES (64u << 20) /* rows held in memory before they are sorted on disk */
 #define LINE_MAX_BYTES 640     /* one policy's row: the shared columns (comm, flags) and its own (< 500) */
+#define ROW_MAX_BYTES (FS_MAX_POLICIES * LINE_MAX_BYTES)
+_Static_assert(ROW_MAX_BYTES <= FS_OUT_ROOM, "a row is formatted in place");
 
 static const char header[] =
 	"seq,ts_ns,t_ns,pid,tgid,uid,comm,prev_cpu,kernel_cpu,task_util,flags,dt_ns,until,runtime_ns,window_ns,"
 	"policy,is_reference,has_margin,twin,cpu,acct_cpu,reason,prev_delta,best_delta,threshold,"
 	"power_uw,dpower_uw,denergy_nj\n";
 
+/* A constant piece of text and its length, so the rows copy it without strlen. */
+struct piece {
+	const char *s;
+	size_t n;
+};
+
 struct long_out {
 	struct fs_out_file out; /* the file, under a temporary name until finished */
 	FILE *f;
 	char *path;
 	int nr;
-	const struct fs_policy_desc *pols[FS_MAX_POLICIES];
-	const char *twin[FS_MAX_POLICIES];   /* the twin's name when it runs too, else "" */
+	struct piece pol_text[FS_MAX_POLICIES]; /* ",name,is_reference,has_margin,twin," */
+	struct piece reason[FS_FEEC__NR + 1];  /* the last: a reason out of range */
+	struct piece until[FS_END__NR + 1];
 	bool have_t0;
 	__u64 t0;                             /* the first wake-up's ts */
 	struct fs_seq_sort *sort;
 	__u32 flags;                          /* the wake-up flags flags_text spells (they repeat) */
 	char flags_text[160];
-	char buf[FS_MAX_POLICIES * LINE_MAX_BYTES];
+	size_t flags_len;
+	char buf[ROW_MAX_BYTES];              /* a row's text, for a plain file (fs_out_room) */
 	char packed[FS_ROW_PACK_MAX(FS_MAX_POLICIES)];
 	struct fs_decision_row row;           /* a held row unpacked */
 };
@@ -50,17 +60,22 @@ static void put_opt(struct text *t, __u64 v)
 		put_u(t, v);
 }
 
-/* The row's lines, one per policy, into c->buf; returns their length. */
-static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
+static inline void put_piece(struct text *t, const struct piece *p)
 {
-	char comm[FS_CSV_COMM_MAX];
-	struct text t = { c->buf };
+	memcpy(t->p, p->s, p->n);
+	t->p += p->n;
+}
+
+/* The row's lines, one per policy, at start (ROW_MAX_BYTES of room); their length. */
+static size_t format_row(struct long_out *c, const struct fs_decision_row *r, char *start)
+{
+	struct text t = { start };
 
 	if (r->flags != c->flags) {
 		c->flags = r->flags;
 		fs_csv_format_wake_flags(c->flags_text, sizeof(c->flags_text), r->flags);
+		c->flags_len = strlen(c->flags_text);
 	}
-	fs_csv_comm(comm, r->comm);
 	/* the wake-up's columns once, copied in front of every policy's */
 	put_u(&t, r->seq), put_c(&t, ',');
 	put_u(&t, r->ts_ns), put_c(&t, ',');
@@ -70,32 +85,29 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 	if (r->uid != FS_NO_UID)
 		put_u(&t, r->uid);
 	put_c(&t, ',');
-	put_s(&t, comm), put_c(&t, ',');
+	t.p += fs_csv_comm(t.p, r->comm), put_c(&t, ',');
 	put_i(&t, r->prev_cpu), put_c(&t, ',');
 	put_i(&t, r->kernel_cpu), put_c(&t, ',');
 	put_u(&t, r->task_util), put_c(&t, ',');
-	put_s(&t, c->flags_text), put_c(&t, ',');
+	memcpy(t.p, c->flags_text, c->flags_len), t.p += c->flags_len, put_c(&t, ',');
 	put_u(&t, r->iv.dt_ns), put_c(&t, ',');
-	put_s(&t, fs_interval_end_name(r->iv.end)), put_c(&t, ',');
+	put_piece(&t, &c->until[(unsigned)r->iv.end < FS_END__NR ? r->iv.end : FS_END__NR]), put_c(&t, ',');
 	if (r->iv.runtime_known)
 		put_u(&t, r->iv.runtime_ns);
 	put_c(&t, ',');
 	put_u(&t, r->iv.window_ns);
-	size_t shared = (size_t)(t.p - c->buf);
+	size_t shared = (size_t)(t.p - start);
 	for (int i = 0; i < c->nr; i++) {
 		const struct fs_decision_pol *p = &r->pol[i];
 
 		if (i) {
-			memcpy(t.p, c->buf, shared);
+			memcpy(t.p, start, shared);
 			t.p += shared;
 		}
-		put_c(&t, ','), put_s(&t, c->pols[i]->name);
-		put_s(&t, i ? ",0," : ",1,");
-		put_s(&t, c->pols[i]->has_margin ? "1," : "0,");
-		put_s(&t, c->twin[i]), put_c(&t, ',');
+		put_piece(&t, &c->pol_text[i]);
 		put_i(&t, p->cpu), put_c(&t, ',');
 		put_i(&t, p->acct_cpu), put_c(&t, ',');
-		put_s(&t, fs_feec_reason_name(p->reason));
+		put_piece(&t, &c->reason[(unsigned)p->reason < FS_FEEC__NR ? p->reason : FS_FEEC__NR]);
 		put_opt(&t, p->prev_delta);
 		put_opt(&t, p->best_delta);
 		put_opt(&t, p->has_threshold ? p->threshold : UINT64_MAX);
@@ -104,7 +116,15 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r)
 		put_c(&t, ','), put_fj_nj6(&t, r->iv.de_fj[i]); /* nJ, exact */
 		put_c(&t, '\n');
 	}
-	return (size_t)(t.p - c->buf);
+	return (size_t)(t.p - start);
+}
+
+/* A row's text into the file, formatted where it goes: 0, or -1 with errno. */
+static int put_row(struct long_out *c, const struct fs_decision_row *r)
+{
+	char *at = fs_out_room(&c->out, c->buf);
+
+	return fs_out_advance(&c->out, at, format_row(c, r, at));
 }
 
 static int long_decision(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
@@ -119,10 +139,17 @@ static int long_decision(void *self, const struct fs_decision_row *row, char *er
 	return 0;
 }
 
-/* Rows wait packed (row_pack.h) and become text when their turn comes. */
+/* Rows wait packed (row_pack.h) and become text when their turn comes; a row whose turn it is goes straight out. */
 static int long_interval(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
 {
 	struct long_out *c = self;
+
+	if (fs_seq_sort_take(c->sort, row->seq)) {
+		if (!put_row(c, row))
+			return 0;
+		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno ? errno : EIO));
+		return -1;
+	}
 	size_t len = fs_row_pack(c->packed, row, c->nr);
 
 	return fs_seq_sort_add(c->sort, row->seq, c->packed, len, err, errlen);
@@ -132,12 +159,12 @@ static int long_emit(void *self, const char *packed, size_t len, FILE *out)
 {
 	struct long_out *c = self;
 
+	(void)out; /* c->f, through fs_out_room() */
 	if (fs_row_unpack(packed, len, &c->row, c->nr)) {
 		errno = EIO; /* cannot happen: the bytes are the packer's */
 		return -1;
 	}
-	len = format_row(c, &c->row);
-	return fwrite(c->buf, 1, len, out) == len ? 0 : -1;
+	return put_row(c, &c->row);
 }
 
 static int long_flush(void *self, char *err, size_t errlen)
@@ -145,7 +172,7 @@ static int long_flush(void *self, char *err, size_t errlen)
 	struct long_out *c = self;
 
 	if (fflush(c->f)) {
-		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno));
+		snprintf(err, errlen, "%s: write: %s", c->path, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
@@ -168,6 +195,8 @@ static void long_free(void *self)
 
 	fs_seq_sort_free(c->sort);
 	fs_out_abort(&c->out);
+	for (int i = 0; i < c->nr; i++)
+		free((char *)c->pol_text[i].s);
 	free(c->path);
 	free(c);
 }
@@ -189,12 +218,28 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 	}
 	c->nr = nr_policies;
 	fs_csv_format_wake_flags(c->flags_text, sizeof(c->flags_text), c->flags);
+	c->flags_len = strlen(c->flags_text);
 	for (int i = 0; i < nr_policies; i++) {
-		c->pols[i] = pols[i];
-		c->twin[i] = "";
+		const char *twin = "";
+		char *t;
+
 		for (int j = 0; j < nr_policies; j++)
 			if (pols[i]->twin && !strcmp(pols[i]->twin, pols[j]->name))
-				c->twin[i] = pols[j]->name;
+				twin = pols[j]->name;
+		if (asprintf(&t, ",%s,%d,%d,%s,", pols[i]->name, i == 0, pols[i]->has_margin ? 1 : 0, twin) < 0) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			long_free(c);
+			return -1;
+		}
+		c->pol_text[i] = (struct piece){ t, strlen(t) };
+	}
+	for (int r = 0; r <= FS_FEEC__NR; r++) {
+		const char *n = fs_feec_reason_name((enum fs_feec_reason)r);
+		c->reason[r] = (struct piece){ n, strlen(n) };
+	}
+	for (int e = 0; e <= FS_END__NR; e++) {
+		const char *n = fs_interval_end_name((enum fs_interval_end)e);
+		c->until[e] = (struct piece){ n, strlen(n) };
 	}
 	if (fs_out_open(&c->out, path, err, errlen)) {
 		long_free(c);

@@ -44,9 +44,10 @@
 #define LEVEL_BUF ISAL_DEF_LVL1_DEFAULT /* igzip's hash tables and tokens */
 #define ZSTREAM ((sizeof(struct isal_zstream) + 63) / 64 * 64)
 #endif
+#define IN_STRIDE (MEMBER + FS_GZIP_ROOM) /* a member's text, and room for a row that runs past it */
 #define STACK (64u << 10) /* the thread's: deflate's state is in the mapping; a small stack is cheap to start and end */
 
-struct gz {
+struct fs_gzip {
 	int fd;
 #ifdef FS_GZIP_LIBDEFLATE
 	struct libdeflate_compressor *c; /* the thread's */
@@ -87,7 +88,7 @@ static int write_all(int fd, const char *p, size_t len)
 }
 
 /* One gzip member of in[0..n) into g->out; its length, 0 if it did not fit (cannot happen: out_cap is the bound). */
-static size_t compress_member(struct gz *g, const char *in, size_t n)
+static size_t compress_member(struct fs_gzip *g, const char *in, size_t n)
 {
 #ifdef FS_GZIP_LIBDEFLATE
 	return libdeflate_gzip_compress(g->c, in, n, g->out, g->out_cap);
@@ -112,7 +113,7 @@ static size_t compress_member(struct gz *g, const char *in, size_t n)
 /* The thread: each queued buffer becomes one member, in order. */
 static void *compressor(void *arg)
 {
-	struct gz *g = arg;
+	struct fs_gzip *g = arg;
 
 	pthread_mutex_lock(&g->lock);
 	for (;;) {
@@ -144,7 +145,7 @@ static void *compressor(void *arg)
 }
 
 /* Hand the filled buffer to the thread and take a free one. Called with the lock held. */
-static void queue_fill(struct gz *g)
+static void queue_fill(struct fs_gzip *g)
 {
 	g->queued++;
 	g->any = true;
@@ -156,7 +157,7 @@ static void queue_fill(struct gz *g)
 
 static ssize_t gz_write(void *cookie, const char *buf, size_t len)
 {
-	struct gz *g = cookie;
+	struct fs_gzip *g = cookie;
 	size_t done = 0;
 
 	while (done < len) {
@@ -182,7 +183,35 @@ static ssize_t gz_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)done;
 }
 
-static void gz_free(struct gz *g)
+char *fs_gzip_room(struct fs_gzip *g)
+{
+	return g->in[g->fill] + g->n[g->fill];
+}
+
+int fs_gzip_advance(struct fs_gzip *g, size_t len)
+{
+	int b = g->fill;
+
+	g->n[b] += len;
+	if (g->n[b] < MEMBER)
+		return 0;
+	/* the member is full: what ran past it starts the next, so members are cut as gz_write cuts them */
+	size_t over = g->n[b] - MEMBER;
+	g->n[b] = MEMBER;
+	pthread_mutex_lock(&g->lock);
+	queue_fill(g);
+	int e = g->err;
+	pthread_mutex_unlock(&g->lock);
+	memcpy(g->in[g->fill], g->in[b] + MEMBER, over); /* the thread reads only in[b][0, MEMBER) */
+	g->n[g->fill] = over;
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+static void gz_free(struct fs_gzip *g)
 {
 	pthread_mutex_destroy(&g->lock);
 	pthread_cond_destroy(&g->work);
@@ -197,7 +226,7 @@ static void gz_free(struct gz *g)
 
 static int gz_close(void *cookie)
 {
-	struct gz *g = cookie;
+	struct fs_gzip *g = cookie;
 
 	pthread_mutex_lock(&g->lock);
 	if (g->n[g->fill] || !g->any)
@@ -216,8 +245,13 @@ static int gz_close(void *cookie)
 
 FILE *fs_gzip_stream(int fd)
 {
+	return fs_gzip_open(fd, NULL);
+}
+
+FILE *fs_gzip_open(int fd, struct fs_gzip **direct)
+{
 	cookie_io_functions_t io = { .write = gz_write, .close = gz_close };
-	struct gz *g = calloc(1, sizeof(*g));
+	struct fs_gzip *g = calloc(1, sizeof(*g));
 	sigset_t all, old;
 	FILE *f = NULL;
 
@@ -237,7 +271,7 @@ FILE *fs_gzip_stream(int fd)
 	g->out_cap = (MEMBER + (MEMBER / 65535 + 1) * 5 + ISAL_DEF_MAX_HDR_SIZE + 64 + 63) / 64 * 64;
 #endif
 	if (ok) {
-		g->mem_len = (NBUF * MEMBER + g->out_cap + LEVEL_BUF + ZSTREAM + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+		g->mem_len = (NBUF * IN_STRIDE + g->out_cap + LEVEL_BUF + ZSTREAM + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 		g->mem = mmap(NULL, g->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (g->mem == MAP_FAILED)
 			g->mem = NULL;
@@ -246,9 +280,9 @@ FILE *fs_gzip_stream(int fd)
 		ok = g->mem;
 	}
 	for (int i = 0; ok && i < NBUF; i++)
-		g->in[i] = (char *)g->mem + (size_t)i * MEMBER;
+		g->in[i] = (char *)g->mem + (size_t)i * IN_STRIDE;
 	if (ok) {
-		g->out = (char *)g->mem + NBUF * MEMBER;
+		g->out = (char *)g->mem + NBUF * IN_STRIDE;
 		g->level_buf = g->out + g->out_cap;
 #ifndef FS_GZIP_LIBDEFLATE
 		g->zs = (struct isal_zstream *)(g->level_buf + LEVEL_BUF);
@@ -280,5 +314,7 @@ FILE *fs_gzip_stream(int fd)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (direct)
+		*direct = g;
 	return f;
 }

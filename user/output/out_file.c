@@ -104,9 +104,29 @@ int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 }
 
 /* A stream on fd (closed with it): plain, or gzip (gzip_stream.c). */
-static FILE *stream(int fd, bool gz)
+static FILE *stream(struct fs_out_file *o, int fd, bool gz)
 {
-	return gz ? fs_gzip_stream(fd) : fdopen(fd, "w");
+	return gz ? fs_gzip_open(fd, &o->gz) : fdopen(fd, "w");
+}
+
+_Static_assert(FS_OUT_ROOM <= FS_GZIP_ROOM, "a .gz's room is the compressor's");
+
+char *fs_out_room(struct fs_out_file *o, char *scratch)
+{
+	if (!o->gz)
+		return scratch;
+	if (!o->direct) { /* what went through stdio first goes first */
+		o->direct = true;
+		fflush(o->f); /* an error stays in the stream for fs_out_commit */
+	}
+	return fs_gzip_room(o->gz);
+}
+
+int fs_out_advance(struct fs_out_file *o, const char *text, size_t len)
+{
+	if (o->gz)
+		return fs_gzip_advance(o->gz, len);
+	return fwrite(text, 1, len, o->f) == len ? 0 : -1;
 }
 
 static void release(struct fs_out_file *o)
@@ -115,6 +135,8 @@ static void release(struct fs_out_file *o)
 	free(o->tmp);
 	o->path = o->tmp = NULL;
 	o->f = NULL;
+	o->gz = NULL;
+	o->direct = false;
 }
 
 int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen)
@@ -134,7 +156,7 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* A FIFO, a terminal, /dev/null: no rename possible, nothing to protect. */
 		fd = open(path, O_WRONLY | O_CLOEXEC);
-		o->f = fd < 0 ? NULL : stream(fd, fs_out_is_gz(path));
+		o->f = fd < 0 ? NULL : stream(o, fd, fs_out_is_gz(path));
 		if (!o->f) {
 			if (fd >= 0)
 				close(fd);
@@ -166,7 +188,7 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 		release(o);
 		return -1;
 	}
-	o->f = stream(fd, fs_out_is_gz(path));
+	o->f = stream(o, fd, fs_out_is_gz(path));
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);

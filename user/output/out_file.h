@@ -35,10 +35,14 @@ struct fs_io_path {
  */
 int fs_paths_check(const struct fs_io_path *paths, int n, char *err, size_t errlen);
 
+struct fs_gzip;
+
 struct fs_out_file {
 	FILE *f;      /* write here */
 	char *path;   /* the final name */
 	char *tmp;    /* the temporary name, NULL when writing in place */
+	struct fs_gzip *gz; /* a .gz's compressor, for fs_out_room() */
+	bool direct;  /* f was flushed for fs_out_room() */
 };
 
 /* Open path for writing (see above). -1 with err "<path>: cannot create: <why>". */
@@ -51,6 +55,18 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen);
 /* Close and remove the temporary file; the final name is untouched. o may be unopened (zeroed). */
 void fs_out_abort(struct fs_out_file *o);
+
+/*
+ * Text formatted in place, for writers of much of it: fs_out_room() is
+ * where the next bytes go, with room for FS_OUT_ROOM of them, and
+ * fs_out_advance() takes the len written there (0, or -1 with errno). For
+ * a .gz that is the compressor's buffer (no stdio, no copy); for a plain
+ * file, scratch (FS_OUT_ROOM bytes of the caller's) written through o->f.
+ * Text written to o->f before the first fs_out_room() comes first.
+ */
+#define FS_OUT_ROOM (16u << 10)
+char *fs_out_room(struct fs_out_file *o, char *scratch);
+int fs_out_advance(struct fs_out_file *o, const char *text, size_t len);
 
 /* The name to give a writer that opens the file itself (the temporary one, or path in place). */
 static inline const char *fs_out_name(const struct fs_out_file *o)

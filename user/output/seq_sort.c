@@ -197,6 +197,14 @@ static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 	return 0;
 }
 
+bool fs_seq_sort_take(struct fs_seq_sort *s, __u64 seq)
+{
+	if (s->nr_runs || s->n || seq != s->next)
+		return false;
+	s->next++;
+	return true;
+}
+
 int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t len, char *err, size_t errlen)
 {
 	if (!s->nr_runs && !s->n && seq == s->next) { /* in order: straight through */

@@ -12,6 +12,7 @@
 #ifndef FEECSCOPE_SEQ_SORT_H
 #define FEECSCOPE_SEQ_SORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "../record.h"
@@ -31,6 +32,12 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
  */
 typedef int (*fs_seq_sort_emit_fn)(void *ctx, const char *chunk, size_t len, FILE *out);
 void fs_seq_sort_set_emit(struct fs_seq_sort *s, fs_seq_sort_emit_fn emit, void *ctx);
+/*
+ * True when seq's turn has come (every earlier chunk written, nothing held):
+ * it counts as written and the caller writes it itself, skipping the hold
+ * (and, for packed rows, the packing). False: add it.
+ */
+bool fs_seq_sort_take(struct fs_seq_sort *s, __u64 seq);
 /* Add chunk seq (len bytes of text). -1 with err on a write or memory error. */
 int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t len, char *err, size_t errlen);
 /* Write everything still held, in order. -1 with err. */
