@@ -121,7 +121,8 @@ static const char *const arg_names[ARG__NR] = {
 /* Interned strings: reason r is 1 + r; thread t's comm is STR_THREAD0 + t. */
 #define STR_THREAD0 (1 + FS_FEEC__NR)
 
-#define FLUSH_BYTES (256u << 10)
+/* Packets are written in pieces of this much: small enough to stay in cache and below malloc's mmap threshold. */
+#define FLUSH_BYTES (32u << 10)
 
 struct thread_key {
 	__s32 pid;
@@ -375,17 +376,10 @@ static int write_out(struct perfetto_out *w, char *err, size_t errlen)
 	return 0;
 }
 
-/* An instant on track uuid named after the thread, defining the name first if new. */
-static int instant_begin(struct perfetto_out *w, const struct fs_decision_row *r, __u64 uuid, __u32 *iid_out,
-			 char *err, size_t errlen)
+/* An instant on track uuid named iid (the thread's), defining the name first when is_new. */
+static void instant_begin(struct perfetto_out *w, const struct fs_decision_row *r, __u64 uuid, __u32 iid,
+			  bool is_new)
 {
-	__u32 iid;
-	bool is_new;
-
-	if (thread_iid(w, r->pid, r->comm, &iid, &is_new)) {
-		snprintf(err, errlen, "%s: out of memory", w->path);
-		return -1;
-	}
 	packet_begin(w, r->ts_ns, true);
 	if (is_new) {
 		char c[FS_COMM_LEN], name[FS_COMM_LEN + 16];
@@ -401,8 +395,6 @@ static int instant_begin(struct perfetto_out *w, const struct fs_decision_row *r
 	fs_pb_varint(&w->pb, TE_TYPE, TE_INSTANT);
 	fs_pb_varint(&w->pb, TE_TRACK_UUID, uuid);
 	fs_pb_varint(&w->pb, TE_NAME_IID, iid);
-	*iid_out = iid;
-	return 0;
 }
 
 static void instant_end(struct perfetto_out *w)
@@ -421,17 +413,21 @@ static int pf_decision(void *self, const struct fs_decision_row *r, char *err, s
 		w->min_ts = r->ts_ns;
 	if (r->kernel_cpu >= 0 && r->kernel_cpu < w->nr_cpus) {
 		__u32 iid;
+		bool is_new;
 
-		if (instant_begin(w, r, UUID_CPU(r->kernel_cpu), &iid, err, errlen))
+		/* the thread's name once per wake-up: its first instant defines it when new */
+		if (thread_iid(w, r->pid, r->comm, &iid, &is_new)) {
+			snprintf(err, errlen, "%s: out of memory", w->path);
 			return -1;
+		}
+		instant_begin(w, r, UUID_CPU(r->kernel_cpu), iid, is_new);
 		instant_end(w);
 		for (int i = 0; i < w->nr_policies; i++) {
 			const struct fs_decision_pol *p = &r->pol[i];
 
 			if (p->acct_cpu == r->kernel_cpu)
 				continue;
-			if (instant_begin(w, r, UUID_POL(i), &iid, err, errlen))
-				return -1;
+			instant_begin(w, r, UUID_POL(i), iid, false);
 			arg_int(&w->pb, ARG_SEQ, (__s64)r->seq);
 			arg_int(&w->pb, ARG_PID, r->pid);
 			arg_int(&w->pb, ARG_TGID, r->tgid);
