@@ -1,7 +1,17 @@
-// SPDX-License-Identifier: GPL-2.0
-/* Chunks back in sequence order (seq_sort.h): a min-heap in memory, sorted runs spilled to a file, a k-way merge. */
+/*
+ * Chunks back in sequence order (seq_sort.h): held chunks indexed by seq in
+ * a ring, sorted runs spilled to a file, a k-way merge.
+ *
+ * Every seq comes once, and those not yet written lie between the next one
+ * due and the highest one held, so a ring indexed by seq finds a chunk's
+ * place and the next one due in one step. A min-heap did the same in
+ * log2(held) steps, each a likely cache miss: a long capture holds tens of
+ * thousands of rows behind one sleeping task, and popping them through the
+ * heap cost more than turning them into text.
+ */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,10 +30,19 @@
 #define ARENA_SLACK (1u << 20) /* room beyond the limit: the spill comes after the add that crosses it */
 #define HUGE_PAGE (2u << 20)   /* a multiple of it gets an aligned range (Linux 6.7+), else the first 2 MiB fault by 4 KiB */
 
+/* A held chunk in the ring: where its bytes are in the arena. */
+struct slot {
+	__u64 off;
+	__u32 len;
+	__u32 used;
+};
+
+/* A held chunk outside the ring (late, or in a list being sorted). */
 struct chunk {
 	__u64 seq;
-	size_t off;             /* in the arena */
-	size_t len;
+	__u64 off;
+	__u64 len;
+	__u64 *where;           /* compaction: the offset to update */
 };
 
 struct run {
@@ -37,10 +56,17 @@ struct fs_seq_sort {
 	const char *path;
 	__u64 next;             /* the seq written next while nothing is spilled */
 	size_t limit;
-	char *arena;            /* held text; popped chunks leave garbage until compaction */
+	char *arena;            /* held text; written chunks leave garbage until compaction */
 	size_t arena_len, arena_cap, live; /* arena_cap: the reservation, fixed */
-	struct chunk *heap;     /* min-heap by seq */
-	size_t n, cap;
+	/* the ring: ring[seq & (ring_cap - 1)] holds seq, for base <= seq < top (< base + ring_cap) */
+	struct slot *ring;
+	size_t ring_cap;
+	__u64 base, top;        /* base == next until the first spill; after a spill, the top then */
+	size_t n;               /* chunks held, in the ring and late */
+	struct chunk *late;     /* after a spill: chunks below base (placements open at the spill) */
+	size_t nr_late, cap_late;
+	struct chunk *scratch;  /* compaction and spills: held chunks listed */
+	size_t cap_scratch;
 	FILE *spill;            /* unlinked, beside the output; NULL until the first spill */
 	off_t spill_end;
 	struct run *runs;
@@ -55,7 +81,7 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
 		return NULL;
 	s->out = out;
 	s->path = path;
-	s->next = first_seq;
+	s->next = s->base = s->top = first_seq;
 	s->limit = mem_limit;
 	s->arena_cap = (mem_limit + ARENA_SLACK + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 	s->arena = mmap(NULL, s->arena_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -86,45 +112,43 @@ int fs_seq_sort_runs(const struct fs_seq_sort *s)
 	return s->nr_runs;
 }
 
-static bool less(const struct chunk *a, const struct chunk *b)
-{
-	return a->seq < b->seq;
-}
-
-static void sift_up(struct chunk *h, size_t i)
-{
-	while (i && less(&h[i], &h[(i - 1) / 2])) {
-		struct chunk t = h[i];
-		h[i] = h[(i - 1) / 2];
-		h[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-}
-
-static void sift_down(struct chunk *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && less(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && less(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		struct chunk t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
 static int write_err(struct fs_seq_sort *s, const char *what, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: %s: %s", s->path, what, strerror(errno ? errno : EIO));
 	return -1;
 }
 
-static int cmp_chunk(const void *a, const void *b)
+static int oom(struct fs_seq_sort *s, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: out of memory holding rows for wake-up order", s->path);
+	return -1;
+}
+
+static struct slot *slot_of(const struct fs_seq_sort *s, __u64 seq)
+{
+	return &s->ring[seq & (s->ring_cap - 1)];
+}
+
+/* Room in the ring for seq (>= base): 0, or -1 out of memory. */
+static int ring_fit(struct fs_seq_sort *s, __u64 seq)
+{
+	if (seq - s->base < s->ring_cap)
+		return 0;
+	size_t cap = s->ring_cap ? s->ring_cap : 1024;
+	while (seq - s->base >= cap)
+		cap *= 2;
+	struct slot *r = calloc(cap, sizeof(*r));
+	if (!r)
+		return -1;
+	for (__u64 q = s->base; q < s->top; q++)
+		r[q & (cap - 1)] = *slot_of(s, q);
+	free(s->ring);
+	s->ring = r;
+	s->ring_cap = cap;
+	return 0;
+}
+
+static int cmp_seq(const void *a, const void *b)
 {
 	const struct chunk *x = a, *y = b;
 
@@ -138,32 +162,57 @@ static int cmp_off(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Slide live chunks to the front of the arena, in place (in arena order, so none overwrites another). */
-static void compact(struct fs_seq_sort *s)
+/* Every held chunk into s->scratch, late ones first (their order as held); how many, or -1 out of memory. */
+static ssize_t list_held(struct fs_seq_sort *s)
 {
-	size_t at = 0;
-
-	qsort(s->heap, s->n, sizeof(*s->heap), cmp_off);
-	for (size_t i = 0; i < s->n; i++) {
-		memmove(s->arena + at, s->arena + s->heap[i].off, s->heap[i].len);
-		s->heap[i].off = at;
-		at += s->heap[i].len;
+	if (s->n > s->cap_scratch) {
+		struct chunk *c = realloc(s->scratch, s->n * sizeof(*c));
+		if (!c)
+			return -1;
+		s->scratch = c;
+		s->cap_scratch = s->n;
 	}
-	qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk); /* sorted by seq is a min-heap */
-	s->arena_len = at;
+	size_t k = 0;
+	for (size_t i = 0; i < s->nr_late; i++) {
+		s->scratch[k] = s->late[i];
+		s->scratch[k++].where = &s->late[i].off;
+	}
+	for (__u64 q = s->base; q < s->top; q++) {
+		struct slot *sl = slot_of(s, q);
+
+		if (sl->used)
+			s->scratch[k++] = (struct chunk){ .seq = q, .off = sl->off, .len = sl->len, .where = &sl->off };
+	}
+	return (ssize_t)k;
 }
 
-/* Everything held, sorted, as one run at the end of the spill file. */
+/* Slide held chunks to the front of the arena, in place (in arena order, so none overwrites another). */
+static int compact(struct fs_seq_sort *s)
+{
+	ssize_t k = list_held(s);
+	size_t at = 0;
+
+	if (k < 0)
+		return -1;
+	qsort(s->scratch, (size_t)k, sizeof(*s->scratch), cmp_off);
+	for (ssize_t i = 0; i < k; i++) {
+		memmove(s->arena + at, s->arena + s->scratch[i].off, s->scratch[i].len);
+		*s->scratch[i].where = at;
+		at += s->scratch[i].len;
+	}
+	s->arena_len = at;
+	return 0;
+}
+
+/* Everything held, sorted, as one run at the end of the spill file; later chunks below the ring's top are late. */
 static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 {
 	if (!s->spill) {
 		size_t n = strlen(s->path);
 		char *tmpl = malloc(n + 16);
 
-		if (!tmpl) {
-			snprintf(err, errlen, "%s: out of memory", s->path);
-			return -1;
-		}
+		if (!tmpl)
+			return oom(s, err, errlen);
 		snprintf(tmpl, n + 16, "%s.sort-XXXXXX", s->path);
 		int fd = mkstemp(tmpl);
 		if (fd >= 0)
@@ -176,23 +225,26 @@ static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 		}
 	}
 	struct run *r = realloc(s->runs, (size_t)(s->nr_runs + 1) * sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "%s: out of memory", s->path);
-		return -1;
-	}
+	ssize_t k = list_held(s);
+	if (!r || k < 0)
+		return oom(s, err, errlen);
 	s->runs = r;
-	qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk);
+	/* the late chunks sorted, then the ring's already in order: one sorted list */
+	qsort(s->scratch, s->nr_late, sizeof(*s->scratch), cmp_seq);
 	r[s->nr_runs].start = s->spill_end;
-	for (size_t i = 0; i < s->n; i++) {
-		__u64 hdr[2] = { s->heap[i].seq, s->heap[i].len };
+	for (ssize_t i = 0; i < k; i++) {
+		__u64 hdr[2] = { s->scratch[i].seq, s->scratch[i].len };
 
 		if (fwrite(hdr, sizeof(hdr), 1, s->spill) != 1 ||
-		    fwrite(s->arena + s->heap[i].off, 1, s->heap[i].len, s->spill) != s->heap[i].len)
+		    fwrite(s->arena + s->scratch[i].off, 1, s->scratch[i].len, s->spill) != s->scratch[i].len)
 			return write_err(s, "write to the sort file", err, errlen);
-		s->spill_end += (off_t)(sizeof(hdr) + s->heap[i].len);
+		s->spill_end += (off_t)(sizeof(hdr) + s->scratch[i].len);
 	}
 	r[s->nr_runs++].end = s->spill_end;
-	s->n = 0;
+	for (__u64 q = s->base; q < s->top; q++)
+		slot_of(s, q)->used = 0;
+	s->base = s->top;
+	s->n = s->nr_late = 0;
 	s->arena_len = s->live = 0;
 	return 0;
 }
@@ -201,60 +253,70 @@ bool fs_seq_sort_take(struct fs_seq_sort *s, __u64 seq)
 {
 	if (s->nr_runs || s->n || seq != s->next)
 		return false;
-	s->next++;
+	s->next = s->base = s->top = seq + 1;
 	return true;
 }
 
 int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t len, char *err, size_t errlen)
 {
-	if (!s->nr_runs && !s->n && seq == s->next) { /* in order: straight through */
-		s->next++;
+	if (fs_seq_sort_take(s, seq)) /* in order: straight through */
 		return out_chunk(s, text, len) ? write_err(s, "write", err, errlen) : 0;
+	if (len > UINT32_MAX) {
+		snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
+		return -1;
 	}
 	if (s->arena_len + len > s->arena_cap) {
 		if (s->live + len > s->arena_cap) {
 			snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
 			return -1;
 		}
-		compact(s);
+		if (compact(s))
+			return oom(s, err, errlen);
 		if (s->arena_len + len > s->arena_cap && spill(s, err, errlen))
 			return -1;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct chunk *h = realloc(s->heap, cap * sizeof(*h));
-		if (!h)
-			goto oom;
-		s->heap = h;
-		s->cap = cap;
+	if (seq < s->base) { /* only after a spill: a placement open when it happened */
+		if (s->nr_late == s->cap_late) {
+			size_t cap = s->cap_late ? s->cap_late * 2 : 64;
+			struct chunk *l = realloc(s->late, cap * sizeof(*l));
+			if (!l)
+				return oom(s, err, errlen);
+			s->late = l;
+			s->cap_late = cap;
+		}
+		s->late[s->nr_late++] = (struct chunk){ .seq = seq, .off = s->arena_len, .len = len };
+	} else {
+		if (ring_fit(s, seq))
+			return oom(s, err, errlen);
+		*slot_of(s, seq) = (struct slot){ .off = s->arena_len, .len = (__u32)len, .used = 1 };
+		if (seq >= s->top)
+			s->top = seq + 1;
 	}
 	memcpy(s->arena + s->arena_len, text, len);
-	s->heap[s->n] = (struct chunk){ .seq = seq, .off = s->arena_len, .len = len };
-	sift_up(s->heap, s->n++);
+	s->n++;
 	s->arena_len += len;
 	s->live += len;
 	/* what is now contiguous goes out, unless a run on disk may hold earlier chunks */
-	while (!s->nr_runs && s->n && s->heap[0].seq == s->next) {
-		const struct chunk *c = &s->heap[0];
+	while (!s->nr_runs && s->next < s->top) {
+		struct slot *sl = slot_of(s, s->next);
 
-		if (out_chunk(s, s->arena + c->off, c->len))
+		if (!sl->used)
+			break;
+		if (out_chunk(s, s->arena + sl->off, sl->len))
 			return write_err(s, "write", err, errlen);
-		s->live -= c->len;
-		s->next++;
-		s->heap[0] = s->heap[--s->n];
-		sift_down(s->heap, s->n, 0);
+		sl->used = 0;
+		s->live -= sl->len;
+		s->n--;
+		s->base = ++s->next;
 	}
 	if (!s->n)
 		s->arena_len = 0;
 	/* written chunks leave garbage behind held ones: drop it once it outweighs them */
-	if (s->arena_len > 2 * s->live + (1u << 20))
-		compact(s);
+	if (s->arena_len > 2 * s->live + (1u << 20) && compact(s))
+		return oom(s, err, errlen);
 	if (s->arena_len > s->limit)
 		return spill(s, err, errlen);
 	return 0;
-oom:
-	snprintf(err, errlen, "%s: out of memory holding rows for wake-up order", s->path);
-	return -1;
 }
 
 /* One run read back in order. */
@@ -339,11 +401,15 @@ int fs_seq_sort_finish(struct fs_seq_sort *s, char *err, size_t errlen)
 {
 	if (s->nr_runs)
 		return s->n && spill(s, err, errlen) ? -1 : merge(s, err, errlen);
-	if (s->n) /* an empty run has no heap yet (qsort must not get NULL) */
-		qsort(s->heap, s->n, sizeof(*s->heap), cmp_chunk);
-	for (size_t i = 0; i < s->n; i++)
-		if (out_chunk(s, s->arena + s->heap[i].off, s->heap[i].len))
+	/* nothing spilled, so nothing is late: the ring in order (seqs that never came are skipped) */
+	for (__u64 q = s->base; q < s->top; q++) {
+		struct slot *sl = slot_of(s, q);
+
+		if (sl->used && out_chunk(s, s->arena + sl->off, sl->len))
 			return write_err(s, "write", err, errlen);
+		sl->used = 0;
+	}
+	s->base = s->top;
 	s->n = 0;
 	s->arena_len = s->live = 0;
 	return 0;
@@ -356,7 +422,9 @@ void fs_seq_sort_free(struct fs_seq_sort *s)
 	if (s->spill)
 		fclose(s->spill);
 	munmap(s->arena, s->arena_cap);
-	free(s->heap);
+	free(s->ring);
+	free(s->late);
+	free(s->scratch);
 	free(s->runs);
 	free(s);
 }
