@@ -27,11 +27,29 @@ static const char header[] =
 	"policy,is_reference,has_margin,twin,cpu,acct_cpu,reason,prev_delta,best_delta,threshold,"
 	"power_uw,dpower_uw,denergy_nj\n";
 
-/* A constant piece of text and its length, so the rows copy it without strlen. */
+/*
+ * A constant piece of text and its length, so the rows copy it without
+ * strlen; a short one sits in pad, so a fixed 32-byte copy (two moves, no
+ * call) takes it whole and the bytes past its end are overwritten next.
+ */
+#define PIECE_FIXED 32
 struct piece {
 	const char *s;
 	size_t n;
+	char pad[PIECE_FIXED];
 };
+
+static void piece_set(struct piece *p, const char *s)
+{
+	p->n = strlen(s);
+	memset(p->pad, 0, sizeof(p->pad));
+	if (p->n < sizeof(p->pad)) {
+		memcpy(p->pad, s, p->n);
+		p->s = p->pad;
+	} else {
+		p->s = s;
+	}
+}
 
 struct long_out {
 	struct fs_out_file out; /* the file, under a temporary name until finished */
@@ -39,6 +57,7 @@ struct long_out {
 	char *path;
 	int nr;
 	struct piece pol_text[FS_MAX_POLICIES]; /* ",name,is_reference,has_margin,twin," */
+	char *pol_heap[FS_MAX_POLICIES];       /* their text as made */
 	struct piece reason[FS_FEEC__NR + 1];  /* the last: a reason out of range */
 	struct piece until[FS_END__NR + 1];
 	bool have_t0;
@@ -62,7 +81,10 @@ static void put_opt(struct text *t, __u64 v)
 
 static inline void put_piece(struct text *t, const struct piece *p)
 {
-	memcpy(t->p, p->s, p->n);
+	if (p->s == p->pad)
+		memcpy(t->p, p->pad, PIECE_FIXED); /* the room is a row's worst case, far above a real row */
+	else
+		memcpy(t->p, p->s, p->n);
 	t->p += p->n;
 }
 
@@ -89,7 +111,8 @@ static size_t format_row(struct long_out *c, const struct fs_decision_row *r, ch
 	put_i(&t, r->prev_cpu), put_c(&t, ',');
 	put_i(&t, r->kernel_cpu), put_c(&t, ',');
 	put_u(&t, r->task_util), put_c(&t, ',');
-	memcpy(t.p, c->flags_text, c->flags_len), t.p += c->flags_len, put_c(&t, ',');
+	memcpy(t.p, c->flags_text, c->flags_len < PIECE_FIXED ? PIECE_FIXED : c->flags_len);
+	t.p += c->flags_len, put_c(&t, ',');
 	put_u(&t, r->iv.dt_ns), put_c(&t, ',');
 	put_piece(&t, &c->until[(unsigned)r->iv.end < FS_END__NR ? r->iv.end : FS_END__NR]), put_c(&t, ',');
 	if (r->iv.runtime_known)
@@ -196,7 +219,7 @@ static void long_free(void *self)
 	fs_seq_sort_free(c->sort);
 	fs_out_abort(&c->out);
 	for (int i = 0; i < c->nr; i++)
-		free((char *)c->pol_text[i].s);
+		free(c->pol_heap[i]);
 	free(c->path);
 	free(c);
 }
@@ -231,15 +254,14 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 			long_free(c);
 			return -1;
 		}
-		c->pol_text[i] = (struct piece){ t, strlen(t) };
+		piece_set(&c->pol_text[i], t);
+		c->pol_heap[i] = t;
 	}
 	for (int r = 0; r <= FS_FEEC__NR; r++) {
-		const char *n = fs_feec_reason_name((enum fs_feec_reason)r);
-		c->reason[r] = (struct piece){ n, strlen(n) };
+		piece_set(&c->reason[r], fs_feec_reason_name((enum fs_feec_reason)r));
 	}
 	for (int e = 0; e <= FS_END__NR; e++) {
-		const char *n = fs_interval_end_name((enum fs_interval_end)e);
-		c->until[e] = (struct piece){ n, strlen(n) };
+		piece_set(&c->until[e], fs_interval_end_name((enum fs_interval_end)e));
 	}
 	if (fs_out_open(&c->out, path, err, errlen)) {
 		long_free(c);

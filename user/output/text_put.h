@@ -34,27 +34,39 @@ static const char fs_digit_pairs[201] = "000102030405060708091011121314151617181
 					"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 					"8081828384858687888990919293949596979899";
 
-/* "%llu" */
+/* Decimal digits of v (1..20). */
+static inline int fs_digits(unsigned long long v)
+{
+	static const unsigned long long pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+		1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	/* bits to digits: log10(2) ~ 1233/4096, then one comparison corrects it */
+	int n = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+
+	return n + ((v | 1) >= pow10[n]); /* v | 1: zero is one digit */
+}
+
+/* "%llu": the length first, then the digits written backwards in place, two a step. */
 static inline void put_u(struct text *t, unsigned long long v)
 {
-	char d[20];
-	int n = sizeof(d);
+	int n = fs_digits(v);
+	char *p = t->p + n;
 
+	t->p = p;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 
 		v /= 100;
-		d[--n] = fs_digit_pairs[2 * r + 1];
-		d[--n] = fs_digit_pairs[2 * r];
+		p -= 2;
+		memcpy(p, fs_digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10) {
-		d[--n] = fs_digit_pairs[2 * v + 1];
-		d[--n] = fs_digit_pairs[2 * v];
-	} else {
-		d[--n] = (char)('0' + v);
-	}
-	memcpy(t->p, d + n, sizeof(d) - (size_t)n);
-	t->p += sizeof(d) - (size_t)n;
+	if (v >= 10)
+		memcpy(p - 2, fs_digit_pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
 }
 
 /* "%lld" */
@@ -78,6 +90,15 @@ static inline void put_u_width(struct text *t, unsigned long long v, int width)
 	t->p += width;
 }
 
+/* exactly six digits, zero-padded: v < 10^6 */
+static inline void put_u6(struct text *t, unsigned v)
+{
+	memcpy(t->p, fs_digit_pairs + 2 * (v / 10000), 2);
+	memcpy(t->p + 2, fs_digit_pairs + 2 * (v / 100 % 100), 2);
+	memcpy(t->p + 4, fs_digit_pairs + 2 * (v % 100), 2);
+	t->p += 6;
+}
+
 /* fs_fmt_fj(buf, len, fj, 6, 6): femtojoules as nJ with six decimals ("-1.000001"), exact */
 static inline void put_fj_nj6(struct text *t, fs_fj_t fj)
 {
@@ -90,7 +111,7 @@ static inline void put_fj_nj6(struct text *t, fs_fj_t fj)
 
 		put_u(t, m / 1000000);
 		put_c(t, '.');
-		put_u_width(t, m % 1000000, 6);
+		put_u6(t, (unsigned)(m % 1000000));
 		return;
 	}
 	unsigned __int128 ip = mag / 1000000;
