@@ -18,7 +18,7 @@ static int emit_row(void *ctx, const char *chunk, size_t len, FILE *out)
 }
 
 /* Feed chunks 1..n in a shuffled order (with some long-held ones), return what came out. */
-static char *run_as(int n, size_t limit, unsigned seed, int *runs, bool packed)
+static char *run_lent(int n, size_t limit, unsigned seed, int *runs, bool packed, size_t lent)
 {
 	char dir[] = "/tmp/fs-seqsort-XXXXXX", path[64], *out = NULL, err[256] = "";
 	size_t outlen = 0;
@@ -41,8 +41,11 @@ static char *run_as(int n, size_t limit, unsigned seed, int *runs, bool packed)
 	FILE *f = open_memstream(&out, &outlen);
 	struct fs_seq_sort *s = fs_seq_sort_new(f, path, 1, limit);
 	char text[64];
+	char *scratch = lent ? malloc(lent) : NULL;
 	if (packed)
 		fs_seq_sort_set_emit(s, emit_row, NULL);
+	if (scratch) /* lent memory: what a .gz's writer gives (the rest of its huge page) */
+		fs_seq_sort_set_scratch(s, scratch, lent);
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			if ((order[i] % 97 == 0) != (pass == 1))
@@ -59,11 +62,17 @@ static char *run_as(int n, size_t limit, unsigned seed, int *runs, bool packed)
 		FS_FAIL_AT("finish: %s", err);
 	*runs = fs_seq_sort_runs(s);
 	fs_seq_sort_free(s);
+	free(scratch);
 	fclose(f);
 	free(order);
 	/* the spill file was unlinked at once: nothing is left beside the output */
 	EXPECT_EQ(rmdir(dir), 0);
 	return out;
+}
+
+static char *run_as(int n, size_t limit, unsigned seed, int *runs, bool packed)
+{
+	return run_lent(n, limit, seed, runs, packed, 0);
 }
 
 static char *run(int n, size_t limit, unsigned seed, int *runs)
@@ -132,6 +141,28 @@ FS_TEST(seq_sort_emit_expands_held_chunks_in_memory_and_spilled)
 	expect_in_order(out, 5000);
 	free(out);
 	out = run_as(20000, 512, 13, &runs, true); /* 512 bytes: 128 chunks a run */
+	ASSERT_TRUE(out);
+	EXPECT_TRUE(runs > 10);
+	expect_in_order(out, 20000);
+	free(out);
+}
+
+/* Rows held in lent memory while they fit in half of it, then moved to the sort's own: the same order either way. */
+FS_TEST(seq_sort_lent_memory_then_its_own)
+{
+	int runs;
+	char *out = run_lent(5000, 1 << 20, 17, &runs, false, 1 << 20); /* all fit in what was lent */
+
+	ASSERT_TRUE(out);
+	EXPECT_EQ(runs, 0);
+	expect_in_order(out, 5000);
+	free(out);
+	out = run_lent(20000, 1 << 20, 19, &runs, true, 4096); /* 4 KiB lent: moved out after about 500 rows */
+	ASSERT_TRUE(out);
+	EXPECT_EQ(runs, 0);
+	expect_in_order(out, 20000);
+	free(out);
+	out = run_lent(20000, 2048, 23, &runs, false, 4096); /* a hold smaller than the lent memory: spilled from it */
 	ASSERT_TRUE(out);
 	EXPECT_TRUE(runs > 10);
 	expect_in_order(out, 20000);

@@ -274,6 +274,10 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 		return -1;
 	}
 	fs_seq_sort_set_emit(c->sort, long_emit, c);
+	size_t spare_len;
+	void *spare = fs_out_spare(&c->out, &spare_len); /* the sort is done before the file closes */
+	if (spare)
+		fs_seq_sort_set_scratch(c->sort, spare, spare_len);
 	fputs(header, c->f);
 	o->ops = &long_ops;
 	o->self = c;

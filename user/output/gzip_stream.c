@@ -57,7 +57,7 @@ struct fs_gzip {
 	struct isal_zstream *zs; /* 80 KiB: in the mapping, not on the thread's small stack */
 #endif
 	void *mem;              /* in[] and out, one mapping */
-	size_t mem_len;
+	size_t mem_len, mem_used; /* mem_len - mem_used: lent by fs_gzip_spare() */
 	size_t n[NBUF], out_cap;
 	int fill;               /* the buffer the caller fills */
 	int next;               /* the oldest queued buffer (the thread's next) */
@@ -183,6 +183,12 @@ static ssize_t gz_write(void *cookie, const char *buf, size_t len)
 	return (ssize_t)done;
 }
 
+void *fs_gzip_spare(struct fs_gzip *g, size_t *len)
+{
+	*len = g->mem_len - g->mem_used;
+	return (char *)g->mem + g->mem_used;
+}
+
 char *fs_gzip_room(struct fs_gzip *g)
 {
 	return g->in[g->fill] + g->n[g->fill];
@@ -271,7 +277,8 @@ FILE *fs_gzip_open(int fd, struct fs_gzip **direct)
 	g->out_cap = (MEMBER + (MEMBER / 65535 + 1) * 5 + ISAL_DEF_MAX_HDR_SIZE + 64 + 63) / 64 * 64;
 #endif
 	if (ok) {
-		g->mem_len = (NBUF * IN_STRIDE + g->out_cap + LEVEL_BUF + ZSTREAM + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+		g->mem_used = (NBUF * IN_STRIDE + g->out_cap + LEVEL_BUF + ZSTREAM + 63) / 64 * 64;
+		g->mem_len = (g->mem_used + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 		g->mem = mmap(NULL, g->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (g->mem == MAP_FAILED)
 			g->mem = NULL;

@@ -122,6 +122,12 @@ char *fs_out_room(struct fs_out_file *o, char *scratch)
 	return fs_gzip_room(o->gz);
 }
 
+void *fs_out_spare(struct fs_out_file *o, size_t *len)
+{
+	*len = 0;
+	return o->gz ? fs_gzip_spare(o->gz, len) : NULL;
+}
+
 int fs_out_advance(struct fs_out_file *o, const char *text, size_t len)
 {
 	if (o->gz)

@@ -68,6 +68,9 @@ void fs_out_abort(struct fs_out_file *o);
 char *fs_out_room(struct fs_out_file *o, char *scratch);
 int fs_out_advance(struct fs_out_file *o, const char *text, size_t len);
 
+/* A .gz's spare memory (fs_gzip_spare), the writer's until fs_out_commit/abort; NULL and 0 for a plain file. */
+void *fs_out_spare(struct fs_out_file *o, size_t *len);
+
 /* The name to give a writer that opens the file itself (the temporary one, or path in place). */
 static inline const char *fs_out_name(const struct fs_out_file *o)
 {

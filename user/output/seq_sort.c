@@ -26,6 +26,12 @@
  * faulted: that, not the formatting, was most of the CSV's cost. Reserved
  * (only touched pages are memory) and marked for huge pages, a held row
  * costs its memcpy. Pages stay for reuse after a flush or spill.
+ *
+ * It is reserved at the first row held, and only when the scratch memory a
+ * writer lent (fs_seq_sort_set_scratch: the rest of a gzip stream's huge
+ * page) no longer holds the rows: a fresh huge page costs its 2 MiB of
+ * zeroing, a tenth of a short recording's replay on this VM, and 4 KiB
+ * pages cost more (each first touch about 10 us).
  */
 #define ARENA_SLACK (1u << 20) /* room beyond the limit: the spill comes after the add that crosses it */
 #define HUGE_PAGE (2u << 20)   /* a multiple of it gets an aligned range (Linux 6.7+), else the first 2 MiB fault by 4 KiB */
@@ -57,7 +63,9 @@ struct fs_seq_sort {
 	__u64 next;             /* the seq written next while nothing is spilled */
 	size_t limit;
 	char *arena;            /* held text; written chunks leave garbage until compaction */
-	size_t arena_len, arena_cap, live; /* arena_cap: the reservation, fixed */
+	size_t arena_len, arena_cap, live; /* arena_cap: its size */
+	bool own;               /* the arena is our reservation (else lent scratch, or none yet) */
+	size_t reserve;         /* the reservation's size */
 	/* the ring: ring[seq & (ring_cap - 1)] holds seq, for base <= seq < top (< base + ring_cap) */
 	struct slot *ring;
 	size_t ring_cap;
@@ -83,14 +91,16 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
 	s->path = path;
 	s->next = s->base = s->top = first_seq;
 	s->limit = mem_limit;
-	s->arena_cap = (mem_limit + ARENA_SLACK + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	s->arena = mmap(NULL, s->arena_cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (s->arena == MAP_FAILED) {
-		free(s);
-		return NULL;
-	}
-	(void)madvise(s->arena, s->arena_cap, MADV_HUGEPAGE); /* a hint: EINVAL without THP */
+	s->reserve = (mem_limit + ARENA_SLACK + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 	return s;
+}
+
+void fs_seq_sort_set_scratch(struct fs_seq_sort *s, void *mem, size_t len)
+{
+	if (!s->own && !s->n) {
+		s->arena = mem;
+		s->arena_cap = len;
+	}
 }
 
 void fs_seq_sort_set_emit(struct fs_seq_sort *s, fs_seq_sort_emit_fn emit, void *ctx)
@@ -204,6 +214,32 @@ static int compact(struct fs_seq_sort *s)
 	return 0;
 }
 
+/* The held chunks into our own reservation, made now: 0, or -1 out of memory. */
+static int reserve_arena(struct fs_seq_sort *s)
+{
+	char *a = mmap(NULL, s->reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ssize_t k;
+
+	if (a == MAP_FAILED)
+		return -1;
+	(void)madvise(a, s->reserve, MADV_HUGEPAGE); /* a hint: EINVAL without THP */
+	if ((k = list_held(s)) < 0) {
+		munmap(a, s->reserve);
+		return -1;
+	}
+	size_t at = 0;
+	for (ssize_t i = 0; i < k; i++) {
+		memcpy(a + at, s->arena + s->scratch[i].off, s->scratch[i].len);
+		*s->scratch[i].where = at;
+		at += s->scratch[i].len;
+	}
+	s->arena = a;
+	s->arena_cap = s->reserve;
+	s->arena_len = at;
+	s->own = true;
+	return 0;
+}
+
 /* Everything held, sorted, as one run at the end of the spill file; later chunks below the ring's top are late. */
 static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 {
@@ -284,6 +320,9 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 		snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
 		return -1;
 	}
+	/* lent scratch (or none yet) that would be over half full: our own reservation from now on */
+	if (s->arena_len + len > s->arena_cap && !s->own && s->live + len > s->arena_cap / 2 && reserve_arena(s))
+		return oom(s, err, errlen);
 	if (s->arena_len + len > s->arena_cap) {
 		if (s->live + len > s->arena_cap) {
 			snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
@@ -442,7 +481,8 @@ void fs_seq_sort_free(struct fs_seq_sort *s)
 		return;
 	if (s->spill)
 		fclose(s->spill);
-	munmap(s->arena, s->arena_cap);
+	if (s->own)
+		munmap(s->arena, s->arena_cap);
 	free(s->ring);
 	free(s->late);
 	free(s->scratch);

@@ -38,6 +38,12 @@ void fs_seq_sort_set_emit(struct fs_seq_sort *s, fs_seq_sort_emit_fn emit, void 
  * (and, for packed rows, the packing). False: add it.
  */
 bool fs_seq_sort_take(struct fs_seq_sort *s, __u64 seq);
+/*
+ * Memory the caller lends for the first chunks held (before the first
+ * add; it must outlive s): the arena is reserved only when they outgrow
+ * half of it.
+ */
+void fs_seq_sort_set_scratch(struct fs_seq_sort *s, void *mem, size_t len);
 /* Add chunk seq (len bytes of text). -1 with err on a write or memory error. */
 int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t len, char *err, size_t errlen);
 /* Write everything still held, in order. -1 with err. */
