@@ -49,24 +49,49 @@ static inline int fs_digits(unsigned long long v)
 	return n + ((v | 1) >= pow10[n]); /* v | 1: zero is one digit */
 }
 
-/* "%llu": the length first, then the digits written backwards in place, two a step. */
+/* v's n digits ending at end, two a step in 32-bit arithmetic (v < 2^32). */
+static inline void put_digits32(char *end, uint32_t v)
+{
+	while (v >= 100) {
+		uint32_t r = v % 100;
+
+		v /= 100;
+		end -= 2;
+		memcpy(end, fs_digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(end - 2, fs_digit_pairs + 2 * v, 2);
+	else
+		end[-1] = (char)('0' + v);
+}
+
+/* exactly eight digits ending at end, zero-padded: v < 10^8 */
+static inline void put_digits8(char *end, uint32_t v)
+{
+	for (int i = 0; i < 4; i++) {
+		end -= 2;
+		memcpy(end, fs_digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+}
+
+/*
+ * "%llu": the length first, then the digits written backwards in place.
+ * Past 32 bits (a timestamp) the low eight digits are split off with one
+ * 64-bit division, the rest in 32-bit steps, which cost half as much.
+ */
 static inline void put_u(struct text *t, unsigned long long v)
 {
 	int n = fs_digits(v);
-	char *p = t->p + n;
+	char *end = t->p + n;
 
-	t->p = p;
-	while (v >= 100) {
-		unsigned r = (unsigned)(v % 100);
-
-		v /= 100;
-		p -= 2;
-		memcpy(p, fs_digit_pairs + 2 * r, 2);
+	t->p = end;
+	while (v > UINT32_MAX) {
+		put_digits8(end, (uint32_t)(v % 100000000));
+		v /= 100000000;
+		end -= 8;
 	}
-	if (v >= 10)
-		memcpy(p - 2, fs_digit_pairs + 2 * v, 2);
-	else
-		p[-1] = (char)('0' + v);
+	put_digits32(end, (uint32_t)v);
 }
 
 /* "%lld" */
