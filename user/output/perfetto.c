@@ -121,8 +121,12 @@ static const char *const arg_names[ARG__NR] = {
 /* Interned strings: reason r is 1 + r; thread t's comm is STR_THREAD0 + t. */
 #define STR_THREAD0 (1 + FS_FEEC__NR)
 
-/* Packets are written in pieces of this much: small enough to stay in cache and below malloc's mmap threshold. */
-#define FLUSH_BYTES (32u << 10)
+/*
+ * Packets are written in pieces of this much: the buffer stays in the cache
+ * and takes few pages (each first touch of a page costs about 10 us on a
+ * virtual machine, as much as a write of the piece).
+ */
+#define FLUSH_BYTES (8u << 10)
 
 struct thread_key {
 	__s32 pid;
@@ -261,7 +265,7 @@ static __u64 thread_hash(__s32 pid, const char *comm)
 
 static int threads_grow(struct perfetto_out *w)
 {
-	size_t cap = w->threads_cap ? w->threads_cap * 2 : 1024;
+	size_t cap = w->threads_cap ? w->threads_cap * 2 : 64; /* grown as threads come: few pages */
 	struct thread_key *t = calloc(cap, sizeof(*t));
 
 	if (!t)

@@ -36,19 +36,19 @@
 #define ARENA_SLACK (1u << 20) /* room beyond the limit: the spill comes after the add that crosses it */
 #define HUGE_PAGE (2u << 20)   /* a multiple of it gets an aligned range (Linux 6.7+), else the first 2 MiB fault by 4 KiB */
 
-/* A held chunk in the ring: where its bytes are in the arena. */
+/* A held chunk in the ring: where its bytes are in the arena (under 4 GiB); len + 1, 0 for none. */
 struct slot {
-	__u64 off;
-	__u32 len;
-	__u32 used;
+	__u32 off;
+	__u32 len1;
 };
+#define ARENA_MAX (3ull << 30) /* offsets fit 32 bits: a slot is 8 bytes, and the ring's pages few */
 
 /* A held chunk outside the ring (late, or in a list being sorted). */
 struct chunk {
 	__u64 seq;
 	__u64 off;
 	__u64 len;
-	__u64 *where;           /* compaction: the offset to update */
+	__u64 *where;           /* compaction: a late chunk's offset to update (NULL: the ring's slot) */
 };
 
 struct run {
@@ -90,7 +90,7 @@ struct fs_seq_sort *fs_seq_sort_new(FILE *out, const char *path, __u64 first_seq
 	s->out = out;
 	s->path = path;
 	s->next = s->base = s->top = first_seq;
-	s->limit = mem_limit;
+	s->limit = mem_limit = mem_limit < ARENA_MAX - ARENA_SLACK - HUGE_PAGE ? mem_limit : ARENA_MAX - ARENA_SLACK - HUGE_PAGE;
 	s->reserve = (mem_limit + ARENA_SLACK + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 	return s;
 }
@@ -99,7 +99,7 @@ void fs_seq_sort_set_scratch(struct fs_seq_sort *s, void *mem, size_t len)
 {
 	if (!s->own && !s->n) {
 		s->arena = mem;
-		s->arena_cap = len;
+		s->arena_cap = len < ARENA_MAX ? len : ARENA_MAX;
 	}
 }
 
@@ -144,7 +144,7 @@ static int ring_fit(struct fs_seq_sort *s, __u64 seq)
 {
 	if (seq - s->base < s->ring_cap)
 		return 0;
-	size_t cap = s->ring_cap ? s->ring_cap : 1024;
+	size_t cap = s->ring_cap ? s->ring_cap : 256;
 	while (seq - s->base >= cap)
 		cap *= 2;
 	struct slot *r = calloc(cap, sizeof(*r));
@@ -190,10 +190,19 @@ static ssize_t list_held(struct fs_seq_sort *s)
 	for (__u64 q = s->base; q < s->top; q++) {
 		struct slot *sl = slot_of(s, q);
 
-		if (sl->used)
-			s->scratch[k++] = (struct chunk){ .seq = q, .off = sl->off, .len = sl->len, .where = &sl->off };
+		if (sl->len1)
+			s->scratch[k++] = (struct chunk){ .seq = q, .off = sl->off, .len = sl->len1 - 1 };
 	}
 	return (ssize_t)k;
+}
+
+/* A listed chunk's new place, in the ring or the late list. */
+static void set_off(struct fs_seq_sort *s, const struct chunk *c, size_t at)
+{
+	if (c->where)
+		*c->where = at;
+	else
+		slot_of(s, c->seq)->off = (__u32)at;
 }
 
 /* Slide held chunks to the front of the arena, in place (in arena order, so none overwrites another). */
@@ -207,7 +216,7 @@ static int compact(struct fs_seq_sort *s)
 	qsort(s->scratch, (size_t)k, sizeof(*s->scratch), cmp_off);
 	for (ssize_t i = 0; i < k; i++) {
 		memmove(s->arena + at, s->arena + s->scratch[i].off, s->scratch[i].len);
-		*s->scratch[i].where = at;
+		set_off(s, &s->scratch[i], at);
 		at += s->scratch[i].len;
 	}
 	s->arena_len = at;
@@ -230,7 +239,7 @@ static int reserve_arena(struct fs_seq_sort *s)
 	size_t at = 0;
 	for (ssize_t i = 0; i < k; i++) {
 		memcpy(a + at, s->arena + s->scratch[i].off, s->scratch[i].len);
-		*s->scratch[i].where = at;
+		set_off(s, &s->scratch[i], at);
 		at += s->scratch[i].len;
 	}
 	s->arena = a;
@@ -278,7 +287,7 @@ static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 	}
 	r[s->nr_runs++].end = s->spill_end;
 	for (__u64 q = s->base; q < s->top; q++)
-		slot_of(s, q)->used = 0;
+		slot_of(s, q)->len1 = 0;
 	s->base = s->top;
 	s->n = s->nr_late = 0;
 	s->arena_len = s->live = 0;
@@ -297,7 +306,7 @@ static inline void prefetch_ahead(const struct fs_seq_sort *s, __u64 seq)
 	if (seq + PREFETCH_AHEAD < s->top) {
 		const struct slot *ahead = slot_of(s, seq + PREFETCH_AHEAD);
 
-		if (ahead->used) {
+		if (ahead->len1) {
 			__builtin_prefetch(s->arena + ahead->off);
 			__builtin_prefetch(s->arena + ahead->off + 64);
 		}
@@ -316,7 +325,7 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 {
 	if (fs_seq_sort_take(s, seq)) /* in order: straight through */
 		return out_chunk(s, text, len) ? write_err(s, "write", err, errlen) : 0;
-	if (len > UINT32_MAX) {
+	if (len >= UINT32_MAX) {
 		snprintf(err, errlen, "%s: a row of %zu bytes is larger than the sort's memory", s->path, len);
 		return -1;
 	}
@@ -346,7 +355,7 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 	} else {
 		if (ring_fit(s, seq))
 			return oom(s, err, errlen);
-		*slot_of(s, seq) = (struct slot){ .off = s->arena_len, .len = (__u32)len, .used = 1 };
+		*slot_of(s, seq) = (struct slot){ .off = (__u32)s->arena_len, .len1 = (__u32)len + 1 };
 		if (seq >= s->top)
 			s->top = seq + 1;
 	}
@@ -358,13 +367,13 @@ int fs_seq_sort_add(struct fs_seq_sort *s, __u64 seq, const char *text, size_t l
 	while (!s->nr_runs && s->next < s->top) {
 		struct slot *sl = slot_of(s, s->next);
 
-		if (!sl->used)
+		if (!sl->len1)
 			break;
 		prefetch_ahead(s, s->next);
-		if (out_chunk(s, s->arena + sl->off, sl->len))
+		if (out_chunk(s, s->arena + sl->off, sl->len1 - 1))
 			return write_err(s, "write", err, errlen);
-		sl->used = 0;
-		s->live -= sl->len;
+		s->live -= sl->len1 - 1;
+		sl->len1 = 0;
 		s->n--;
 		s->base = ++s->next;
 	}
@@ -465,9 +474,9 @@ int fs_seq_sort_finish(struct fs_seq_sort *s, char *err, size_t errlen)
 		struct slot *sl = slot_of(s, q);
 
 		prefetch_ahead(s, q);
-		if (sl->used && out_chunk(s, s->arena + sl->off, sl->len))
+		if (sl->len1 && out_chunk(s, s->arena + sl->off, sl->len1 - 1))
 			return write_err(s, "write", err, errlen);
-		sl->used = 0;
+		sl->len1 = 0;
 	}
 	s->base = s->top;
 	s->n = 0;
