@@ -205,9 +205,46 @@ static void set_off(struct fs_seq_sort *s, const struct chunk *c, size_t at)
 		slot_of(s, c->seq)->off = (__u32)at;
 }
 
-/* Slide held chunks to the front of the arena, in place (in arena order, so none overwrites another). */
+/* Every held chunk copied to dst from offset at up (late ones first, then in seq order), its place updated; the end. */
+static size_t copy_held(struct fs_seq_sort *s, char *dst, size_t at)
+{
+	for (size_t i = 0; i < s->nr_late; i++) {
+		memcpy(dst + at, s->arena + s->late[i].off, s->late[i].len);
+		s->late[i].off = at;
+		at += s->late[i].len;
+	}
+	for (__u64 q = s->base; q < s->top; q++) {
+		struct slot *sl = slot_of(s, q);
+
+		if (sl->len1) {
+			memcpy(dst + at, s->arena + sl->off, sl->len1 - 1);
+			sl->off = (__u32)at;
+			at += sl->len1 - 1;
+		}
+	}
+	return at;
+}
+
+/*
+ * Held chunks to the front of the arena. With room past the end for them
+ * all, they are copied there and the block moved down (no list of them,
+ * whose fresh pages cost more than the copies); else slid down in place,
+ * in arena order so none overwrites another.
+ */
 static int compact(struct fs_seq_sort *s)
 {
+	if (s->arena_cap - s->arena_len >= s->live) {
+		size_t end = copy_held(s, s->arena, s->arena_len), from = s->arena_len;
+
+		memmove(s->arena, s->arena + from, end - from);
+		for (size_t i = 0; i < s->nr_late; i++)
+			s->late[i].off -= from;
+		for (__u64 q = s->base; q < s->top; q++)
+			if (slot_of(s, q)->len1)
+				slot_of(s, q)->off -= (__u32)from;
+		s->arena_len = end - from;
+		return 0;
+	}
 	ssize_t k = list_held(s);
 	size_t at = 0;
 
@@ -227,24 +264,13 @@ static int compact(struct fs_seq_sort *s)
 static int reserve_arena(struct fs_seq_sort *s)
 {
 	char *a = mmap(NULL, s->reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	ssize_t k;
 
 	if (a == MAP_FAILED)
 		return -1;
 	(void)madvise(a, s->reserve, MADV_HUGEPAGE); /* a hint: EINVAL without THP */
-	if ((k = list_held(s)) < 0) {
-		munmap(a, s->reserve);
-		return -1;
-	}
-	size_t at = 0;
-	for (ssize_t i = 0; i < k; i++) {
-		memcpy(a + at, s->arena + s->scratch[i].off, s->scratch[i].len);
-		set_off(s, &s->scratch[i], at);
-		at += s->scratch[i].len;
-	}
+	s->arena_len = copy_held(s, a, 0);
 	s->arena = a;
 	s->arena_cap = s->reserve;
-	s->arena_len = at;
 	s->own = true;
 	return 0;
 }
