@@ -168,3 +168,45 @@ FS_TEST(seq_sort_lent_memory_then_its_own)
 	expect_in_order(out, 20000);
 	free(out);
 }
+
+/*
+ * Lent memory that fills with written chunks' garbage while few are held:
+ * compacted in place (no room past its end), in arena order. The order of
+ * adds is built so that happens (400 bytes lent, 4-byte chunks): 3..60 and
+ * 62 held, 2 releases 2..60 (236 bytes of garbage), 63..102 fill the rest.
+ */
+FS_TEST(seq_sort_lent_memory_compacted_in_place)
+{
+	char dir[] = "/tmp/fs-seqsort-XXXXXX", path[64], err[256] = "", *out = NULL;
+	size_t outlen = 0;
+	static char lent[400];
+	int order[160], n = 0;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	order[n++] = 1;
+	for (int i = 3; i <= 60; i++)
+		order[n++] = i;
+	order[n++] = 62;
+	order[n++] = 2;
+	for (int i = 63; i <= 150; i++)
+		order[n++] = i;
+	order[n++] = 61;
+	FILE *f = open_memstream(&out, &outlen);
+	struct fs_seq_sort *s = fs_seq_sort_new(f, path, 1, 1 << 20);
+	fs_seq_sort_set_emit(s, emit_row, NULL);
+	fs_seq_sort_set_scratch(s, lent, sizeof(lent));
+	for (int i = 0; i < n; i++)
+		if (fs_seq_sort_add(s, (__u64)order[i], (const char *)&order[i], sizeof(order[i]), err, sizeof(err)))
+			FS_FAIL_AT("add %d: %s", order[i], err);
+	if (fs_seq_sort_finish(s, err, sizeof(err)))
+		FS_FAIL_AT("finish: %s", err);
+	EXPECT_EQ(fs_seq_sort_runs(s), 0);
+	fs_seq_sort_free(s);
+	fclose(f);
+	ASSERT_TRUE(out != NULL);
+	EXPECT_EQ(n, 150);
+	expect_in_order(out, 150);
+	free(out);
+	EXPECT_EQ(rmdir(dir), 0);
+}
