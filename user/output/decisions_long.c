@@ -284,6 +284,8 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 	void *spare = fs_out_spare(&c->out, &spare_len); /* the sort is done before the file closes */
 	if (spare)
 		fs_seq_sort_set_scratch(c->sort, spare, spare_len);
+	if (c->out.gz) /* rows go in place (fs_out_room): stdio's buffer would only hold the header */
+		setvbuf(c->f, NULL, _IONBF, 0);
 	fputs(header, c->f);
 	o->ops = &long_ops;
 	o->self = c;

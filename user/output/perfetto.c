@@ -656,6 +656,8 @@ int fs_output_perfetto(struct fs_output *o, const char *path, int nr_cpus, int n
 		return -1;
 	}
 	w->f = w->out.f;
+	/* the packets go out in FLUSH_BYTES pieces: each one write, not stdio's copy and two */
+	setvbuf(w->f, NULL, _IONBF, 0);
 	o->ops = &perfetto_ops;
 	o->self = w;
 	return 0;
