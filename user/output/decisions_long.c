@@ -263,12 +263,10 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 		piece_set(&c->pol_text[i], t);
 		c->pol_heap[i] = t;
 	}
-	for (int r = 0; r <= FS_FEEC__NR; r++) {
+	for (int r = 0; r <= FS_FEEC__NR; r++)
 		piece_set(&c->reason[r], fs_feec_reason_name((enum fs_feec_reason)r));
-	}
-	for (int e = 0; e <= FS_END__NR; e++) {
+	for (int e = 0; e <= FS_END__NR; e++)
 		piece_set(&c->until[e], fs_interval_end_name((enum fs_interval_end)e));
-	}
 	if (fs_out_open(&c->out, path, err, errlen)) {
 		long_free(c);
 		return -1;

@@ -28,12 +28,12 @@ struct fs_gzip;
 /* fs_gzip_stream(), and in *direct (when not NULL) the handle for the two calls below. */
 FILE *fs_gzip_open(int fd, struct fs_gzip **direct);
 char *fs_gzip_room(struct fs_gzip *g);
+int fs_gzip_advance(struct fs_gzip *g, size_t len);
 /*
  * The rest of the buffers' huge page, free for the writer until fclose
  * (about 1 MiB): memory already paid for, where a fresh mapping would cost
  * its own huge page or 4 KiB faults. *len is its size.
  */
 void *fs_gzip_spare(struct fs_gzip *g, size_t *len);
-int fs_gzip_advance(struct fs_gzip *g, size_t len);
 
 #endif /* FEECSCOPE_GZIP_STREAM_H */
