@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "test.h"
+#include "output/decisions_csv.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "output/outputs_open.h"
@@ -152,4 +153,30 @@ FS_TEST(protobuf_nested_lengths_of_any_size)
 	EXPECT_EQ(b[pb.len - 2], 0x96);
 	EXPECT_EQ(b[pb.len - 1], 0x01);
 	fs_pb_free(&pb);
+}
+
+/* A comm as a CSV cell: printable ASCII as it is, others '?', quoted when it holds ',' or '"' (doubled). */
+FS_TEST(csv_comm_cells)
+{
+	static const struct {
+		char comm[FS_COMM_LEN];
+		const char *cell;
+	} cases[] = {
+		{ "rt-app", "rt-app" },
+		{ "", "" },
+		{ "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" },
+		{ "tab\there", "tab?here" },
+		{ "\x80x\x7f", "?x?" },
+		{ "0123456789abcdef", "0123456789abcde" }, /* 16 bytes, no NUL: the kernel's 15 */
+		{ "kworker/0:1", "kworker/0:1" },
+	};
+	char cell[FS_CSV_COMM_MAX];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = fs_csv_comm(cell, cases[i].comm);
+
+		EXPECT_STR(cell, cases[i].cell);
+		EXPECT_EQ(n, (int)strlen(cases[i].cell));
+	}
 }

@@ -33,6 +33,20 @@ int fs_csv_comm(char *out, const char *comm)
 	char buf[FS_COMM_LEN];
 	bool quote = false;
 	int n = 0, k = 0;
+
+	/* most names are plain: copied as they are (every row of the decision CSVs has one) */
+	for (; n < FS_COMM_LEN - 1 && comm[n]; n++) {
+		unsigned char c = comm[n];
+
+		if (c < 0x20 || c >= 0x7f || c == ',' || c == '"')
+			break;
+	}
+	if (n == FS_COMM_LEN - 1 || !comm[n]) {
+		memcpy(out, comm, (size_t)n);
+		out[n] = 0;
+		return n;
+	}
+	n = 0;
 	for (; n < FS_COMM_LEN - 1 && comm[n]; n++) {
 		unsigned char c = comm[n];
 		buf[n] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
