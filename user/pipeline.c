@@ -65,6 +65,27 @@ static int emit_record(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char
 	return 0;
 }
 
+/* Closed rows wait in spare_rows for reuse, each holding the next one's address in its first bytes. */
+static void spare_push(struct fs_pipeline *p, struct fs_decision_row *row)
+{
+	void *next = p->spare_rows;
+
+	memcpy(row, &next, sizeof(next));
+	p->spare_rows = row;
+}
+
+static struct fs_decision_row *spare_pop(struct fs_pipeline *p)
+{
+	struct fs_decision_row *r = p->spare_rows;
+	void *next;
+
+	if (r) {
+		memcpy(&next, r, sizeof(next));
+		p->spare_rows = next;
+	}
+	return r;
+}
+
 /* A placement closed: its row, completed with what it charged, goes to the outputs. */
 static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const struct fs_interval *iv,
 			 char *err, size_t errlen)
@@ -89,8 +110,7 @@ static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const st
 		if (p->o.outputs[i].ops->interval)
 			rc = p->o.outputs[i].ops->interval(p->o.outputs[i].self, row, err, errlen);
 	/* kept for the next wake-up: malloc and free of a 1.7 KiB row each cost more than writing its CSV text */
-	memcpy(row, &p->spare_rows, sizeof(p->spare_rows));
-	p->spare_rows = row;
+	spare_push(p, row);
 	return rc;
 }
 
@@ -256,11 +276,9 @@ static void count_blocked(struct fs_pipeline *p, int i, struct power_memo *m)
 static struct fs_decision_row *new_row(struct fs_pipeline *p, const struct fs_wakeup *w,
 				       const int *acct_cpu, const __u64 *power, const __s64 *dp)
 {
-	struct fs_decision_row *r = p->spare_rows;
+	struct fs_decision_row *r = spare_pop(p);
 
-	if (r)
-		memcpy(&p->spare_rows, r, sizeof(p->spare_rows));
-	else if (!(r = malloc(sizeof(*r))))
+	if (!r && !(r = malloc(sizeof(*r))))
 		return NULL;
 	r->seq = p->st.wakeups;
 	r->ts_ns = w->hdr.ts_ns;
@@ -706,12 +724,8 @@ void fs_pipeline_free(struct fs_pipeline *p)
 			fs_policy_fini(&p->pol[i]);
 	for (size_t i = 0; p->acct && i < fs_acct_nr_tasks(p->acct); i++)
 		free(fs_acct_task_at(p->acct, i)->pending);
-	while (p->spare_rows) {
-		struct fs_decision_row *r = p->spare_rows;
-
-		memcpy(&p->spare_rows, r, sizeof(p->spare_rows));
+	for (struct fs_decision_row *r; (r = spare_pop(p));)
 		free(r);
-	}
 	fs_acct_free(p->acct);
 	fs_blocks_free(&p->blocks);
 	free(p->block_sums);
