@@ -61,14 +61,9 @@ static int search_state_from(const struct fs_pd_table *t, enum fs_energy_fn fn, 
 	}
 }
 
-static int search_state(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
-{
-	return search_state_from(t, fn, key, 0);
-}
-
 int fs_pd_table_search(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
 {
-	return search_state(t, fn, key);
+	return search_state_from(t, fn, key, 0);
 }
 
 /*
@@ -94,7 +89,7 @@ static bool want_monotone(const struct fs_pd_table *t, enum fs_energy_fn fn)
 /* The table answers for the era it was built for; anything else searches. */
 static int state_of(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key)
 {
-	return key < FS_STATE_LUT && fn == t->energy ? t->state_lut[key] : search_state(t, fn, key);
+	return key < FS_STATE_LUT && fn == t->energy ? t->state_lut[key] : fs_pd_table_search(t, fn, key);
 }
 
 int fs_em_cost_form(const struct fs_em *em)
