@@ -43,10 +43,12 @@ const volatile bool util_est_off = false; /* sched_feat(UTIL_EST) off, read from
 const volatile __u32 sd_asym_flag = 0x0040;
 const volatile __u64 wakeup_bytes = 1 << 20; /* ring buffer fill that wakes the reader */
 /*
- * CPUs 0..landscape_cpus-1 get their landscape read: nr_cpus, except in the
- * cost bench (tests/bench/landscape_cost.sh), which runs collectors with
- * fewer side by side to split the cost into a fixed and a per-CPU part. The
- * entries past it stay zero.
+ * How many CPUs get their landscape read, the waker's first and then the
+ * following ones (wrapping at nr_cpus): all, except in the cost bench
+ * (tests/bench/landscape_cost.sh), which alternates collectors reading one
+ * and all to split the cost into a fixed and a per-CPU part. The waker's
+ * CPU is always read: it gives feec's rd and sd, a per-snapshot cost. The
+ * entries of the CPUs not read stay zero.
  */
 const volatile __u32 landscape_cpus = 1;
 
@@ -417,8 +419,10 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 }
 
 /*
- * CPU cpu's landscape into this CPU's scratch snapshot: 0, or 1 where its
- * struct rq is unknown or does not fit the copy (its entry is then zeroed).
+ * The landscape of the i-th CPU counted from the waker's (which comes first,
+ * i = 0, and gives feec's rd and sd) into this CPU's scratch snapshot: 0, or
+ * 1 where its struct rq is unknown or does not fit the copy (its entry is
+ * then zeroed).
  * A global function, so the verifier checks it once per program with cpu
  * unknown, instead of once per CPU inside snapshot()'s loop (start-up grew
  * with the CPU count: 31,771 instructions verified at 4 CPUs, 148,122 at 8).
@@ -427,17 +431,19 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
  * the CPU is done here too (the waking task's CPU, the waker's rd and sd):
  * each branch left in the caller's loop doubles the states it walks per CPU.
  */
-__noinline int landscape_cpu(__u32 cpu)
+__noinline int landscape_cpu(__u32 i, __u32 waker)
 {
+	__u32 zero = 0, cpu = waker + i;
 	struct pending *s;
 	struct fs_cpu *c;
 	struct rq *rq, *m;
-	__u32 zero = 0;
 
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 1;
-	cpu &= FS_MAX_CPUS - 1; /* the bound the verifier needs; callers pass cpu < nr_cpus */
+	if (cpu >= nr_cpus)
+		cpu -= nr_cpus;
+	cpu &= FS_MAX_CPUS - 1; /* the bound the verifier needs; callers pass i, waker < nr_cpus */
 	c = &s->w.cpu[cpu];
 	rq = rq_of(cpu);
 	if (!rq || !read_cpu(c, s, rq)) {
@@ -447,7 +453,7 @@ __noinline int landscape_cpu(__u32 cpu)
 	m = (void *)s->rq; /* the copy read_cpu() left: only the RQ_* fields are valid */
 	if ((__u64)m->curr == s->task)
 		c->flags |= FS_CPU_CURR_IS_P;
-	if (cpu == bpf_get_smp_processor_id()) { /* feec's rd and sd are the waker's */
+	if (!i) { /* feec's rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
 		s->waker_known = 1;
@@ -661,7 +667,7 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 	for (i = 0; i < FS_MAX_CPUS; i++) {
 		if (i >= landscape_cpus)
 			break;
-		incomplete |= landscape_cpu(i);
+		incomplete |= landscape_cpu(i, waker);
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);

@@ -491,9 +491,9 @@ static void count_programs(struct fs_live_bpf *b)
 
 /*
  * The CPUs whose landscape the collector reads: all, unless the hidden
- * FS_BENCH_LANDSCAPE_CPUS (1..nr) asks for fewer. Only the cost bench sets it
- * (tests/bench/landscape_cost.sh); its records then lack the other CPUs, so
- * live says so.
+ * FS_BENCH_LANDSCAPE_CPUS (1..nr) asks for fewer, counted from the waker's.
+ * Only the cost bench sets it (tests/bench/landscape_cost.sh); its records
+ * then lack the other CPUs, so live says so.
  */
 static __u32 landscape_cpus(int nr)
 {
@@ -508,8 +508,9 @@ static __u32 landscape_cpus(int nr)
 		vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%s ignored (not 1..%d)\n", e, nr);
 		return nr;
 	}
-	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only CPUs 0..%ld are read (a benchmark "
-	     "setting: placements and energy are wrong)\n", n, n - 1);
+	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only the waker's CPU\n"
+	     "  and the %ld after it are read (a benchmark setting: placements and energy\n"
+	     "  are wrong)\n", n, n - 1);
 	return n;
 }
 
