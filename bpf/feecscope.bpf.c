@@ -140,7 +140,7 @@ struct {
 struct pending {
 	__s32 pid;
 	__u32 valid;
-	__u64 task;             /* the waking task, compared with each rq->curr */
+	__u64 task;             /* the waking task, compared with current */
 	__u64 rd, sd;           /* the waker's rq->rd and rq->sd, once waker_known */
 	__u32 waker_known;
 	struct fs_wakeup w;
@@ -372,7 +372,6 @@ static __always_inline bool copy_run(void *dst, __u64 max, void *src, __u64 lo, 
 	X(struct rq, rt.rt_nr_running)						\
 	X(struct rq, rt.rt_queued)						\
 	X(struct rq, dl.running_bw)						\
-	X(struct rq, curr)							\
 	X(struct rq, rd)							\
 	X(struct rq, sd)							\
 	X(struct rq, cpu_capacity)						\
@@ -495,12 +494,17 @@ __noinline int landscape_cpu(__u32 i, __u32 waker)
 		return 1;
 	}
 	m = (void *)s->rq; /* the copy read_cpu() left: only the RQ_FIELDS are valid */
-	if ((__u64)m->curr == s->task)
-		c->flags |= FS_CPU_CURR_IS_P;
-	if (!i) { /* feec's rd and sd are the waker's */
+	if (!i) { /* feec runs here: its rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
 		s->waker_known = 1;
+		/*
+		 * cpu_util() (v5.19+) takes p's util_est off when p is
+		 * queued or current == p, current being the task running
+		 * feec: the waker's CPU's, no other rq's curr.
+		 */
+		if (bpf_get_current_task() == s->task)
+			c->flags |= FS_CPU_CURR_IS_P;
 	}
 	return 0;
 }

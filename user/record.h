@@ -48,7 +48,7 @@ struct fs_rec_hdr {
 #define FS_CPU_IN_SD       (1u << 1) /* in the waker's sd_asym_cpucapacity span covering prev_cpu */
 #define FS_CPU_RT_RUNNABLE (1u << 2) /* rt_rq_is_runnable(&rq->rt) */
 #define FS_CPU_UCLAMP_IDLE (1u << 3) /* rq->uclamp_flags & UCLAMP_FLAG_IDLE */
-#define FS_CPU_CURR_IS_P   (1u << 4) /* the waking task is this rq's current (ttwu of a running task) */
+#define FS_CPU_CURR_IS_P   (1u << 4) /* waker's CPU only: current == the waking task */
 
 /* One CPU's utilization landscape, read from its struct rq at the snapshot (FS_WAKE_AT_SELECT). */
 struct fs_cpu {
