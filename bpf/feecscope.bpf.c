@@ -132,6 +132,7 @@ struct {
 #define RQ_COPY_MAX   8192 /* struct rq: 3.5 KiB on 6.18 x86, 3.3 KiB on Debian 6.1 arm64 */
 #define AVG_COPY_MAX  256  /* struct sched_avg: one cache line */
 #define COPY_SPAN_MAX 1024 /* a read's bound: se.avg 64 B; an rq run ~320 B here (6.18 x86) */
+#define RQ_RUNS_MAX   12   /* struct rq runs (5 here); past it the last run grows */
 
 /*
  * The snapshot being built on this CPU. With fentry on select_task_rq_fair,
@@ -143,6 +144,8 @@ struct pending {
 	__u64 task;             /* the waking task, compared with current */
 	__u64 rd, sd;           /* the waker's rq->rd and rq->sd, once waker_known */
 	__u32 waker_known;
+	__u32 rq_runs;          /* entries of rq_run_*: 0 until plan_rq_runs() ran on this CPU */
+	__u16 rq_run_lo[RQ_RUNS_MAX], rq_run_len[RQ_RUNS_MAX];
 	struct fs_wakeup w;
 	__u8 rq[RQ_COPY_MAX];   /* one CPU's struct rq windows, at the kernel's offsets */
 	__u8 avg[AVG_COPY_MAX]; /* the waking task's se.avg fields, at the kernel's offsets */
@@ -300,65 +303,6 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
 })
 
 /*
- * Another CPU's struct rq is mostly lines that CPU keeps writing (its lock,
- * cfs_rq's tree, the fair server's dl entity), and each line copied costs a
- * transfer from that CPU's cache whether a wanted field is in it or not. So
- * the rq is copied by cache line, not by span: fields (listed in the kernel's
- * layout order) whose lines touch or adjoin share one read, and a line with
- * no wanted field starts a new read (6.18 x86: 10 lines in 6 reads instead
- * of 18 lines in 3). Offsets are CO-RE constants: the verifier sees each
- * read's fixed size and walks none of the decisions.
- */
-#define CACHE_LINE 64
-#define LINE_RUN(T, f)								\
-	if (bpf_core_field_exists(T, f)) {					\
-		__u64 o_ = bpf_core_field_offset(T, f);				\
-		__u64 e_ = o_ + bpf_core_field_size(T, f);			\
-		/* outside [lo_, end of the line after hi_'s): a new run */	\
-		if (o_ - lo_ >= ((hi_ + CACHE_LINE - 1) & -CACHE_LINE) + CACHE_LINE - lo_) { \
-			ok_ &= copy_run(dst_, max_, src_, lo_, hi_);		\
-			lo_ = o_;						\
-			hi_ = o_;						\
-		}								\
-		hi_ = e_ > hi_ ? e_ : hi_;					\
-	}
-
-/* One read of [lo, hi) of src into dst at the same offsets; false if past max. */
-static __always_inline bool copy_run(void *dst, __u64 max, void *src, __u64 lo, __u64 hi)
-{
-	if (hi > max || lo >= hi)
-		return hi <= max;
-	bpf_probe_read_kernel(dst + lo, hi - lo, src + lo);
-	return true;
-}
-
-/*
- * COPY_FIELDS by cache-line runs, FIELDS in the kernel's layout order. The
- * first run starts at offset 0: the object's first line (where struct rq
- * keeps its lock and nr_running) is read only if a field lies in the first
- * two.
- */
-#define COPY_LINES(dst, max, src, FIELDS) ({					\
-	void *dst_ = (void *)(dst), *src_ = (void *)(src);			\
-	__u64 max_ = (max), lo_ = 0, hi_ = 0;					\
-	bool ok_ = true;							\
-	FIELDS(LINE_RUN)							\
-	ok_ &= copy_run(dst_, max_, src_, lo_, hi_);				\
-	ok_;									\
-})
-
-/* What read_task() picks out of p->se.avg. */
-#define AVG_FIELDS(X)								\
-	X(struct sched_avg, last_update_time)					\
-	X(struct sched_avg, util_sum)						\
-	X(struct sched_avg, period_contrib)					\
-	X(struct sched_avg, util_avg)						\
-	X(struct sched_avg___old, util_est)					\
-	X(struct sched_avg___new, util_est)					\
-	X(struct sched_avg___runnable, runnable_sum)				\
-	X(struct sched_avg___runnable, runnable_avg)
-
-/*
  * What read_cpu() picks out of a struct rq, in the kernel's layout order
  * (the same v5.10 - v7.3; a field out of order only costs one more read).
  * rd and sd only matter for the waker's rq, but share cpu_capacity's line.
@@ -383,6 +327,72 @@ static __always_inline bool copy_run(void *dst, __u64 max, void *src, __u64 lo, 
 	X(struct rq___hw, avg_hw.load_avg)					\
 	X(struct rq___thermal, avg_thermal.load_avg)
 
+/*
+ * Another CPU's struct rq is mostly lines that CPU keeps writing (its lock,
+ * cfs_tasks, the PELT sums), and each line copied costs a transfer from that
+ * CPU's cache whether a wanted field is in it or not. So the rq is copied by
+ * cache line, not by span: fields (listed in the kernel's layout order) whose
+ * lines touch or adjoin share one read, and a line with no wanted field
+ * starts a new read (6.18 x86: 9 lines in 5 reads, where three spans copied
+ * 18). The runs are the same for every CPU and every snapshot, so each CPU
+ * works them out once (plan_rq_runs()) into its scratch: the arithmetic on
+ * CO-RE offsets is not repeated per CPU.
+ */
+#define CACHE_LINE 64
+#define PLAN_RUN(T, f)								\
+	if (bpf_core_field_exists(T, f)) {					\
+		__u64 o_ = bpf_core_field_offset(T, f);				\
+		__u64 e_ = o_ + bpf_core_field_size(T, f);			\
+		/* outside [lo_, end of the line after hi_'s): a new run */	\
+		if (o_ - lo_ >= ((hi_ + CACHE_LINE - 1) & -CACHE_LINE) + CACHE_LINE - lo_ && \
+		    n_ < RQ_RUNS_MAX - 1) {					\
+			ok_ &= add_run(s, n_++, lo_, hi_);			\
+			lo_ = o_;						\
+			hi_ = o_;						\
+		}								\
+		lo_ = o_ < lo_ ? o_ : lo_;					\
+		hi_ = e_ > hi_ ? e_ : hi_;					\
+	}
+
+/* Run n of the table is [lo, hi); false if the copy or the verifier's bound cannot take it. */
+static __always_inline bool add_run(struct pending *s, __u32 n, __u64 lo, __u64 hi)
+{
+	if (n >= RQ_RUNS_MAX || hi > RQ_COPY_MAX || lo > RQ_COPY_MAX - COPY_SPAN_MAX ||
+	    hi - lo > COPY_SPAN_MAX)
+		return false;
+	s->rq_run_lo[n] = lo;
+	s->rq_run_len[n] = hi - lo;
+	return true;
+}
+
+/*
+ * The RQ_FIELDS runs into s's table; RQ_RUNS_MAX + 1 entries where they do
+ * not fit (every rq then counts as unknown). The first run starts at offset
+ * 0 (struct rq's first line holds its lock and nr_running).
+ */
+static __noinline int plan_rq_runs(struct pending *s)
+{
+	__u64 lo_ = 0, hi_ = 0;
+	bool ok_ = true;
+	__u32 n_ = 0;
+
+	RQ_FIELDS(PLAN_RUN)
+	ok_ &= add_run(s, n_++, lo_, hi_);
+	s->rq_runs = ok_ ? n_ : RQ_RUNS_MAX + 1;
+	return 0;
+}
+
+/* What read_task() picks out of p->se.avg. */
+#define AVG_FIELDS(X)								\
+	X(struct sched_avg, last_update_time)					\
+	X(struct sched_avg, util_sum)						\
+	X(struct sched_avg, period_contrib)					\
+	X(struct sched_avg, util_avg)						\
+	X(struct sched_avg___old, util_est)					\
+	X(struct sched_avg___new, util_est)					\
+	X(struct sched_avg___runnable, runnable_sum)				\
+	X(struct sched_avg___runnable, runnable_avg)
+
 /* util_est word(s) of a copied sched_avg, flag bit masked: enqueued and ewma (both = util_est on v6.8+). */
 static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u32 *ewma)
 {
@@ -401,7 +411,24 @@ static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u3
 /* Copy the RQ_FIELDS of one CPU's struct rq into s->rq; false if they do not fit. */
 static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 {
-	return COPY_LINES(s->rq, RQ_COPY_MAX, rq, RQ_FIELDS);
+	__u32 k, lo, len;
+
+	if (!s->rq_runs)
+		plan_rq_runs(s);
+	if (s->rq_runs > RQ_RUNS_MAX)
+		return false;
+#pragma clang loop unroll(disable)
+	for (k = 0; k < RQ_RUNS_MAX; k++) {
+		if (k >= s->rq_runs)
+			break;
+		lo = s->rq_run_lo[k];
+		len = s->rq_run_len[k];
+		/* what add_run() checked, again for the verifier */
+		if (lo > RQ_COPY_MAX - COPY_SPAN_MAX || len > COPY_SPAN_MAX)
+			return false;
+		bpf_probe_read_kernel(s->rq + lo, len, (void *)rq + lo);
+	}
+	return true;
 }
 
 /*
