@@ -23,13 +23,13 @@
 # rd and sd). The slope is the cost of one more, other CPU's rq. Figures, not a verdict
 # (goal: slope <= 100 ns); a busy host inflates both parts.
 # usage: tests/bench/landscape_cost.sh [OUT]   (make bench passes build/)
-# Env: PAIRS (8), LOOPS (round trips per window, 20000), WORKLOAD (pingpong | pipe),
+# Env: PAIRS (8), LOOPS (round trips per window, 10000), WORKLOAD (pingpong | pipe),
 #      FEECSCOPE (the binary, OUT/feecscope), KEEP=1 keeps the work directory.
 set -u
 OUT=${1:-build}
 FS=${FEECSCOPE:-$OUT/feecscope}
 PAIRS=${PAIRS:-8}
-LOOPS=${LOOPS:-20000}
+LOOPS=${LOOPS:-10000}
 WORKLOAD=${WORKLOAD:-pingpong}
 [ "$(id -u)" -eq 0 ] || { echo "landscape_cost: needs root (BPF)"; exit 1; }
 command -v bpftool >/dev/null || { echo "landscape_cost: needs bpftool"; exit 1; }
