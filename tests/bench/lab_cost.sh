@@ -4,15 +4,25 @@
 # lab's rt-app workload; each guest's `feecscope live` reports the run time of all its
 # programs per snapshot ("bpf-stats:" line). A least-squares line through the three
 # points splits it into a fixed part and a per-CPU slope (goal: slope <= 100 ns).
-# TCG emulates the guest: its nanoseconds are the emulator's, several times a real
-# core's, so the figures compare kernels and code versions, not hardware.
+# Not hardware time: TCG emulates no cache, so the cache-line transfers that dominate
+# the per-CPU cost on a real machine (tests/bench/landscape_cost.sh) cost nothing here.
+# The guests run with -icount shift=0 (one guest nanosecond per instruction), so the
+# figures count instructions, whatever the host's load: they compare kernels and code
+# versions. The vCPUs then take turns on one host thread and the guest clock counts
+# every vCPU's instructions: a program run that spans a turn is charged the others'
+# too (two 8-vCPU boots of one binary gave 16.2 and 36.6 us per snapshot), so each
+# topology boots BOOTS times and keeps its smallest figure.
 # usage: tests/bench/lab_cost.sh [OUT]   (make bench passes build/)
 # Env: FS_BENCH_SERIES (a tests/qemu/debian-kernels.sh series, default 6.18),
-#      FS_LAB_SECONDS (live seconds per guest, 10).
+#      FS_LAB_SECONDS (live seconds per guest, 10), BOOTS (per topology, 2),
+#      FS_LAB_QEMU_ARGS (default -icount shift=0; empty: TCG's own clock, host-bound),
+#      FS_LAB_FEECSCOPE (another static arm64 feecscope, as tests/qemu/run-lab.sh).
 set -u
 cd "$(dirname "$0")/../.."
 series=${FS_BENCH_SERIES:-6.18}
 SECS=${FS_LAB_SECONDS:-10}
+BOOTS=${BOOTS:-2}
+export FS_LAB_QEMU_ARGS=${FS_LAB_QEMU_ARGS--icount shift=0}
 line=$(tests/qemu/debian-kernels.sh list | grep "^$series ") || { echo "lab_cost: no series $series"; exit 1; }
 set -- $line
 kd=build/qemu/kernels/$series
@@ -20,20 +30,25 @@ tests/qemu/debian-kernels.sh fetch "$2" "$3" "$kd" || exit 1
 pts=
 keep=
 for topo in 1+1 2+2 4+3+1; do
-	d=build/lab/cost/$series-$topo
-	FS_LAB_BPF_STATS=1 tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" $keep >/dev/null 2>&1
-	keep=-k
-	l=$(grep '^bpf-stats:' "$d/out/live.err" 2>/dev/null | tail -n 1)
-	if [ -z "$l" ]; then
-		echo "lab_cost: $series $topo: no bpf-stats line (live exit $(cat "$d/out/live.rc" 2>/dev/null || echo -))"
-		continue
-	fi
-	echo "  $series $topo: ${l#bpf-stats: }"
-	pts="$pts $(echo "$l" | sed -E 's/.* ([0-9]+) ns per snapshot \(([0-9]+) snapshots, ([0-9]+) CPUs\).*/\3:\1:\2/')"
+	best=
+	for b in $(seq "$BOOTS"); do
+		d=build/lab/cost/$series-$topo-$b
+		FS_LAB_BPF_STATS=1 tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" $keep >/dev/null 2>&1
+		keep=-k
+		l=$(grep '^bpf-stats:' "$d/out/live.err" 2>/dev/null | tail -n 1)
+		if [ -z "$l" ]; then
+			echo "lab_cost: $series $topo: no bpf-stats line (live exit $(cat "$d/out/live.rc" 2>/dev/null || echo -))"
+			continue
+		fi
+		echo "  $series $topo boot $b: ${l#bpf-stats: }"
+		p=$(echo "$l" | sed -E 's/.* ([0-9]+) ns per snapshot \(([0-9]+) snapshots, ([0-9]+) CPUs\).*/\3:\1:\2/')
+		[ -z "$best" ] || [ "$(echo "$p" | cut -d: -f2)" -lt "$(echo "$best" | cut -d: -f2)" ] && best=$p
+	done
+	pts="$pts $best"
 done
-python3 - $pts <<'EOF'
+python3 - "$FS_LAB_QEMU_ARGS" $pts <<'EOF'
 import sys
-pts = [tuple(int(x) for x in a.split(':')) for a in sys.argv[1:]]
+pts = [tuple(int(x) for x in a.split(':')) for a in sys.argv[2:]]
 if len(pts) < 2:
     sys.exit("lab_cost: fewer than two points, no slope")
 n = len(pts)
@@ -41,5 +56,7 @@ mx = sum(p[0] for p in pts) / n
 my = sum(p[1] for p in pts) / n
 slope = sum((p[0] - mx) * (p[1] - my) for p in pts) / sum((p[0] - mx) ** 2 for p in pts)
 fixed = my - slope * mx
-print(f"BPF per snapshot = {fixed:.0f} ns + {slope:.0f} ns x CPUs (TCG; goal slope <= 100 ns)")
+clock = "icount: instructions" if "icount" in sys.argv[1] else "TCG's clock"
+print(f"BPF per snapshot = {fixed:.0f} ns + {slope:.0f} ns x CPUs ({clock}, not hardware time;"
+      f" goal slope <= 100 ns)")
 EOF
