@@ -303,31 +303,6 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
 })
 
 /*
- * What read_cpu() picks out of a struct rq, in the kernel's layout order
- * (the same v5.10 - v7.3; a field out of order only costs one more read).
- * rd and sd only matter for the waker's rq, but share cpu_capacity's line.
- */
-#define RQ_FIELDS(X)								\
-	X(struct rq, nr_running)						\
-	X(struct rq___uclamp, uclamp[0].value)					\
-	X(struct rq___uclamp, uclamp[1].value)					\
-	X(struct rq___uclamp, uclamp_flags)					\
-	X(struct rq, cfs.avg)							\
-	X(struct rq, rt.rt_nr_running)						\
-	X(struct rq, rt.rt_queued)						\
-	X(struct rq, dl.running_bw)						\
-	X(struct rq, rd)							\
-	X(struct rq, sd)							\
-	X(struct rq, cpu_capacity)						\
-	X(struct rq___capacity_orig, cpu_capacity_orig)				\
-	X(struct rq, online)							\
-	X(struct rq, avg_rt.util_avg)						\
-	X(struct rq, avg_dl.util_avg)						\
-	X(struct rq___irq, avg_irq.util_avg)					\
-	X(struct rq___hw, avg_hw.load_avg)					\
-	X(struct rq___thermal, avg_thermal.load_avg)
-
-/*
  * Another CPU's struct rq is mostly lines that CPU keeps writing (its lock,
  * cfs_tasks, the PELT sums), and each line copied costs a transfer from that
  * CPU's cache whether a wanted field is in it or not. So the rq is copied by
@@ -365,8 +340,11 @@ static __always_inline bool add_run(struct pending *s, __u32 n, __u64 lo, __u64 
 	return true;
 }
 
+#define CAPACITY_IN_HEAD \
+	(bpf_core_field_offset(struct rq, cpu_capacity) < bpf_core_field_offset(struct rq, cfs))
+
 /*
- * The RQ_FIELDS runs into s's table; RQ_RUNS_MAX + 1 entries where they do
+ * The runs of the fields read_cpu() uses into s's table; RQ_RUNS_MAX + 1 entries where they do
  * not fit (every rq then counts as unknown). The first run starts at offset
  * 0 (struct rq's first line holds its lock and nr_running).
  */
@@ -376,7 +354,34 @@ static __noinline int plan_rq_runs(struct pending *s)
 	bool ok_ = true;
 	__u32 n_ = 0;
 
-	RQ_FIELDS(PLAN_RUN)
+	/*
+	 * What read_cpu() picks out of a struct rq, in the kernel's layout
+	 * order (a field out of order costs one more read): the same from
+	 * v5.10 to v7.3 but for cpu_capacity, which 7.x moved next to
+	 * nr_running. rd and sd only matter for the waker's rq, but share
+	 * cpu_capacity's line up to 6.x and online's on 7.x.
+	 */
+	PLAN_RUN(struct rq, nr_running)
+	if (CAPACITY_IN_HEAD)
+		PLAN_RUN(struct rq, cpu_capacity)
+	PLAN_RUN(struct rq___uclamp, uclamp[0].value)
+	PLAN_RUN(struct rq___uclamp, uclamp[1].value)
+	PLAN_RUN(struct rq___uclamp, uclamp_flags)
+	PLAN_RUN(struct rq, cfs.avg)
+	PLAN_RUN(struct rq, rt.rt_nr_running)
+	PLAN_RUN(struct rq, rt.rt_queued)
+	PLAN_RUN(struct rq, dl.running_bw)
+	PLAN_RUN(struct rq, rd)
+	PLAN_RUN(struct rq, sd)
+	if (!CAPACITY_IN_HEAD)
+		PLAN_RUN(struct rq, cpu_capacity)
+	PLAN_RUN(struct rq___capacity_orig, cpu_capacity_orig)
+	PLAN_RUN(struct rq, online)
+	PLAN_RUN(struct rq, avg_rt.util_avg)
+	PLAN_RUN(struct rq, avg_dl.util_avg)
+	PLAN_RUN(struct rq___irq, avg_irq.util_avg)
+	PLAN_RUN(struct rq___hw, avg_hw.load_avg)
+	PLAN_RUN(struct rq___thermal, avg_thermal.load_avg)
 	ok_ &= add_run(s, n_++, lo_, hi_);
 	s->rq_runs = ok_ ? n_ : RQ_RUNS_MAX + 1;
 	return 0;
@@ -408,7 +413,7 @@ static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u3
 	}
 }
 
-/* Copy the RQ_FIELDS of one CPU's struct rq into s->rq; false if they do not fit. */
+/* Copy plan_rq_runs()' fields of one CPU's struct rq into s->rq; false if they do not fit. */
 static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 {
 	__u32 k, lo, len;
@@ -439,7 +444,7 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
  */
 static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq)
 {
-	struct rq *m = (void *)s->rq; /* the copy: only the RQ_FIELDS are valid */
+	struct rq *m = (void *)s->rq; /* the copy: only plan_rq_runs()' fields are valid */
 	struct rq___capacity_orig *mo = (void *)m;
 	struct rq___thermal *mt = (void *)m;
 	struct rq___hw *mh = (void *)m;
@@ -520,7 +525,7 @@ __noinline int landscape_cpu(__u32 i, __u32 waker)
 		__builtin_memset(c, 0, sizeof(*c));
 		return 1;
 	}
-	m = (void *)s->rq; /* the copy read_cpu() left: only the RQ_FIELDS are valid */
+	m = (void *)s->rq; /* the copy read_cpu() left: only plan_rq_runs()' fields are valid */
 	if (!i) { /* feec runs here: its rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
