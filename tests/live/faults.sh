@@ -90,6 +90,14 @@ for s in a b; do
 	expect_same "two sessions: session $s replays to its own summary" $s.sum $s.replay
 	"$FEECSCOPE" replay $s.fsr --convert-csv $s.records.csv 2>/dev/null
 done
+# The checker first, on made-up sessions: it must pass lone misses and fail runs or too many.
+mkdir synth && python3 "$HERE/same_wakeups_synth.py" synth
+for c in same:0 scattered:0 too_many:1 run:1; do
+	python3 "$HERE/same_wakeups.py" synth/${c%:*}.a.csv synth/${c%:*}.b.csv 1 >synth/out 2>&1
+	rc=$?
+	[ $rc -eq ${c#*:} ] && pass "same_wakeups.py on made-up sessions, ${c%:*}: exit $rc" ||
+		fail "same_wakeups.py on made-up sessions, ${c%:*}" "exit $rc, not ${c#*:}: $(head -c 300 synth/out)"
+done
 # Each session leaves out its own threads (both processes' are left out of both).
 if python3 "$HERE/same_wakeups.py" a.records.csv b.records.csv $pa $pb >same.out 2>&1; then
 	pass "two sessions: the same wake-ups in both ($(head -n 1 same.out))"

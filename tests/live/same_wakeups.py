@@ -10,12 +10,16 @@ call, each stamping it with its own clock read, and a task cannot wake again bef
 call returns; so, per task, the two sessions' stamps must alternate (the first-attached
 session's, then the other's) - however long the waking CPU was preempted between the two
 programs. A pair cut by the window's edge is dropped. A stamp without its partner is a
-wake-up one session saw and the other did not. A few are allowed (ALLOWED of all): each
+wake-up one session saw and the other did not. A few are allowed: each
 program reads p->on_rq itself, and a task still leaving its old CPU (which clears on_rq
 under that CPU's rq lock, not under the waker's p->pi_lock) can be runnable to one
-session (no decision: no wake-up record) and asleep to the other. The first CI run with
-this check, beside a busy QEMU guest, counted 29,634 and 29,648. More than that: the
-tasks are printed, and exit 1.
+session (no decision: no wake-up record) and asleep to the other. That race takes one
+wake-up at a time, and more of them the busier the host (the first CI run with this
+check, beside a busy QEMU guest, counted 29,634 and 29,648; one under stress-ng, 26 of
+about 5,000): a lone unpaired stamp, its task's wake-ups before and after it paired, is
+allowed up to ALLOWED_SCATTERED. What a session really loses (a dropped ring, a detached
+program, a filter) takes a task's wake-ups in runs: unpaired stamps next to each other
+in a task's sequence are held to ALLOWED. Beyond either: the tasks are printed, and exit 1.
 """
 import collections
 import csv
@@ -23,6 +27,7 @@ import sys
 
 EDGE_NS = 200_000_000
 ALLOWED = 0.001
+ALLOWED_SCATTERED = 0.01
 
 
 def wakeups(path):
@@ -56,40 +61,48 @@ def main():
     sa, sb = stamps(a), stamps(b)
 
     def unpaired(first, second):
-        """Stamps of first and second left without a partner (first's stamp leads)."""
+        """Runs of first's and second's stamps left without a partner (first's stamp
+        leads a pair): the length of each run of consecutive unpaired stamps in the
+        task's merged sequence."""
         seq = sorted([(t, 0) for t in first] + [(t, 1) for t in second])
         if seq and seq[0][1] == 1:      # its partner fell before the window
             seq.pop(0)
         if seq and seq[-1][1] == 0:     # its partner falls after it
             seq.pop()
-        alone, pending = 0, False
-        for _, lab in seq:
-            if lab == 0:
-                alone += pending
-                pending = True
-            elif pending:
-                pending = False
-            else:
-                alone += 1
-        return alone + pending
+        lone = [True] * len(seq)
+        for i in range(len(seq) - 1):
+            if lone[i] and seq[i][1] == 0 and seq[i + 1][1] == 1:
+                lone[i] = lone[i + 1] = False
+        runs, n = [], 0
+        for x in lone + [False]:
+            if x:
+                n += 1
+            elif n:
+                runs.append(n)
+                n = 0
+        return runs
 
-    bad, alone, pairs = [], 0, 0
+    bad, scattered, clustered, pairs = [], 0, 0, 0
     comms = {p: c for _, p, _, c in a + b}
     for pid in sorted(set(sa) | set(sb)):
-        n = min(unpaired(sa[pid], sb[pid]), unpaired(sb[pid], sa[pid]))
+        runs = min(unpaired(sa[pid], sb[pid]), unpaired(sb[pid], sa[pid]), key=sum)
         pairs += min(len(sa[pid]), len(sb[pid]))
-        if n:
-            alone += n
+        if runs:
+            scattered += sum(r for r in runs if r == 1)
+            clustered += sum(r for r in runs if r > 1)
             bad.append(f"pid {pid} ({comms.get(pid, '?')}): {len(sa[pid])} against {len(sb[pid])}, "
-                       f"{n} unpaired")
+                       f"{sum(runs)} unpaired, longest run {max(runs)}")
     total_a = sum(len(v) for v in sa.values())
     total_b = sum(len(v) for v in sb.values())
-    limit = max(2, int(ALLOWED * max(total_a, total_b)))
+    most = max(total_a, total_b)
+    limit = max(2, int(ALLOWED * most))
+    limit_scattered = max(2, int(ALLOWED_SCATTERED * most))
     print(f"{(hi - lo) / 1e9:.2f} s of overlap: {total_a} and {total_b} wake-ups of "
-          f"{len(set(sa) | set(sb))} tasks; {alone} seen by one session only (at most {limit})")
+          f"{len(set(sa) | set(sb))} tasks; seen by one session only: {scattered} alone "
+          f"(at most {limit_scattered}), {clustered} in runs (at most {limit})")
     for line in bad[:10]:
         print("  " + line)
-    return 1 if alone > limit or pairs == 0 else 0
+    return 1 if clustered > limit or scattered > limit_scattered or pairs == 0 else 0
 
 
 if __name__ == "__main__":
