@@ -49,6 +49,24 @@ FS_TEST(blocks_one_burst_is_not_measurable)
 	fs_blocks_free(&b);
 }
 
+/* Units all the same (no block where the policies differ): the interval is their sum, both ends. */
+FS_TEST(bootstrap_of_equal_units_is_their_sum)
+{
+	fs_fj_t u[3000], lo = 1, hi = 1;
+
+	for (size_t i = 0; i < 3000; i++)
+		u[i] = 0;
+	fs_bootstrap_sum(u, 3000, FS_BOOTSTRAP_ROUNDS, &lo, &hi);
+	EXPECT_TRUE(lo == 0 && hi == 0);
+	for (size_t i = 0; i < 3000; i++)
+		u[i] = -7;
+	fs_bootstrap_sum(u, 3000, FS_BOOTSTRAP_ROUNDS, &lo, &hi);
+	EXPECT_TRUE(lo == -21000 && hi == -21000);
+	u[2999] = 0; /* one different unit: the draws decide */
+	fs_bootstrap_sum(u, 3000, FS_BOOTSTRAP_ROUNDS, &lo, &hi);
+	EXPECT_TRUE(lo == -21000 && hi > lo && hi <= -20930); /* it came 0 to a few times */
+}
+
 /* Hours of trace: the bins widen instead of growing; nothing is lost in the merges. */
 FS_TEST(blocks_memory_is_bounded)
 {

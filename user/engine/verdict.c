@@ -183,6 +183,22 @@ void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj
 		*lo_fj = *hi_fj = 0;
 		return;
 	}
+	/*
+	 * Every unit the same (no block where the policies differ is common):
+	 * every draw sums n copies of it, so both bounds are that one sum.
+	 */
+	size_t same = 1;
+
+	while (same < n && units[same] == units[0])
+		same++;
+	if (same == n) {
+		fs_fj_t s = 0;
+
+		for (size_t i = 0; i < n; i++)
+			s += units[0];
+		*lo_fj = *hi_fj = s;
+		return;
+	}
 	for (int b = 0; b < rounds; b++) {
 		fs_fj_t s = 0;
 
