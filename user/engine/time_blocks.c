@@ -29,18 +29,20 @@ void fs_blocks_free(struct fs_time_blocks *b)
 	b->bins = NULL;
 }
 
-/* Twice as wide bins: adjacent pairs summed. */
+/* Twice as wide bins: adjacent pairs summed (bins from nbins on are 0 and stay so). */
 static void widen(struct fs_time_blocks *b)
 {
+	size_t half = (b->nbins + 1) / 2;
+
 	for (int q = 0; q < b->nv; q++) {
 		fs_fj_t *s = b->bins + (size_t)q * FS_BLOCK_BINS;
 
-		for (size_t i = 0; i < FS_BLOCK_BINS / 2; i++)
+		for (size_t i = 0; i < half; i++)
 			s[i] = s[2 * i] + s[2 * i + 1];
-		memset(s + FS_BLOCK_BINS / 2, 0, FS_BLOCK_BINS / 2 * sizeof(*s));
+		memset(s + half, 0, (b->nbins - half) * sizeof(*s));
 	}
 	b->bin_ns *= 2;
-	b->nbins = (b->nbins + 1) / 2;
+	b->nbins = half;
 }
 
 void fs_blocks_add(struct fs_time_blocks *b, __u64 ts, const fs_fj_t *delta)
