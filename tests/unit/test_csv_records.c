@@ -92,6 +92,12 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
 	expect_row_error("type,ts_ns,pid,prev_cpu,flags,cpu0_util_avg", "wakeup,1,2,0,fork|sleepy,1", "2: column 5 (flags): 'fork|sleepy' is not a flag set (names joined by '|', or a number)");
 	expect_row_error("type,ts_ns,pid,prev_cpu", "wakeup,1,2,0", "1: no cpuN_ columns and no '# nr_cpus=' line: cannot tell the CPU count");
+	/* a repeat names the column it repeats, however far back */
+	expect_row_error("type,ts_ns,pid,cpu0_util_avg,prev_cpu,cpu1_util_avg,pid", "x", "1: column 7: 'pid' repeats column 3");
+	expect_row_error("type,cpu0_util_avg,cpu1_util_avg,ts_ns,cpu1_util_avg", "x",
+			 "1: column 5: 'cpu1_util_avg' repeats column 3");
+	expect_row_error("type,ts_ns,cpu1_util_avg,cpu1_util_est,cpu01_util_est", "x",
+			 "1: column 5: 'cpu01_util_est' repeats column 4");
 }
 
 FS_TEST(csv_write_read_is_lossless)

@@ -441,7 +441,7 @@ static const char *em_line(const char *line)
 static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
 {
 	char *em = NULL;
-	size_t em_len = 0;
+	size_t em_len = 0, em_cap = 0;
 	int declared_cpus = 0;
 
 	for (;;) {
@@ -454,12 +454,16 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 		const char *v = em_line(r->line);
 		if (v) {
 			size_t vl = strlen(v);
-			char *n = realloc(em, em_len + vl + 2);
-			if (!n) {
-				free(em);
-				return cerr(r, err, errlen, -1, "out of memory");
+			if (em_len + vl + 2 > em_cap) { /* doubling: an EM is a hundred lines or more */
+				size_t cap = 2 * em_cap > em_len + vl + 2 ? 2 * em_cap : em_len + vl + 2 + 1024;
+				char *n = realloc(em, cap);
+				if (!n) {
+					free(em);
+					return cerr(r, err, errlen, -1, "out of memory");
+				}
+				em = n;
+				em_cap = cap;
 			}
-			em = n;
 			memcpy(em + em_len, v, vl);
 			em_len += vl;
 			em[em_len++] = '\n';
@@ -509,7 +513,7 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 		return cerr(r, err, errlen, -1, "out of memory");
 	r->ncols = n;
 	r->type_col = -1;
-	int max_cpu = -1;
+	int max_cpu = -1, first_col[NR_COLS] = { 0 }, first_cpu_col[FS_MAX_CPUS][NR_CPU_COLS] = { { 0 } };
 	for (int i = 0; i < n; i++) {
 		char *name = r->cells[i];
 		struct hcol *h = &r->hcols[i];
@@ -535,10 +539,11 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 			if (cols[h->spec].kind == K_TYPE)
 				r->type_col = i;
 		}
-		for (int j = 0; j < i; j++)
-			if (r->hcols[j].spec == h->spec && (h->spec >= 0 ||
-			    (r->hcols[j].cpu == h->cpu && r->hcols[j].field == h->field)))
-				return cerr(r, err, errlen, -1, "column %d: '%s' repeats column %d", i + 1, name, j + 1);
+		/* each column's first place (1-based): a header has hundreds of columns */
+		int *first = h->spec >= 0 ? &first_col[h->spec] : &first_cpu_col[h->cpu][h->field];
+		if (*first)
+			return cerr(r, err, errlen, -1, "column %d: '%s' repeats column %d", i + 1, name, *first);
+		*first = i + 1;
 	}
 	if (r->type_col < 0)
 		return cerr(r, err, errlen, -1, "header has no 'type' column");
