@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-key state tables (energy.c's state_lut[], power_estimate.c's
- * fs_power_lut) are built by resuming each search where the previous key's
- * ended. Every entry must still be what the search from state 0 answers, for
+ * fs_power_lut) are filled by bisection (state_lut.c): the search runs at a
+ * few keys per state. Every entry must still be what the search from state 0 answers, for
  * every era and option set, on real and on random EMs: unsorted, skipped and
  * inefficient states, and frequencies whose products wrap in 64 bits.
  */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "energy.h"
+#include "state_lut.h"
 
 __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const struct fs_feec_rules *r)
 {
@@ -19,8 +20,8 @@ __u64 fs_era_power(const struct fs_em *em, const struct fs_em_ps *ps, const stru
 
 /*
  * The era's state search for a key (see FS_STATE_LUT), from state `from`:
- * every state below it must already fail the key (the table build passes the
- * previous key's answer: the wanted frequency or performance never falls as
+ * every state below it must already fail the key (the table build passes a
+ * smaller key's answer: the wanted frequency or performance never falls as
  * the key grows, so a state that failed once fails again).
  */
 static int search_state_from(const struct fs_pd_table *t, enum fs_energy_fn fn, __u64 key, int from)
@@ -84,6 +85,14 @@ static bool want_monotone(const struct fs_pd_table *t, enum fs_energy_fn fn)
 	default:
 		return true;
 	}
+}
+
+/* The table's search (fs_state_lut_fill): its own era's. */
+static int lut_search(const void *table, __u64 key, int from)
+{
+	const struct fs_pd_table *t = table;
+
+	return search_state_from(t, t->energy, key, from);
 }
 
 /* The table answers for the era it was built for; anything else searches. */
@@ -200,11 +209,11 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 		}
 lut:
 		pt->energy = r->energy;
-		bool mono = want_monotone(pt, r->energy);
-		int st = 0;
-		for (__u64 k = 0; k < FS_STATE_LUT; k++) {
-			st = search_state_from(pt, r->energy, k, mono ? st : 0);
-			pt->state_lut[k] = (__u8)st;
+		if (want_monotone(pt, r->energy)) {
+			fs_state_lut_fill(pt->state_lut, FS_STATE_LUT, lut_search, pt);
+		} else {
+			for (__u64 k = 0; k < FS_STATE_LUT; k++)
+				pt->state_lut[k] = (__u8)search_state_from(pt, r->energy, k, 0);
 		}
 	}
 	return 0;

@@ -20,9 +20,11 @@
  * whatever dst is), so fs_power_ctx computes every PD once without the task
  * and then one PD per asked-for dst: same sums, same per-PD floors.
  */
+#include <string.h>
 #include "feec_ctx.h"
 #include "pelt.h"
 #include "power_estimate.h"
+#include "state_lut.h"
 #include "util.h"
 
 const struct fs_power_opts fs_power_opts_mainline = {
@@ -337,32 +339,56 @@ static void pd_const(const struct fs_em *em, int pdi, const struct fs_power_opts
 	k->skip = k->usable ? skip_mask(pd, o) : 0;
 }
 
+/* One PD's searches, for fs_state_lut_fill. */
+struct pd_search {
+	const struct fs_em_pd *pd;
+	const struct fs_power_pd_const *k;
+	enum fs_power_dvfs dvfs;
+};
+
+static int request_search(const void *ctx, __u64 m, int from)
+{
+	const struct pd_search *s = ctx;
+
+	return lowest_state_from(s->pd, s->k, request_freq(s->k, s->dvfs, m), from);
+}
+
+static int work_search(const void *ctx, __u64 u, int from)
+{
+	const struct pd_search *s = ctx;
+
+	return lowest_state_from(s->pd, s->k, work_freq(s->k, u), from);
+}
+
 void fs_power_lut_build_opts(struct fs_power_lut *lut, const struct fs_em *em, const struct fs_power_opts *o)
 {
 	lut->em = em;
 	lut->opts = *o;
 	for (int p = 0; p < em->nr_pd && p < FS_MAX_PDS; p++) {
 		const struct fs_power_pd_const *k = &lut->pdc[p];
+		const struct pd_search ps = { &em->pd[p], k, o->dvfs };
 
 		pd_const(em, p, o, &lut->pdc[p]);
+		if (!k->usable) {
+			memset(lut->state[p], 0, sizeof(lut->state[p]));
+			memset(lut->work[p], 0, sizeof(lut->work[p]));
+			continue;
+		}
 		/*
 		 * The wanted frequency never falls as m grows, so a state that failed
-		 * one m fails the next: each search starts at the last answer. Not
-		 * where fmax * (2 * FS_POWER_LUT + cap) wraps (any era's largest
+		 * one m fails the next, and the answers never fall (fs_state_lut_fill).
+		 * Not where fmax * (2 * FS_POWER_LUT + cap) wraps (any era's largest
 		 * product), where every m is searched from state 0.
 		 */
 		__u64 top;
-		bool mono = !__builtin_mul_overflow(k->fmax, 2 * FS_POWER_LUT + k->cap, &top);
-		int rs = 0, ws = 0;
+		if (!__builtin_mul_overflow(k->fmax, 2 * FS_POWER_LUT + k->cap, &top)) {
+			fs_state_lut_fill(lut->state[p], FS_POWER_LUT, request_search, &ps);
+			fs_state_lut_fill(lut->work[p], FS_POWER_LUT, work_search, &ps);
+			continue;
+		}
 		for (__u64 m = 0; m < FS_POWER_LUT; m++) {
-			if (!k->usable) {
-				lut->state[p][m] = lut->work[p][m] = 0;
-				continue;
-			}
-			rs = lowest_state_from(&em->pd[p], k, request_freq(k, o->dvfs, m), mono ? rs : 0);
-			ws = lowest_state_from(&em->pd[p], k, work_freq(k, m), mono ? ws : 0);
-			lut->state[p][m] = (__u8)rs;
-			lut->work[p][m] = (__u8)ws;
+			lut->state[p][m] = (__u8)request_search(&ps, m, 0);
+			lut->work[p][m] = (__u8)work_search(&ps, m, 0);
 		}
 	}
 }
