@@ -335,12 +335,12 @@ struct fs_rec_reader {
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
 	bool done;
-	union {                /* aligned copy handed out; last: open clears only what precedes it */
+	union {                /* aligned copy handed out: 60 KiB for an em record, made with the first chunk */
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
 		struct fs_freqstat f;
 		struct fs_em_update em;
-	} rec;
+	} *rec;
 };
 
 static int rerr(struct fs_rec_reader *r, char *err, size_t errlen, long at, const char *fmt, ...)
@@ -418,11 +418,8 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 {
 	unsigned char hdr[FILE_HDR];
 	char *text = NULL, val[80];
-	/* Not calloc: the record union is 60 KiB for an em record; clear_rec() clears what each record uses. */
-	struct fs_rec_reader *r = malloc(sizeof(*r));
+	struct fs_rec_reader *r = calloc(1, sizeof(*r));
 
-	if (r)
-		memset(r, 0, offsetof(struct fs_rec_reader, rec));
 	memset(meta, 0, sizeof(*meta));
 	if (!r || !(r->path = strdup(path))) {
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -533,7 +530,7 @@ static int grow(unsigned char **buf, size_t *cap, size_t need)
  */
 static void clear_rec(struct fs_rec_reader *r)
 {
-	memset(&r->rec, 0, sizeof(r->rec.w) > sizeof(r->rec.f) ? sizeof(r->rec.w) : sizeof(r->rec.f));
+	memset(r->rec, 0, sizeof(r->rec->w) > sizeof(r->rec->f) ? sizeof(r->rec->w) : sizeof(r->rec->f));
 }
 
 /* Read, check and inflate the chunk at r->pos; every record boundary is checked before any is returned. */
@@ -577,6 +574,9 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 	uLongf got = raw_len;
 	if (uncompress(r->raw, &got, r->comp, comp_len) != Z_OK || got != raw_len)
 		return rerr(r, err, errlen, at, "does not inflate to its %u bytes", raw_len);
+	/* Not calloc (60 KiB): clear_rec() clears what each record uses. */
+	if (!r->rec && !(r->rec = malloc(sizeof(*r->rec))))
+		return rerr(r, err, errlen, at, "out of memory");
 	/* Validate the whole chunk first so a bad record never leaves a half-replayed chunk. */
 	size_t off = 0;
 	char why[160];
@@ -590,10 +590,10 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 		/* The values too, in today's layout (r->rec is free: the last record handed out is spent). */
 		clear_rec(r);
 		if (r->version == 1)
-			v1_upgrade(r->raw + off, &rh, &r->rec);
+			v1_upgrade(r->raw + off, &rh, r->rec);
 		else
-			memcpy(&r->rec, r->raw + off, rh.size);
-		if (fs_rec_check_values(&r->rec.hdr, r->nr_cpus, why, sizeof(why)))
+			memcpy(r->rec, r->raw + off, rh.size);
+		if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		off += rh.size;
 	}
@@ -619,13 +619,13 @@ int fs_rec_reader_next(struct fs_rec_reader *r, const struct fs_rec_hdr **rec, c
 	memcpy(&h, r->raw + r->raw_off, sizeof(h));
 	clear_rec(r);
 	if (r->version == 1)
-		v1_upgrade(r->raw + r->raw_off, &h, &r->rec);
+		v1_upgrade(r->raw + r->raw_off, &h, r->rec);
 	else
-		memcpy(&r->rec, r->raw + r->raw_off, h.size);
+		memcpy(r->rec, r->raw + r->raw_off, h.size);
 	r->raw_off += h.size;
 	r->left--;
 	r->records++;
-	*rec = &r->rec.hdr;
+	*rec = &r->rec->hdr;
 	return 1;
 }
 
@@ -647,6 +647,7 @@ void fs_rec_reader_close(struct fs_rec_reader *r)
 		fclose(r->f);
 	free(r->raw);
 	free(r->comp);
+	free(r->rec);
 	free(r->path);
 	free(r);
 }
