@@ -147,6 +147,38 @@ int fs_csv_format_cpu_flags(char *buf, size_t len, __u32 flags)
 	return format_flags(buf, len, flags, cpu_flag_names, N_CFLAGS);
 }
 
+/* Decimal and hex text without fprintf, which parses its format for each of a row's hundreds of fields. */
+static void put_u64(FILE *out, unsigned long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = 0;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fputs(p, out);
+}
+
+static void put_s64(FILE *out, long long v)
+{
+	if (v < 0)
+		fputc('-', out);
+	put_u64(out, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+}
+
+static void put_hex64(FILE *out, unsigned long long v) /* "0x%llx" */
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = 0;
+	do
+		*--p = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	*--p = 'x';
+	*--p = '0';
+	fputs(p, out);
+}
+
 int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 {
 	fprintf(out, "# feecscope records v2\n# feecscope_version=%s\n# kernel_release=%s\n# nr_cpus=%d\n# em_is_kernel=%d\n",
@@ -158,14 +190,23 @@ int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 		/* a line's last CR goes: the reader takes it for the CSV's line end (the EM ignores it) */
 		while (w && p[w - 1] == '\r')
 			w--;
-		fprintf(out, "# em: %.*s\n", w, p);
+		fputs("# em: ", out);
+		fwrite(p, 1, (size_t)w, out);
+		fputc('\n', out);
 		p += n + (e ? 1 : 0);
 	}
-	for (int i = 0; i < NR_COLS; i++)
-		fprintf(out, "%s%s", i ? "," : "", cols[i].name);
+	for (int i = 0; i < NR_COLS; i++) {
+		if (i)
+			fputc(',', out);
+		fputs(cols[i].name, out);
+	}
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
-		for (int f = 0; f < NR_CPU_COLS; f++)
-			fprintf(out, ",cpu%d_%s", cpu, cpu_cols[f].name);
+		for (int f = 0; f < NR_CPU_COLS; f++) {
+			fputs(",cpu", out);
+			put_u64(out, (unsigned long long)cpu);
+			fputc('_', out);
+			fputs(cpu_cols[f].name, out);
+		}
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }
@@ -206,19 +247,19 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 	char buf[160];
 	switch (k) {
 	case K_TYPE: break;
-	case K_U16: { __u16 v; memcpy(&v, base + off, 2); fprintf(out, "%u", v); break; }
+	case K_U16: { __u16 v; memcpy(&v, base + off, 2); put_u64(out, v); break; }
 	case K_UCLAMP: { /* "none": a kernel without CONFIG_UCLAMP_TASK (only wake-ups have clamps) */
 		__u16 v; memcpy(&v, base + off, 2);
 		if (((const struct fs_wakeup *)base)->flags & FS_WAKE_NO_UCLAMP)
 			fputs("none", out);
 		else
-			fprintf(out, "%u", v);
+			put_u64(out, v);
 		break;
 	}
-	case K_U32: { __u32 v; memcpy(&v, base + off, 4); fprintf(out, "%u", v); break; }
-	case K_S32: { __s32 v; memcpy(&v, base + off, 4); fprintf(out, "%d", v); break; }
-	case K_U64: { __u64 v; memcpy(&v, base + off, 8); fprintf(out, "%llu", (unsigned long long)v); break; }
-	case K_HEX64: { __u64 v; memcpy(&v, base + off, 8); fprintf(out, "0x%llx", (unsigned long long)v); break; }
+	case K_U32: { __u32 v; memcpy(&v, base + off, 4); put_u64(out, v); break; }
+	case K_S32: { __s32 v; memcpy(&v, base + off, 4); put_s64(out, v); break; }
+	case K_U64: { __u64 v; memcpy(&v, base + off, 8); put_u64(out, v); break; }
+	case K_HEX64: { __u64 v; memcpy(&v, base + off, 8); put_hex64(out, v); break; }
 	case K_WFLAGS: { __u32 v; memcpy(&v, base + off, 4); fs_csv_format_wake_flags(buf, sizeof(buf), v); fputs(buf, out); break; }
 	case K_CFLAGS: { __u32 v; memcpy(&v, base + off, 4); fs_csv_format_cpu_flags(buf, sizeof(buf), v); fputs(buf, out); break; }
 	case K_COMM: write_comm(out, (const char *)base + off); break;
@@ -227,19 +268,19 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 		if (v >= 1 && v <= 2)
 			fputs(reason_names[v], out);
 		else
-			fprintf(out, "%u", v);
+			put_u64(out, v);
 		break;
 	}
 	case K_RUNTIME: { /* empty = FS_NO_RUNTIME */
 		__u64 v; memcpy(&v, base + off, 8);
 		if (v != FS_NO_RUNTIME)
-			fprintf(out, "%llu", (unsigned long long)v);
+			put_u64(out, v);
 		break;
 	}
 	case K_UID: { /* empty = FS_NO_UID */
 		__u32 v; memcpy(&v, base + off, 4);
 		if (v != FS_NO_UID)
-			fprintf(out, "%u", v);
+			put_u64(out, v);
 		break;
 	}
 	case K_SOURCE: {
@@ -247,13 +288,18 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 		if (v >= 1 && v <= 2)
 			fputs(source_names[v], out);
 		else
-			fprintf(out, "%u", v);
+			put_u64(out, v);
 		break;
 	}
 	case K_FREQS: { /* "khz:ns khz:ns ..." */
 		const struct fs_freqstat *f = (const void *)base;
-		for (__u32 i = 0; i < f->nr && i < FS_MAX_FREQS; i++)
-			fprintf(out, "%s%u:%llu", i ? " " : "", f->st[i].khz, (unsigned long long)f->st[i].ns);
+		for (__u32 i = 0; i < f->nr && i < FS_MAX_FREQS; i++) {
+			if (i)
+				fputc(' ', out);
+			put_u64(out, f->st[i].khz);
+			fputc(':', out);
+			put_u64(out, f->st[i].ns);
+		}
 		break;
 	}
 	case K_EMTEXT: { /* quoted; newline as \n, backslash as \\, quote doubled */
@@ -322,7 +368,7 @@ struct fs_csv_reader {
 	char **cells;
 	int cells_cap;
 	__u64 records;
-	union { /* last: open clears only what precedes it */
+	union { /* 60 KiB for an em record: made with the first row */
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
 		struct fs_migrate m;
@@ -332,7 +378,7 @@ struct fs_csv_reader {
 		struct fs_cpustat cs;
 		struct fs_freqstat fq;
 		struct fs_em_update em;
-	} rec;
+	} *rec;
 };
 
 static int cerr(struct fs_csv_reader *r, char *err, size_t errlen, int col, const char *fmt, ...)
@@ -558,10 +604,7 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 
 struct fs_csv_reader *fs_csv_reader_open(const char *path, struct fs_rec_meta *meta, char *err, size_t errlen)
 {
-	/* Not calloc: the record union (last) is 60 KiB for an em record; each row clears what it uses. */
-	struct fs_csv_reader *r = malloc(sizeof(*r));
-	if (r)
-		memset(r, 0, offsetof(struct fs_csv_reader, rec));
+	struct fs_csv_reader *r = calloc(1, sizeof(*r));
 	memset(meta, 0, sizeof(*meta));
 	if (!r || !(r->path = strdup(path))) {
 		free(r);
@@ -848,24 +891,26 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
 			    "lost, exit, runtime, cpustat, freqstat, em)", ts);
 
-	unsigned char *base = (unsigned char *)&r->rec;
-	/* every fixed record; an em record's text is bounded by its len */
-	memset(&r->rec, 0, sizeof(r->rec.w));
+	/* Not calloc: every fixed record is cleared below; an em record's text is bounded by its len. */
+	if (!r->rec && !(r->rec = malloc(sizeof(*r->rec))))
+		return cerr(r, err, errlen, -1, "out of memory");
+	unsigned char *base = (unsigned char *)r->rec;
+	memset(r->rec, 0, sizeof(r->rec->w));
 	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
 	bool no_uclamp = false;         /* a clamp cell said "none" */
 	if (t == FS_REC_WAKEUP) {
-		r->rec.w.chosen_cpu = -1;
-		r->rec.w.sum_exec_ns = FS_NO_RUNTIME;
-		r->rec.w.uid = FS_NO_UID;
-		r->rec.w.task.uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
+		r->rec->w.chosen_cpu = -1;
+		r->rec->w.sum_exec_ns = FS_NO_RUNTIME;
+		r->rec->w.uid = FS_NO_UID;
+		r->rec->w.task.uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
 		for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
-			r->rec.w.cpu[cpu].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
-			r->rec.w.cpu[cpu].uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
+			r->rec->w.cpu[cpu].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+			r->rec->w.cpu[cpu].uclamp_max = 1024 /* SCHED_CAPACITY_SCALE: no clamp */;
 		}
 	} else if (t == FS_REC_MIGRATE) {
-		r->rec.m.orig_cpu = -1;
-		r->rec.m.reason = FS_MIG_BALANCE;
-		r->rec.m.sum_exec_ns = FS_NO_RUNTIME;
+		r->rec->m.orig_cpu = -1;
+		r->rec->m.reason = FS_MIG_BALANCE;
+		r->rec->m.sum_exec_ns = FS_NO_RUNTIME;
 	}
 	for (int i = 0; i < n; i++) {
 		const char *cell = r->cells[i];
@@ -892,9 +937,9 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 #define SEEN(name) (find_col(r, name) >= 0 && seen[r->hcols[find_col(r, name)].spec])
 	if (!SEEN("ts_ns"))
 		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
-	r->rec.hdr.type = t;
+	r->rec->hdr.type = t;
 	if (t == FS_REC_WAKEUP) {
-		struct fs_wakeup *w = &r->rec.w;
+		struct fs_wakeup *w = &r->rec->w;
 		if (!SEEN("pid") || !SEEN("prev_cpu"))
 			return cerr(r, err, errlen, -1, "a wakeup needs pid and prev_cpu");
 		if (!SEEN("tgid"))
@@ -923,48 +968,48 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	} else if (t == FS_REC_MIGRATE) {
 		if (!SEEN("pid") || !SEEN("dest_cpu"))
 			return cerr(r, err, errlen, -1, "a migrate needs pid and dest_cpu");
-		if (check_cpu(r, "dest_cpu", r->rec.m.dest_cpu, false, err, errlen) ||
-		    check_cpu(r, "orig_cpu", r->rec.m.orig_cpu, true, err, errlen))
+		if (check_cpu(r, "dest_cpu", r->rec->m.dest_cpu, false, err, errlen) ||
+		    check_cpu(r, "orig_cpu", r->rec->m.orig_cpu, true, err, errlen))
 			return -1;
-		r->rec.hdr.size = sizeof(struct fs_migrate);
+		r->rec->hdr.size = sizeof(struct fs_migrate);
 	} else if (t == FS_REC_OVERUTIL) {
 		if (!SEEN("overutilized"))
 			return cerr(r, err, errlen, -1, "an overutil record needs overutilized");
-		if (r->rec.o.overutilized > 1)
-			return cerr(r, err, errlen, find_col(r, "overutilized"), "%u is not 0 or 1", r->rec.o.overutilized);
-		r->rec.hdr.size = sizeof(struct fs_overutil);
+		if (r->rec->o.overutilized > 1)
+			return cerr(r, err, errlen, find_col(r, "overutilized"), "%u is not 0 or 1", r->rec->o.overutilized);
+		r->rec->hdr.size = sizeof(struct fs_overutil);
 	} else if (t == FS_REC_LOST) {
 		if (!SEEN("count"))
 			return cerr(r, err, errlen, -1, "a lost record needs count");
-		r->rec.hdr.size = sizeof(struct fs_lost);
+		r->rec->hdr.size = sizeof(struct fs_lost);
 	} else if (t == FS_REC_EXIT || t == FS_REC_RUNTIME) {
 		if (!SEEN("pid") || !SEEN("sum_exec_ns"))
 			return cerr(r, err, errlen, -1, "an %s record needs pid and sum_exec_ns", type_names[t]);
 		if (!SEEN("tgid"))
-			r->rec.tt.tgid = r->rec.tt.pid;
-		r->rec.hdr.size = sizeof(struct fs_task_time);
+			r->rec->tt.tgid = r->rec->tt.pid;
+		r->rec->hdr.size = sizeof(struct fs_task_time);
 	} else if (t == FS_REC_CPUSTAT) {
 		if (!SEEN("source"))
 			return cerr(r, err, errlen, -1, "a cpustat record needs source");
-		r->rec.cs.nr_cpus = (__u32)r->nr_cpus;
-		r->rec.hdr.size = sizeof(struct fs_cpustat);
+		r->rec->cs.nr_cpus = (__u32)r->nr_cpus;
+		r->rec->hdr.size = sizeof(struct fs_cpustat);
 	} else if (t == FS_REC_EM) {
 		if (!SEEN("em_text"))
 			return cerr(r, err, errlen, -1, "an em record needs em_text");
-		r->rec.hdr.size = (__u32)(offsetof(struct fs_em_update, text) + r->rec.em.len);
+		r->rec->hdr.size = (__u32)(offsetof(struct fs_em_update, text) + r->rec->em.len);
 	} else {
 		if (!SEEN("policy_cpu") || !SEEN("residency"))
 			return cerr(r, err, errlen, -1, "a freqstat record needs policy_cpu and residency");
-		if (check_cpu(r, "policy_cpu", r->rec.fq.cpu, false, err, errlen))
+		if (check_cpu(r, "policy_cpu", r->rec->fq.cpu, false, err, errlen))
 			return -1;
-		r->rec.hdr.size = sizeof(struct fs_freqstat);
+		r->rec->hdr.size = sizeof(struct fs_freqstat);
 	}
 #undef SEEN
 	/* What a recording would refuse, a CSV refuses too (the column checks above name the column). */
-	if (fs_rec_check_values(&r->rec.hdr, r->nr_cpus, why, sizeof(why)))
+	if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)))
 		return cerr(r, err, errlen, -1, "%s", why);
 	r->records++;
-	*rec = &r->rec.hdr;
+	*rec = &r->rec->hdr;
 	return 1;
 }
 
@@ -982,6 +1027,7 @@ void fs_csv_reader_close(struct fs_csv_reader *r)
 	free(r->line);
 	free(r->cells);
 	free(r->hcols);
+	free(r->rec);
 	free(r->path);
 	free(r);
 }
