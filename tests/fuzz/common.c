@@ -26,8 +26,9 @@ const char *fuzz_file(int slot, const void *data, size_t size)
 		FUZZ_CHECK(fd[slot] >= 0, "memfd_create: %s", strerror(errno));
 		snprintf(path[slot], sizeof(path[slot]), "/proc/self/fd/%d", fd[slot]);
 	}
-	FUZZ_CHECK(ftruncate(fd[slot], 0) == 0, "ftruncate: %s", strerror(errno));
+	/* written over, then cut to size (emptied first, tmpfs freed its pages and allocated them again) */
 	FUZZ_CHECK(pwrite(fd[slot], data, size, 0) == (ssize_t)size, "pwrite: %s", strerror(errno));
+	FUZZ_CHECK(ftruncate(fd[slot], (off_t)size) == 0, "ftruncate: %s", strerror(errno));
 	return path[slot];
 }
 
