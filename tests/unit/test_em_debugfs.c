@@ -668,6 +668,20 @@ FS_TEST(em_debugfs_err_file_too_long_or_binary)
 	}
 	EXPECT_TREE_ERR("cpu0/ps:500000/power: power: binary data (a NUL byte)");
 	cleanup();
+	/* the edge: 63 bytes fit the 64-byte buffer (blanks trimmed), 64 do not */
+	good_tree();
+	put("cpu0/ps:500000/cost", "%-63s", "40000");
+	{
+		struct fs_em em;
+		char err[1024] = "";
+
+		EXPECT_EQ(read_tmp(&em, err, sizeof(err)), 0);
+		EXPECT_STR(err, "");
+		EXPECT_EQ(em.pd[0].ps[0].cost, 40000);
+	}
+	put("cpu0/ps:500000/cost", "%-64s", "40000");
+	EXPECT_TREE_ERR("cpu0/ps:500000/cost: cost: longer than 62 bytes");
+	cleanup();
 }
 
 FS_TEST(em_debugfs_err_capacity_table_lines)
