@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,13 +44,44 @@ static int inside(const char *root, const char *rel, size_t len, char *out, size
 	return 0;
 }
 
-static void make_parents(char *path, size_t rootlen)
+/*
+ * Directories known to exist in this input's tree: the first len bytes of
+ * path (an earlier entry's) and each of its prefixes that ends before a '/'.
+ */
+struct known_dirs {
+	char path[PATH_MAX];
+	size_t len;
+};
+
+/*
+ * mkdir every parent of path below the root. A parent that an earlier entry's
+ * mkdir made or found (0 or EEXIST) is not asked again: nothing in an input
+ * removes an entry, so mkdir would only say EEXIST (entries come sorted, so
+ * most parents are shared with the entry before). A parent that failed
+ * otherwise (ENOENT through a dangling link, ENOTDIR) is asked again by the
+ * next entry that needs it: an entry in between may have made it possible.
+ */
+static void make_parents(char *path, size_t rootlen, struct known_dirs *k)
 {
+	size_t upto = 0;
+	bool failed = false;
+
 	for (char *s = strchr(path + rootlen + 1, '/'); s; s = strchr(s + 1, '/')) {
+		size_t n = (size_t)(s - path);
+
+		if (!failed && n <= k->len && !memcmp(path, k->path, n) && (n == k->len || k->path[n] == '/')) {
+			upto = n;
+			continue;
+		}
 		*s = '\0';
-		mkdir(path, 0755);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			failed = true;
+		else if (!failed)
+			upto = n;
 		*s = '/';
 	}
+	memcpy(k->path, path, upto);
+	k->len = upto;
 }
 
 static void write_file(const char *path, const char *text, size_t len)
@@ -81,6 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *root = fuzz_scratch_dir(), *p = (const char *)data, *end = p + size;
 	char release[128] = "", cpu_dir[PATH_MAX] = "", err[2048];
 	size_t rootlen = strlen(root);
+	struct known_dirs known = { .len = 0 };
 	int entries = 0;
 
 	while (p < end && entries < MAX_ENTRIES) {
@@ -102,15 +135,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 'd':
 			if (!inside(root, arg, (size_t)(eol - arg), path, sizeof(path))) {
-				make_parents(path, rootlen);
-				mkdir(path, 0755);
+				make_parents(path, rootlen, &known);
+				if (!mkdir(path, 0755) || errno == EEXIST) { /* it exists, so do its parents */
+					known.len = strlen(path);
+					memcpy(known.path, path, known.len);
+				}
 			}
 			break;
 		case 'f':
 		case 'l':
 			if (!sp || inside(root, arg, (size_t)(sp - arg), path, sizeof(path)))
 				break;
-			make_parents(path, rootlen);
+			make_parents(path, rootlen, &known);
 			if (p[0] == 'f') {
 				write_file(path, sp + 1, (size_t)(eol - sp - 1));
 			} else {
