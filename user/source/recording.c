@@ -550,7 +550,7 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 	__u32 raw_len = get32(h + 4), comp_len = get32(h + 8), nr = get32(h + 12);
 	if (raw_len > FS_REC_MAX_CHUNK || comp_len > FS_REC_MAX_CHUNK)
 		return rerr(r, err, errlen, at, "implausible chunk lengths (raw %u, compressed %u)", raw_len, comp_len);
-	if (grow(&r->comp, &r->comp_cap, comp_len + 1) || grow(&r->raw, &r->raw_cap, raw_len + 1))
+	if (grow(&r->comp, &r->comp_cap, comp_len + 1))
 		return rerr(r, err, errlen, at, "out of memory");
 	n = fread(r->comp, 1, comp_len, r->f);
 	if (n < comp_len)
@@ -571,6 +571,9 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 		r->done = true;
 		return 0;
 	}
+	/* the raw buffer only for a chunk that passed its CRC: a damaged length can ask for 16 MiB */
+	if (grow(&r->raw, &r->raw_cap, raw_len + 1))
+		return rerr(r, err, errlen, at, "out of memory");
 	uLongf got = raw_len;
 	if (uncompress(r->raw, &got, r->comp, comp_len) != Z_OK || got != raw_len)
 		return rerr(r, err, errlen, at, "does not inflate to its %u bytes", raw_len);
