@@ -848,6 +848,15 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 	return -1;
 }
 
+/* The cols[] index of a column name, or -1. */
+static int spec_of(const char *name)
+{
+	for (int i = 0; i < NR_COLS; i++)
+		if (cols[i].name[0] == name[0] && !strcmp(cols[i].name, name))
+			return i;
+	return -1;
+}
+
 static int find_col(const struct fs_csv_reader *r, const char *name)
 {
 	for (int i = 0; i < r->ncols; i++)
@@ -934,7 +943,8 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		if (h->spec >= 0)
 			seen[h->spec] = true;
 	}
-#define SEEN(name) (find_col(r, name) >= 0 && seen[r->hcols[find_col(r, name)].spec])
+	/* given in this row: seen[] is set only for the header's columns, so no search of the header */
+#define SEEN(name) (spec_of(name) >= 0 && seen[spec_of(name)])
 	if (!SEEN("ts_ns"))
 		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
 	r->rec->hdr.type = t;
