@@ -221,6 +221,40 @@ static __always_inline struct rq *rq_of(__u32 cpu)
 }
 
 /*
+ * How a snapshot reads the other CPUs' struct rq, a literal in each program:
+ * RQ_COPY copies the wanted fields' cache lines with bpf_probe_read_kernel()
+ * into the scratch and picks them from the copy (any kernel, raw_tp too);
+ * RQ_CAST and RQ_KSYM load each wanted field straight from the rq through a
+ * BTF pointer (one fault-safe instruction per field: no helper call, no copy,
+ * only the wanted bytes). The pointer comes from bpf_rdonly_cast() of the
+ * harvested address (a kfunc, v6.2+) or from bpf_per_cpu_ptr() on the
+ * `runqueues` ksym (its BTF VAR and its kallsyms address). Each has its own
+ * programs: a kfunc or ksym the kernel cannot resolve fails the load of every
+ * program that holds it, even in code the verifier would prune. Userspace
+ * picks the set (user/source/live_bpf.c).
+ */
+enum rq_read { RQ_COPY, RQ_CAST, RQ_KSYM };
+
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+/* Where `runqueues` is in kallsyms (CONFIG_KALLSYMS_ALL) and BTF: every CPU's rq. */
+extern const struct rq runqueues __ksym __weak;
+
+/*
+ * CPU cpu's struct rq as a BTF pointer, NULL where the harvest has not learnt
+ * it (an offline CPU: its entry stays unknown, as in RQ_COPY).
+ */
+static __always_inline struct rq *rq_btf(__u32 cpu, enum rq_read how)
+{
+	__u64 *v = bpf_map_lookup_elem(&rqs, &cpu);
+
+	if (!v || !*v)
+		return NULL;
+	if (how == RQ_KSYM)
+		return (struct rq *)bpf_per_cpu_ptr(&runqueues, cpu);
+	return bpf_rdonly_cast((void *)*v, bpf_core_type_id_kernel(struct rq));
+}
+
+/*
  * A task_struct field. tp_btf programs get p as a BTF pointer the verifier
  * lets them load from directly (one fault-safe instruction); raw_tp ones get
  * a plain number and must probe-read. btf is a literal in every program, so
@@ -437,14 +471,11 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 }
 
 /*
- * One CPU's landscape from its struct rq; false if its fields do not fit
- * the copy. Not inlined: in snapshot()'s loop clang hoists the
- * copy's (loop-invariant) field addresses above their bpf_core_field_exists()
- * guards, and a missing field's relocation then fails to load.
+ * One CPU's landscape from m: the rq itself (a BTF pointer) or the scratch
+ * copy, where only plan_rq_runs()' fields are valid.
  */
-static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq)
+static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m)
 {
-	struct rq *m = (void *)s->rq; /* the copy: only plan_rq_runs()' fields are valid */
 	struct rq___capacity_orig *mo = (void *)m;
 	struct rq___thermal *mt = (void *)m;
 	struct rq___hw *mh = (void *)m;
@@ -454,8 +485,6 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 	struct sched_avg___runnable *ar = (void *)a;
 	__u32 ewma;
 
-	if (!copy_rq(s, rq))
-		return false;
 	c->cfs_last_update_time = a->last_update_time;
 	c->util_avg = a->util_avg;
 	read_util_est(a, &c->util_est, &ewma);
@@ -490,6 +519,20 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 		c->flags |= FS_CPU_ONLINE;
 	if (m->rt.rt_queued && m->rt.rt_nr_running)
 		c->flags |= FS_CPU_RT_RUNNABLE;
+}
+
+/*
+ * RQ_COPY: one CPU's landscape from a copy of its struct rq; false if its
+ * fields do not fit the copy. Not inlined: in snapshot()'s loop clang hoists
+ * the copy's (loop-invariant) field addresses above their
+ * bpf_core_field_exists() guards, and a missing field's relocation then
+ * fails to load.
+ */
+static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq)
+{
+	if (!copy_rq(s, rq))
+		return false;
+	fill_cpu(c, (void *)s->rq);
 	return true;
 }
 
@@ -506,7 +549,7 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
  * the CPU is done here too (the waking task's CPU, the waker's rd and sd):
  * each branch left in the caller's loop doubles the states it walks per CPU.
  */
-__noinline int landscape_cpu(__u32 i, __u32 waker)
+static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
 {
 	__u32 zero = 0, cpu = waker + i;
 	struct pending *s;
@@ -520,12 +563,21 @@ __noinline int landscape_cpu(__u32 i, __u32 waker)
 		cpu -= nr_cpus;
 	cpu &= FS_MAX_CPUS - 1; /* the bound the verifier needs; callers pass i, waker < nr_cpus */
 	c = &s->w.cpu[cpu];
-	rq = rq_of(cpu);
-	if (!rq || !read_cpu(c, s, rq)) {
-		__builtin_memset(c, 0, sizeof(*c));
-		return 1;
+	if (how == RQ_COPY) {
+		rq = rq_of(cpu);
+		if (!rq || !read_cpu(c, s, rq)) {
+			__builtin_memset(c, 0, sizeof(*c));
+			return 1;
+		}
+		m = (void *)s->rq; /* the copy read_cpu() left: only plan_rq_runs()' fields are valid */
+	} else {
+		m = rq_btf(cpu, how);
+		if (!m) {
+			__builtin_memset(c, 0, sizeof(*c));
+			return 1;
+		}
+		fill_cpu(c, m);
 	}
-	m = (void *)s->rq; /* the copy read_cpu() left: only plan_rq_runs()' fields are valid */
 	if (!i) { /* feec runs here: its rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
@@ -540,6 +592,10 @@ __noinline int landscape_cpu(__u32 i, __u32 waker)
 	}
 	return 0;
 }
+
+__noinline int landscape_cpu(__u32 i, __u32 waker) { return landscape(i, waker, RQ_COPY); }
+__noinline int landscape_cpu_cast(__u32 i, __u32 waker) { return landscape(i, waker, RQ_CAST); }
+__noinline int landscape_cpu_ksym(__u32 i, __u32 waker) { return landscape(i, waker, RQ_KSYM); }
 
 /* The value of a struct uclamp_se at addr: its low 11 bits (value:11 leads the word). */
 static __always_inline __u32 uclamp_se_at(void *addr)
@@ -698,7 +754,8 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 }
 
 /* Fill the per-CPU scratch snapshot for p; NULL if it cannot be built. */
-static __always_inline struct pending *snapshot(bool btf, struct task_struct *p, __u64 now)
+static __always_inline struct pending *snapshot(bool btf, enum rq_read how, struct task_struct *p,
+						__u64 now)
 {
 	__u32 zero = 0, waker = bpf_get_smp_processor_id();
 	const struct cpumask *mask;
@@ -747,7 +804,12 @@ static __always_inline struct pending *snapshot(bool btf, struct task_struct *p,
 	for (i = 0; i < FS_MAX_CPUS; i++) {
 		if (i >= landscape_cpus)
 			break;
-		incomplete |= landscape_cpu(i, waker);
+		if (how == RQ_CAST)
+			incomplete |= landscape_cpu_cast(i, waker);
+		else if (how == RQ_KSYM)
+			incomplete |= landscape_cpu_ksym(i, waker);
+		else
+			incomplete |= landscape_cpu(i, waker);
 	}
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
@@ -799,7 +861,7 @@ static __always_inline bool reaches_select(bool btf, struct task_struct *p)
  * p->pi_lock guards, held from sched_waking to select (cpus_ptr, wake_cpu,
  * clamp requests, task group), so re-reading everything at select is exact.
  */
-static __always_inline int on_waking(bool btf, struct task_struct *p)
+static __always_inline int on_waking(bool btf, enum rq_read how, struct task_struct *p)
 {
 	struct pending *s;
 	__u32 zero = 0;
@@ -831,7 +893,7 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
 		return 0;
 	}
 	s->valid = 0;
-	s = snapshot(btf, p, bpf_ktime_get_boot_ns());
+	s = snapshot(btf, how, p, bpf_ktime_get_boot_ns());
 	if (s)
 		emit_snapshot(s);
 	return 0;
@@ -843,7 +905,7 @@ static __always_inline int on_waking(bool btf, struct task_struct *p)
  * callers are not wake-ups: v5.11+ says so in WF_TTWU; before, only the
  * parked pid filters (the next sched_waking on this CPU replaces it).
  */
-static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
+static __always_inline int on_select(enum rq_read how, struct task_struct *p, __u64 wake_flags)
 {
 	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
 	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
@@ -854,7 +916,7 @@ static __always_inline int on_select(struct task_struct *p, __u64 wake_flags)
 	if (select_nargs == 3 && !(wake_flags & 0x08)) /* WF_TTWU, v5.11 - v7.3 */
 		return 0;
 	s->valid = 0;
-	s = snapshot(true, p, bpf_ktime_get_boot_ns());
+	s = snapshot(true, how, p, bpf_ktime_get_boot_ns());
 	if (!s)
 		return 0;
 	s->w.flags |= FS_WAKE_FLAGS_KNOWN | FS_WAKE_AT_SELECT;
@@ -918,7 +980,7 @@ static __always_inline int on_wakeup_new(bool btf, struct task_struct *p)
 	count(FS_CNT_WAKEUP_NEW);
 	if (skip_task(btf, p))
 		return 0;
-	s = snapshot(btf, p, now);
+	s = snapshot(btf, RQ_COPY, p, now); /* forks: rare, any kernel */
 	if (!s)
 		return 0;
 	s->valid = 0;
@@ -986,7 +1048,13 @@ static __always_inline void harvest(struct rq *rq)
 
 /* Typed and BTF-enabled attach points (kernel BTF present). */
 SEC("tp_btf/sched_waking")
-int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(true, p); }
+int BPF_PROG(tp_btf_sched_waking, struct task_struct *p) { return on_waking(true, RQ_COPY, p); }
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(tp_btf_sched_waking_cast, struct task_struct *p) { return on_waking(true, RQ_CAST, p); }
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(tp_btf_sched_waking_ksym, struct task_struct *p) { return on_waking(true, RQ_KSYM, p); }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(tp_btf_sched_wakeup, struct task_struct *p) { return on_wakeup(true, p); }
@@ -1005,7 +1073,7 @@ int BPF_PROG(tp_btf_sched_overutilized, struct root_domain *rd, bool ou) { retur
 
 /* Raw tracepoints: kernels without BTF (CO-RE from --btf FILE). */
 SEC("raw_tp/sched_waking")
-int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(false, p); }
+int BPF_PROG(raw_sched_waking, struct task_struct *p) { return on_waking(false, RQ_COPY, p); }
 
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_sched_wakeup, struct task_struct *p) { return on_wakeup(false, p); }
@@ -1031,13 +1099,26 @@ int BPF_PROG(raw_sched_overutilized, struct root_domain *rd, bool ou) { return o
 SEC("fentry/select_task_rq_fair")
 int BPF_PROG(fentry_select_task_rq_fair)
 {
-	return on_select((struct task_struct *)ctx[0], ctx[2]);
+	return on_select(RQ_COPY, (struct task_struct *)ctx[0], ctx[2]);
 }
 
 SEC("fentry/select_task_rq_fair")
+int BPF_PROG(fentry_select_task_rq_fair_cast)
+{
+	return on_select(RQ_CAST, (struct task_struct *)ctx[0], ctx[2]);
+}
+
+SEC("fentry/select_task_rq_fair")
+int BPF_PROG(fentry_select_task_rq_fair_ksym)
+{
+	return on_select(RQ_KSYM, (struct task_struct *)ctx[0], ctx[2]);
+}
+
+/* Before v5.11: no bpf_rdonly_cast(), and Debian's 5.10 BTF has no per-CPU VARs. */
+SEC("fentry/select_task_rq_fair")
 int BPF_PROG(fentry_select_task_rq_fair_4args)
 {
-	return on_select((struct task_struct *)ctx[0], ctx[3]);
+	return on_select(RQ_COPY, (struct task_struct *)ctx[0], ctx[3]);
 }
 
 /* rq harvest: current task's cfs_rq->rq (CONFIG_FAIR_GROUP_SCHED), run until every CPU is known. */
@@ -1063,8 +1144,6 @@ int BPF_PROG(harvest_pelt_cfs, struct cfs_rq *cfs_rq)
 }
 
 /* Where `runqueues` is in kallsyms (CONFIG_KALLSYMS_ALL), the ksym gives every CPU at once. */
-extern const struct rq runqueues __ksym __weak;
-
 static __always_inline int harvest_ksym_cpu(__u32 cpu)
 {
 	__u32 key = cpu; /* the map key on the stack: cpu itself stays a register */

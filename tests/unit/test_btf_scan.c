@@ -11,7 +11,7 @@
 struct blob {
 	__u32 words[128];/* 4-byte aligned, as the scan asks */
 	size_t types;    /* bytes of types so far */
-	char strs[128];
+	char strs[256];
 	size_t slen;
 };
 
@@ -67,9 +67,10 @@ FS_TEST(btf_scan_finds_the_facts)
 	add(&b, NULL, BTF_KIND_ENUM, 2, 4, en, 4);                            /* 6 */
 	member[0] = name(&b, "uclamp"), member[1] = 1, member[2] = 0;
 	add(&b, "task_struct", BTF_KIND_STRUCT, 1, 4, member, 3);             /* 7 */
+	add(&b, "bpf_rdonly_cast", BTF_KIND_FUNC, 0, 2, NULL, 0);             /* 8 */
 	EXPECT_EQ(fs_btf_facts_scan(b.words, finish(&b), &f, err, sizeof(err)), 0);
 	EXPECT_EQ(err[0], 0);
-	EXPECT_EQ(f.nr_types, 7);
+	EXPECT_EQ(f.nr_types, 8);
 	EXPECT_TRUE(f.mapped);
 	EXPECT_EQ(f.select_id, 3);
 	EXPECT_EQ(f.select_nargs, 3);
@@ -79,6 +80,7 @@ FS_TEST(btf_scan_finds_the_facts)
 	EXPECT_EQ(f.sd_asym_val, 32);
 	EXPECT_EQ(f.sd_asym_full_val, 64);
 	EXPECT_TRUE(f.task_uclamp);
+	EXPECT_TRUE(f.rdonly_cast);
 }
 
 FS_TEST(btf_scan_refuses_a_prototype_beyond_the_types)

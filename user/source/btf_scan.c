@@ -148,6 +148,8 @@ int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
 				proto_id = t->type;
 				if (proto_id < id) /* already passed: find it again below */
 					proto = NULL;
+			} else if (!f->rdonly_cast && !strcmp(str_at(&s, t->name_off), "bpf_rdonly_cast")) {
+				f->rdonly_cast = true;
 			}
 			break;
 		case BTF_KIND_VAR:

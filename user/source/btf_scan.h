@@ -21,6 +21,7 @@ struct fs_btf_facts {
 	int select_nargs;          /* its prototype's arity, 0 if unknown */
 	int runqueues_id;          /* VAR runqueues (per-CPU), -1 if absent */
 	bool bpf_loop;             /* enumerator BPF_FUNC_loop (v5.17+) */
+	bool rdonly_cast;          /* FUNC bpf_rdonly_cast, a kfunc (v6.2+) */
 	bool sd_asym_full;         /* enumerator SD_ASYM_CPUCAPACITY_FULL (v5.14+) */
 	long long sd_asym_full_val;
 	bool sd_asym;              /* enumerator SD_ASYM_CPUCAPACITY (v5.10+ as an enum) */

@@ -388,13 +388,15 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 	struct {
 		__u32 counter;
 		const char *name;
-		struct bpf_program *prog[2];
-		struct bpf_link **link[2];
+		struct bpf_program *prog[4]; /* the variants (one is loaded), NULL-padded */
+		struct bpf_link **link[4];
 		bool runs, optional;
 	} ev[] = {
 		{ FS_CNT_WAKING, "sched_waking",
-		  { s->progs.tp_btf_sched_waking, s->progs.raw_sched_waking },
-		  { &s->links.tp_btf_sched_waking, &s->links.raw_sched_waking }, false, false },
+		  { s->progs.tp_btf_sched_waking, s->progs.raw_sched_waking,
+		    s->progs.tp_btf_sched_waking_cast, s->progs.tp_btf_sched_waking_ksym },
+		  { &s->links.tp_btf_sched_waking, &s->links.raw_sched_waking,
+		    &s->links.tp_btf_sched_waking_cast, &s->links.tp_btf_sched_waking_ksym }, false, false },
 		{ FS_CNT_WAKEUP, "sched_wakeup",
 		  { s->progs.tp_btf_sched_wakeup, s->progs.raw_sched_wakeup },
 		  { &s->links.tp_btf_sched_wakeup, &s->links.raw_sched_wakeup }, false, false },
@@ -402,8 +404,10 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 		  { s->progs.tp_btf_sched_wakeup_new, s->progs.raw_sched_wakeup_new },
 		  { &s->links.tp_btf_sched_wakeup_new, &s->links.raw_sched_wakeup_new }, false, false },
 		{ FS_CNT_SELECT, "select_task_rq_fair",
-		  { s->progs.fentry_select_task_rq_fair, s->progs.fentry_select_task_rq_fair_4args },
-		  { &s->links.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair_4args },
+		  { s->progs.fentry_select_task_rq_fair, s->progs.fentry_select_task_rq_fair_4args,
+		    s->progs.fentry_select_task_rq_fair_cast, s->progs.fentry_select_task_rq_fair_ksym },
+		  { &s->links.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair_4args,
+		    &s->links.fentry_select_task_rq_fair_cast, &s->links.fentry_select_task_rq_fair_ksym },
 		  !s->bss->select_attached, true },
 	};
 	const size_t nr = sizeof(ev) / sizeof(ev[0]);
@@ -430,7 +434,7 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 				continue;
 			if (attempt == 3 && ev[e].optional) {
 				s->bss->select_attached = false; /* parks nothing from now on */
-				for (int i = 0; i < 2; i++) {
+				for (int i = 0; i < 4 && ev[e].link[i]; i++) {
 					bpf_link__destroy(*ev[e].link[i]);
 					*ev[e].link[i] = NULL;
 				}
@@ -448,7 +452,7 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 			}
 			vlog(0, "warning: the %s program attached but did not run while our threads woke on "
 			     "every CPU; attaching it again\n", ev[e].name);
-			for (int i = 0; i < 2; i++) {
+			for (int i = 0; i < 4 && ev[e].link[i]; i++) {
 				if (!*ev[e].link[i])
 					continue;
 				bpf_link__destroy(*ev[e].link[i]);
@@ -540,7 +544,9 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	s->rodata->util_est_off = b->feat.util_est_off;
 	s->rodata->sd_asym_flag = b->feat.sd_asym_flag;
 	s->rodata->wakeup_bytes = b->ring_bytes / 4;
-	bpf_program__set_autoload(s->progs.tp_btf_sched_waking, t);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_waking, t && b->feat.rq_read == FS_RQ_COPY);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_waking_cast, t && b->feat.rq_read == FS_RQ_CAST);
+	bpf_program__set_autoload(s->progs.tp_btf_sched_waking_ksym, t && b->feat.rq_read == FS_RQ_KSYM);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup, t);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_wakeup_new, t);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_migrate_task, t);
@@ -553,8 +559,11 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.raw_sched_process_exit, !t);
 	/* without kernel BTF we cannot tell whether the bare tracepoint exists: try it */
 	bpf_program__set_autoload(s->progs.raw_sched_overutilized, !t);
-	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair,
-				  b->feat.fentry_select && b->feat.select_nargs == 3);
+	bool sel3 = b->feat.fentry_select && b->feat.select_nargs == 3;
+
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair, sel3 && b->feat.rq_read == FS_RQ_COPY);
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair_cast, sel3 && b->feat.rq_read == FS_RQ_CAST);
+	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair_ksym, sel3 && b->feat.rq_read == FS_RQ_KSYM);
 	bpf_program__set_autoload(s->progs.fentry_select_task_rq_fair_4args,
 				  b->feat.fentry_select && b->feat.select_nargs == 4);
 	bpf_program__set_autoload(s->progs.harvest_ksym_loop, b->feat.ksym_runqueues && b->feat.bpf_loop);
@@ -810,6 +819,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "kernel symbols %s\n", uscan.by_bpf ? "asked through BPF" :
 	     uscan.started ? "being read from /proc/kallsyms" : "probed");
 	b->feat.bpf_loop = bf.bpf_loop;
+	b->feat.rq_read = !b->feat.tp_btf ? FS_RQ_COPY : bf.rdonly_cast ? FS_RQ_CAST :
+			  b->feat.ksym_runqueues ? FS_RQ_KSYM : FS_RQ_COPY;
 	if (bf.sd_asym_full) {
 		b->feat.sd_asym_flag = bf.sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
@@ -849,6 +860,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			/* expected where the kernel refuses fentry: the header says what it costs */
 			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
+		} else if (b->feat.rq_read != FS_RQ_COPY) {
+			vlog(0, "warning: %s; retrying with struct rq copies, not loads\n", err);
+			b->feat.rq_read = FS_RQ_COPY;
 		} else if (b->feat.ksym_runqueues) {
 			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
 			b->feat.ksym_runqueues = false;
@@ -898,6 +912,10 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	/* snapshots wait for select_task_rq_fair only once a program sees it */
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
 		       false, err, errlen) ||
+	    attach_one(s->progs.fentry_select_task_rq_fair_cast, &s->links.fentry_select_task_rq_fair_cast,
+		       false, err, errlen) ||
+	    attach_one(s->progs.fentry_select_task_rq_fair_ksym, &s->links.fentry_select_task_rq_fair_ksym,
+		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
 		       false, err, errlen)) {
 		note_lost(&b->feat, "no fentry on select_task_rq_fair (attach: %s): wake flags unknown, "
@@ -908,6 +926,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		s->bss->select_attached = true;
 	}
 	if (attach_one(s->progs.tp_btf_sched_waking, &s->links.tp_btf_sched_waking, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_waking_cast, &s->links.tp_btf_sched_waking_cast, true, err, errlen) < 0 ||
+	    attach_one(s->progs.tp_btf_sched_waking_ksym, &s->links.tp_btf_sched_waking_ksym, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_waking, &s->links.raw_sched_waking, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_migrate_task, &s->links.tp_btf_sched_migrate_task, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_migrate_task, &s->links.raw_sched_migrate_task, true, err, errlen) < 0 ||
@@ -924,7 +944,10 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	rc = attach_one(s->progs.raw_sched_overutilized, &s->links.raw_sched_overutilized, false, err, errlen);
 	if (rc == 0 && bpf_program__autoload(s->progs.raw_sched_overutilized))
 		b->feat.overutilized_tp = true;
-	vlog(1, "programs attached\n");
+	vlog(1, "programs attached; other CPUs' struct rq %s\n",
+	     b->feat.rq_read == FS_RQ_CAST ? "loaded field by field through bpf_rdonly_cast()" :
+	     b->feat.rq_read == FS_RQ_KSYM ? "loaded field by field through the runqueues ksym" :
+	     "copied by cache lines (bpf_probe_read_kernel)");
 	if (check_events_run(b, err, errlen))
 		goto fail;
 	b->feat.startup_ns = fs_live_boot_ns() - t0;

@@ -32,6 +32,12 @@ struct fs_live_features {
 	int select_nargs;       /* 3 (v5.11+) or 4 */
 	bool overutilized_tp;   /* sched_overutilized_tp attached */
 	bool ksym_runqueues;    /* `runqueues` in kallsyms: rq pointers from the ksym */
+	/*
+	 * How snapshots read other CPUs' struct rq (bpf/feecscope.bpf.c, enum
+	 * rq_read): copies of its cache lines, or loads through a BTF pointer
+	 * from bpf_rdonly_cast() (v6.2+) or the runqueues ksym.
+	 */
+	enum { FS_RQ_COPY, FS_RQ_CAST, FS_RQ_KSYM } rq_read;
 	unsigned int sd_asym_flag;
 	const char *sd_asym_flag_name;
 	bool util_est_off;
