@@ -64,4 +64,59 @@ if [ "$N" -ge 2 ]; then
 		pass "an out-of-range FS_BENCH_LANDSCAPE_CPUS is ignored, with a warning" ||
 		fail "an out-of-range FS_BENCH_LANDSCAPE_CPUS is ignored" "$(grep -m1 FS_BENCH "$TMP/bogus.err")"
 fi
+
+# Where snapshots load the rq fields through a BTF pointer (bpf_rdonly_cast() or the
+# runqueues ksym), they must give what the cache-line copies give: a --raw-tp collector
+# (copies) runs beside the default one, both see the same sched_waking events a few
+# microseconds apart, and each wake-up both recorded is compared field by field. A
+# field may differ where the other CPU changed it in between (util and nr_running move
+# fast), so each must agree on 95 % of them; the cap and flags fields, which change
+# seldom, too.
+if grep -q "struct rq loaded field by field" "$TMP/all.err"; then
+	how=$(grep -o "loaded field by field through [^ ]*" "$TMP/all.err" | head -n 1)
+	"$FEECSCOPE" live -d 4 -i 1 -w "$TMP/loads.rec" >/dev/null 2>"$TMP/loads.err" &
+	p1=$!
+	sleep 1
+	"$FEECSCOPE" live --raw-tp -d 2 -i 1 -w "$TMP/copies.rec" >/dev/null 2>"$TMP/copies.err" &
+	p2=$!
+	for c in $(seq 0 $((N - 1))); do
+		taskset -c "$c" sh -c 'for i in $(seq 20); do sleep 0.05; done' 2>/dev/null &
+	done
+	wait
+	for f in loads copies; do
+		"$FEECSCOPE" replay "$TMP/$f.rec" --convert-csv "$TMP/$f.csv" >/dev/null 2>&1
+	done
+	res=$(python3 - "$TMP/loads.csv" "$TMP/copies.csv" <<'PY'
+import csv, sys
+from collections import defaultdict
+def wakeups(f):
+    try:
+        return [r for r in csv.DictReader(l for l in open(f) if not l.startswith('#'))
+                if r['type'] == 'wakeup']
+    except OSError:
+        return []
+a, b = wakeups(sys.argv[1]), wakeups(sys.argv[2])
+by_pid = defaultdict(list)
+for r in b:
+    by_pid[r['pid']].append(r)
+fields = [k for k in (a[0] if a else {}) if k.startswith('cpu') and k[3].isdigit()
+          and not k.endswith('_busy_ns')]
+same, pairs = defaultdict(int), 0
+for r in a:
+    near = [x for x in by_pid[r['pid']] if abs(int(x['ts_ns']) - int(r['ts_ns'])) < 20000]
+    if not near:
+        continue
+    x = min(near, key=lambda x: abs(int(x['ts_ns']) - int(r['ts_ns'])))
+    pairs += 1
+    for k in fields:
+        same[k] += r[k] == x[k]
+worst = min(fields, key=lambda k: same[k]) if fields else '-'
+print(pairs, len(fields), worst, same[worst] if fields else 0)
+PY
+)
+	read -r pairs nf worst agree <<<"$res"
+	[ "${pairs:-0}" -ge 50 ] && [ "${nf:-0}" -ge $((16 * N)) ] && [ $((agree * 100)) -ge $((pairs * 95)) ] &&
+		pass "rq fields $how = the copies' on $pairs wake-ups ($nf fields; least: $worst $agree)" ||
+		fail "rq fields $how = the copies'" "$res (wake-ups both saw, fields, least equal) $(grep -hm1 -iE 'error|refused' "$TMP/loads.err" "$TMP/copies.err")"
+fi
 finish
