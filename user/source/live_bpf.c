@@ -518,6 +518,30 @@ static __u32 landscape_cpus(int nr)
 	return n;
 }
 
+/*
+ * How snapshots read other CPUs' struct rq: the best this kernel offers,
+ * unless the hidden FS_BENCH_RQ_READ (copy, cast or ksym) asks for one, for
+ * the cost bench and the tests only (a way the kernel lacks then fails the
+ * load, and the fallback copies).
+ */
+static int rq_read_choice(int best)
+{
+	static const char *const names[] = { "copy", "cast", "ksym" };
+	const char *e = getenv("FS_BENCH_RQ_READ");
+
+	if (!e || !*e)
+		return best;
+	for (int i = 0; i < 3; i++) {
+		if (!strcmp(e, names[i])) {
+			vlog(0, "warning: FS_BENCH_RQ_READ=%s: struct rq read this way (a benchmark "
+			     "and test setting)\n", e);
+			return i;
+		}
+	}
+	vlog(0, "warning: FS_BENCH_RQ_READ=%s ignored (not copy, cast or ksym)\n", e);
+	return best;
+}
+
 /* Open, configure and load the object with the programs the probes chose. */
 static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opts *open_opts,
 			 bool have_ou_tp,
@@ -819,8 +843,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	vlog(1, "kernel symbols %s\n", uscan.by_bpf ? "asked through BPF" :
 	     uscan.started ? "being read from /proc/kallsyms" : "probed");
 	b->feat.bpf_loop = bf.bpf_loop;
-	b->feat.rq_read = !b->feat.tp_btf ? FS_RQ_COPY : bf.rdonly_cast ? FS_RQ_CAST :
-			  b->feat.ksym_runqueues ? FS_RQ_KSYM : FS_RQ_COPY;
+	b->feat.rq_read = !b->feat.tp_btf ? FS_RQ_COPY :
+			  rq_read_choice(bf.rdonly_cast ? FS_RQ_CAST : b->feat.ksym_runqueues ? FS_RQ_KSYM :
+					 FS_RQ_COPY);
 	if (bf.sd_asym_full) {
 		b->feat.sd_asym_flag = bf.sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
