@@ -63,7 +63,7 @@ os.wait()
 EOF
 }
 start() { # cpus: one live in the background; returns once its events flow
-	FS_BENCH_LANDSCAPE_CPUS=$1 "$FS" live -i 1 >"$T/live.out" 2>"$T/live.err" &
+	FS_BENCH_LANDSCAPE_CPUS=$1 "$FS" live -v -i 1 >"$T/live.out" 2>"$T/live.err" &
 	LIVE=$!
 	for _ in $(seq 300); do
 		grep -q "^feecscope live: kernel" "$T/live.out" 2>/dev/null && return 0
@@ -109,6 +109,7 @@ for k in $(seq $((2 * PAIRS + 1))); do
 	cpus_read=1
 	[ $((k % 2)) = 0 ] && cpus_read=$N
 	start "$cpus_read"
+	[ -s "$T/rq_read" ] || grep -o "other CPUs' struct rq .*" "$T/live.err" >"$T/rq_read"
 	sleep 0.3
 	cnt=$(counters)
 	[ -n "$cnt" ] || { echo "landscape_cost: no counters map"; exit 1; }
@@ -164,4 +165,6 @@ print(f"BPF per snapshot = {med(fixed):.0f} ns + {med(slopes):.0f} ns x CPUs "
 print(f"  fixed {min(fixed):.0f} to {max(fixed):.0f} ns, slope {min(slopes):.0f} to "
       f"{max(slopes):.0f} ns; goal slope <= 100 ns")
 print(f"  load average {load_before} before, {load_after} after")
+rq = open(f"{T}/rq_read").read().strip()
+print(f"  {rq or 'the way struct rq is read: not reported by this build'}")
 EOF
