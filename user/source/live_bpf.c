@@ -57,10 +57,18 @@ struct fs_live_bpf {
 
 static int g_verbose;
 static __u64 g_t0; /* fs_live_bpf_start() entry, for -v's phase times */
+static char g_refused[64]; /* the program a failed load names, for the fallback to drop */
 
 /* libbpf's own log only at -vvv; its warnings at -v and above. */
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	if (level == LIBBPF_WARN && strstr(fmt, "prog '%s': failed to load")) {
+		va_list aq;
+
+		va_copy(aq, ap);
+		snprintf(g_refused, sizeof(g_refused), "%s", va_arg(aq, const char *));
+		va_end(aq);
+	}
 	if (level == LIBBPF_DEBUG && g_verbose < 3)
 		return 0;
 	if (level == LIBBPF_INFO && g_verbose < 2)
@@ -596,6 +604,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.harvest_pelt_cfs, !b->feat.ksym_runqueues);
 
 	b->feat.loads++;
+	g_refused[0] = 0;
 	rc = feecscope_bpf__load(s);
 	if (rc) {
 		b->load_errno = -rc;
@@ -878,7 +887,11 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			break;
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
-		if (b->feat.fentry_select) {
+		/* a program that loads the rq fields was refused, not the fentry: copy instead */
+		bool rq_way = b->feat.rq_read != FS_RQ_COPY && strncmp(g_refused, "fentry_", 7) &&
+			      (strstr(g_refused, "_cast") || strstr(g_refused, "_ksym"));
+
+		if (b->feat.fentry_select && !rq_way) {
 			note_lost(&b->feat, "no fentry on select_task_rq_fair (load: %s): wake flags unknown, "
 				  "ttwu wakelist wake-ups not filtered",
 				  b->load_errno == 524 ? "not supported" : strerror(b->load_errno));
@@ -886,7 +899,8 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
 			b->feat.fentry_select = false;
 		} else if (b->feat.rq_read != FS_RQ_COPY) {
-			vlog(0, "warning: %s; retrying with struct rq copies, not loads\n", err);
+			vlog(0, "warning: %s (%s); retrying with struct rq copies, not loads\n", err,
+			     g_refused[0] ? g_refused : "?");
 			b->feat.rq_read = FS_RQ_COPY;
 		} else if (b->feat.ksym_runqueues) {
 			vlog(0, "warning: %s; retrying without the runqueues ksym\n", err);
