@@ -534,12 +534,13 @@ static __u32 landscape_cpus(int nr)
  */
 static int rq_read_choice(int best)
 {
-	static const char *const names[] = { "copy", "cast", "ksym" };
+	static const char *const names[] = { [FS_RQ_COPY] = "copy", [FS_RQ_CAST] = "cast",
+					      [FS_RQ_KSYM] = "ksym" };
 	const char *e = getenv("FS_BENCH_RQ_READ");
 
 	if (!e || !*e)
 		return best;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
 		if (!strcmp(e, names[i])) {
 			vlog(0, "warning: FS_BENCH_RQ_READ=%s: struct rq read this way (a benchmark "
 			     "and test setting)\n", e);
