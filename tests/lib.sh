@@ -25,4 +25,6 @@ expect_fail() {
 # expect_same NAME FILE_A FILE_B
 expect_same() { if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 differ"; diff "$2" "$3" | head -n 20 | sed 's/^/    /'; fi; }
 
+# A message as one line: wrapped messages (80 columns) go on in lines indented by two blanks.
+unwrap() { awk 'NR > 1 && /^  / { sub(/^ +/, " "); printf "%s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { if (NR) print "" }' "$@"; }
 finish() { echo "$_pass passed, $_fail failed"; [ $_fail -eq 0 ]; }

@@ -18,7 +18,7 @@ run_suite() { # name command...
 	echo "== $name"
 	"$@" >"$log" 2>&1
 	local rc=$?
-	grep -aE '^(FAIL|not ok)' "$log" | sed 's/^/   /'
+	grep -aE -B4 -A2 '^(FAIL|not ok)' "$log" | head -n 40 | sed 's/^/   /' # a failure with the lines that explain it
 	local line
 	line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	if [ -z "$line" ]; then

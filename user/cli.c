@@ -150,6 +150,23 @@ int fs_cli_usage(const char *cmd, const char *fmt, ...)
 	return FS_EXIT_USAGE;
 }
 
+void fs_cli_wrap_lines(FILE *out, const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		int lead = (int)strspn(p, " ");
+
+		if (lead > (int)len)
+			lead = (int)len;
+		fprintf(out, "%*s", lead, "");
+		if (lead < (int)len)
+			wrap_words(out, lead, lead + 2, p + lead, len - (size_t)lead);
+		else
+			fputc('\n', out);
+		p += len + (p[len] == '\n');
+	}
+}
+
 void fs_cli_error(const char *cmd, const char *fmt, ...)
 {
 	char buf[2048];

@@ -100,6 +100,12 @@ struct fs_cli_page {
 void fs_cli_help(FILE *out, const struct fs_cli_page *page);
 /* Paragraph text wrapped at FS_CLI_COLUMNS with every line indented by indent. */
 void fs_cli_wrap(FILE *out, int indent, const char *text);
+/*
+ * Log or status text, each of its lines wrapped at FS_CLI_COLUMNS; a wrapped
+ * line goes on two columns further in than it starts (its own leading blanks
+ * kept). A word longer than a line (a path) stays whole.
+ */
+void fs_cli_wrap_lines(FILE *out, const char *text);
 /* The EXIT STATUS section's lines (also `feecscope help` and README.md). */
 void fs_cli_exit_codes(FILE *out, int indent);
 

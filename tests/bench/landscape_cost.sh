@@ -109,7 +109,9 @@ for k in $(seq $((2 * PAIRS + 1))); do
 	cpus_read=1
 	[ $((k % 2)) = 0 ] && cpus_read=$N
 	start "$cpus_read"
-	[ -s "$T/rq_read" ] || grep -o "other CPUs' struct rq .*" "$T/live.err" >"$T/rq_read"
+	# -v wraps at 80 columns: a message goes on in lines indented by two blanks
+	[ -s "$T/rq_read" ] || awk 'NR > 1 && !/^  / { print "" } { sub(/^  +/, " "); printf "%s", $0 }' "$T/live.err" |
+		grep -o "other CPUs' struct rq .*" >"$T/rq_read"
 	sleep 0.3
 	cnt=$(counters)
 	[ -n "$cnt" ] || { echo "landscape_cost: no counters map"; exit 1; }

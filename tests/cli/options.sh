@@ -136,7 +136,7 @@ root live -d 1 --raw-tp                   | 0 | collector raw_tp
 root live -d 1 --btf /sys/kernel/btf/vmlinux | 0 | BTF from --btf
 root live -d 1 -v                         | 0 | ^collector: sched_waking
 root live -d 1 -P v6.1,v5.4               | 0 | policies \[0\] v6\.1 \[1\] v5\.4
-root live -d 1 --policies v6.1            | 0 | policies \[0\] v6\.1,
+root live -d 1 --policies v6.1            | 0 | policies \[0\] v6\.1$
 root live -d 1 -k v6.0                    | 0 | \[0\] v6\.0 \[1\] v6\.0\+margin
 root live -d 1 --kernel-policy v5.4       | 0 | twin v5\.4-nomargin
 root live -d 1 -e hikey960-2              | 1 | --em hikey960-2: 

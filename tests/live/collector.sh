@@ -149,6 +149,6 @@ grep -q '^summary' cross.txt && pass "migrations compared with tracefs dest_cpu:
 # programs did not run (shown by tracefs, with nothing lost). Any other is a
 # collector or pairing bug until shown otherwise.
 [ "${u:-x}" = 0 ] && pass "every mismatch with tracefs explained" ||
-	fail "mismatches explained" "${u:-?} unexplained (listed above)"
+	fail "mismatches explained" "${u:-?} unexplained: $(grep -m 2 'unexplained:' cross.txt | cut -c1-300)"
 
 finish

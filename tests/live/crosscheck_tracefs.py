@@ -107,6 +107,7 @@ def context_why(ctx, what):
 
 
 unexplained = ok_w = ok_r = ok_m = 0
+pending = []  # mismatches with no cause yet: (message, reason)
 for ts, pid, cpu in wk:
     # The latest feecscope decision up to this sched_wakeup: decided at the migrate, which
     # can precede a remote (wakelist IPI) sched_wakeup by milliseconds when the target CPU
@@ -130,10 +131,10 @@ for ts, pid, cpu in wk:
     else:
         why = context_why(w[0][1], f'its sched_waking at {w[0][0]}') if w else None
     if not why:
-        unexplained += 1
-        why = 'unexplained: no feecscope wake-up near it, ' + (
+        pending.append((f'mismatch wakeup pid {tids[pid]}/{pid} at {ts} target_cpu {cpu}', 'no feecscope wake-up near it, ' + (
             f'its sched_waking ran while {w[0][1]} was current ({seen.get(w[0][1], [0, 0])[0]} of '
-            f'{seen.get(w[0][1], [0, 0])[1]} recorded there)' if w else 'and no tracefs sched_waking before it')
+            f'{seen.get(w[0][1], [0, 0])[1]} recorded there)' if w else 'and no tracefs sched_waking before it')))
+        continue
     print(f'mismatch wakeup pid {tids[pid]}/{pid} at {ts} target_cpu {cpu}: {why}')
 
 for ts, pid, orig, dest, ctx in mig:
@@ -150,12 +151,24 @@ for ts, pid, orig, dest, ctx in mig:
     else:
         why = context_why(ctx, 'it')
     if not why:
-        unexplained += 1
         close = [(x[0] - ts, x[1]) for x in near(fs.get(pid, []), ts, 5_000_000, 5_000_000) +
                  near(lb.get(pid, []), ts, 5_000_000, 5_000_000)]
-        why = f'unexplained: feecscope has nothing near it ({ctx} was current; within 5 ms: ' \
-              f'{close or "nothing"} as (ns from it, CPU))'
+        pending.append((f'mismatch migrate pid {tids[pid]}/{pid} at {ts} {orig}->{dest}',
+                        f'feecscope has nothing near it ({ctx} was current; within 5 ms: '
+                        f'{close or "nothing"} as (ns from it, CPU))'))
+        continue
     print(f'mismatch migrate pid {tids[pid]}/{pid} at {ts} {orig}->{dest}: {why}')
+
+# A record the collector counted as lost (a full ring, or a program skipped
+# because it was already running on that CPU: bpf_prog_info's recursion_misses)
+# is shown to the user, not hidden: up to that count, a miss can be one of them.
+for what, why in pending:
+    if len(pending) <= (lost or 0):
+        print(f'{what}: {why}; the collector counted {lost} records lost '
+              f'(ring-buffer drops + nested misses), which can be it')
+    else:
+        unexplained += 1
+        print(f'{what}: unexplained: {why}')
 
 for c in sorted(blind):
     print(f'context {c}: feecscope recorded 0 of the {seen[c][1]} workload sched_waking tracefs saw there')

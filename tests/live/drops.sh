@@ -26,6 +26,10 @@ grep -q "^LOST: $lost records dropped" live.out && pass "the live summary report
 "$FEECSCOPE" replay drops.rec >replay.out 2>replay.err
 grep -q "^LOST: $lost records dropped" replay.out && pass "the recording replays with the same $lost lost records" ||
 	fail "replay reports the loss" "want LOST: $lost; got: $(grep -i '^LOST' replay.out || echo none) $(head -c 200 replay.err)"
+# without a terminal (adb shell runs a command so) every line fits 80 columns
+wide=$(cat live.out live.err | awk 'length > 80' | head -n 3)
+[ -z "$wide" ] && pass "every line of live -v without a terminal fits 80 columns (stdout and stderr)" ||
+	fail "80 columns without a terminal" "$wide"
 # interval lines count as they go: up to the last one, the summary adds the rest
 last=$(grep -o 'lost=[0-9]*' live.out | tail -1)
 last=${last#lost=}

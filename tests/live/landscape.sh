@@ -48,7 +48,7 @@ bad=$(read_cpus all | grep -vcx " $want")
 
 if [ "$N" -ge 2 ]; then
 	run one FS_BENCH_LANDSCAPE_CPUS=1
-	grep -q "FS_BENCH_LANDSCAPE_CPUS=1: only the waker's CPU" "$TMP/one.err" &&
+	unwrap "$TMP/one.err" | grep -q "FS_BENCH_LANDSCAPE_CPUS=1: only the waker's CPU" &&
 		pass "live warns that FS_BENCH_LANDSCAPE_CPUS is set" ||
 		fail "live warns that FS_BENCH_LANDSCAPE_CPUS is set" "$(head -c 300 "$TMP/one.err")"
 	n=$(grep -cE '^wakeup ' "$TMP/one.err")
@@ -59,7 +59,7 @@ if [ "$N" -ge 2 ]; then
 		pass "FS_BENCH_LANDSCAPE_CPUS=1: the waker's CPU alone in all $n snapshots ($wakers wakers)" ||
 		fail "FS_BENCH_LANDSCAPE_CPUS=1: the waker's CPU alone" "$bad of $n snapshots differ, $wakers waker CPUs: $(WAKER=1 read_cpus one | grep -vE '^([0-9]+): \1$' | head -n 3 | tr '\n' '|')"
 	run bogus FS_BENCH_LANDSCAPE_CPUS=$((N + 1))
-	grep -q "FS_BENCH_LANDSCAPE_CPUS=$((N + 1)) ignored" "$TMP/bogus.err" &&
+	unwrap "$TMP/bogus.err" | grep -q "FS_BENCH_LANDSCAPE_CPUS=$((N + 1)) ignored" &&
 		[ "$(read_cpus bogus | grep -vcx " $want")" -eq 0 ] &&
 		pass "an out-of-range FS_BENCH_LANDSCAPE_CPUS is ignored, with a warning" ||
 		fail "an out-of-range FS_BENCH_LANDSCAPE_CPUS is ignored" "$(grep -m1 FS_BENCH "$TMP/bogus.err")"
@@ -72,8 +72,8 @@ fi
 # field may differ where the other CPU changed it in between (util and nr_running move
 # fast), so each must agree on 95 % of them; the cap and flags fields, which change
 # seldom, too.
-if grep -q "struct rq loaded field by field" "$TMP/all.err"; then
-	how=$(grep -o "loaded field by field through [^ ]*" "$TMP/all.err" | head -n 1)
+if unwrap "$TMP/all.err" | grep -q "struct rq loaded field by field"; then
+	how=$(unwrap "$TMP/all.err" | grep -o "loaded field by field through [^ ]*" | head -n 1)
 	"$FEECSCOPE" live -d 4 -i 1 -w "$TMP/loads.rec" >/dev/null 2>"$TMP/loads.err" &
 	p1=$!
 	sleep 1

@@ -42,7 +42,7 @@ struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const cha
 	fflush(stdout);
 	fs_term_open(STDOUT_FILENO, STDIN_FILENO);
 	if (!fs_term_screen()) {
-		printf("%s\n", banner);
+		fs_cli_wrap_lines(stdout, banner);
 		fflush(stdout);
 	}
 	return v;
@@ -85,19 +85,44 @@ static void render(struct fs_live_view *v, const struct fs_view_sample *s, bool 
 	draw(v, all);
 }
 
-/* One key=value line: the interval's numbers for logs and pipes. */
+/* A key=value line cut between pairs at 80 columns, each further part led by lead (its t=). */
+static void put_kv_line(const char *lead, const char *kv)
+{
+	size_t col = 0;
+
+	for (const char *p = kv; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		if (col && col + 1 + n > FS_CLI_COLUMNS)
+			col = (size_t)printf("\n%s", lead) - 1;
+		col += (size_t)printf("%s%.*s", col ? " " : "", (int)n, p);
+		p += n;
+	}
+	printf("\n");
+}
+
+/*
+ * The interval's numbers for logs and pipes, as key=value lines within 80
+ * columns (an adb shell without a terminal shows them as they are): the
+ * totals, then one line per policy compared, each line led by its t=.
+ */
 static void line(const struct fs_view_sample *s)
 {
 	const struct fs_stats *st = s->st;
 	double den = st->wakeups ? (double)st->wakeups : 1;
+	char t[32], buf[256];
 
-	printf("t=%.1fs wakeups/s=%.0f wakeups=%llu eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
-	       s->elapsed_s, s->wakeup_rate, (unsigned long long)st->wakeups, 100.0 * st->feec_eligible / den,
-	       100.0 * st->overutilized / den, (unsigned long long)st->lost, (unsigned long long)s->expired);
-	for (int i = 1; i < st->nr_policies; i++)
-		printf(" differ[%d]=%llu energy[%d]=%+.3fmJ rate[%d]=%+.3fmW", i, (unsigned long long)st->pol[i].differ,
-		       i, s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0, i, s->mw[i]);
-	printf("\n");
+	snprintf(t, sizeof(t), "t=%.1fs", s->elapsed_s);
+	snprintf(buf, sizeof(buf), "%s wakeups=%llu wakeups/s=%.0f eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
+		 t, (unsigned long long)st->wakeups, s->wakeup_rate, 100.0 * st->feec_eligible / den,
+		 100.0 * st->overutilized / den, (unsigned long long)st->lost, (unsigned long long)s->expired);
+	put_kv_line(t, buf);
+	for (int i = 1; i < st->nr_policies; i++) {
+		snprintf(buf, sizeof(buf), "%s policy=%d differ=%llu energy=%+.3fmJ rate=%+.3fmW", t, i,
+			 (unsigned long long)st->pol[i].differ, s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0,
+			 s->mw[i]);
+		put_kv_line(t, buf);
+	}
 	fflush(stdout);
 }
 

@@ -22,6 +22,7 @@
 #include "live_bpf.h"
 #include "ring_merge.h"
 #include "em/kernel_fs.h"
+#include "cli.h"
 
 #define KERNEL_BTF "/sys/kernel/btf/vmlinux"
 #define CAP_PERFMON_BIT 38
@@ -59,6 +60,8 @@ static int g_verbose;
 static __u64 g_t0; /* fs_live_bpf_start() entry, for -v's phase times */
 static char g_refused[64]; /* the program a failed load names, for the fallback to drop */
 
+static int log_wrapped(const char *lead, const char *fmt, va_list ap);
+
 /* libbpf's own log only at -vvv; its warnings at -v and above. */
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -75,9 +78,32 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 		return 0;
 	if (level == LIBBPF_WARN && g_verbose < 1)
 		return 0;
-	if (g_t0 && level != LIBBPF_WARN) /* its phases on the same clock as ours */
-		fprintf(stderr, "[%.3f s] ", (fs_live_boot_ns() - g_t0) / 1e9);
-	return vfprintf(stderr, fmt, ap);
+	return log_wrapped(g_t0 && level != LIBBPF_WARN ? "" : NULL, fmt, ap); /* phases on our clock */
+}
+
+/*
+ * One message on stderr behind lead (NULL: none) and, once started, the
+ * seconds since fs_live_bpf_start(): wrapped at 80 columns, as an adb shell
+ * without a terminal shows it.
+ */
+static int log_wrapped(const char *lead, const char *fmt, va_list ap)
+{
+	char *msg = NULL, *line = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+
+	if (n < 0)
+		return n;
+	if (!lead)
+		n = asprintf(&line, "%s", msg);
+	else if (g_t0)
+		n = asprintf(&line, "%s[%.3f s] %s", lead, (fs_live_boot_ns() - g_t0) / 1e9, msg);
+	else
+		n = asprintf(&line, "%s%s", lead, msg);
+	if (n >= 0)
+		fs_cli_wrap_lines(stderr, line);
+	free(line);
+	free(msg);
+	return n;
 }
 
 static void vlog(int level, const char *fmt, ...)
@@ -87,11 +113,7 @@ static void vlog(int level, const char *fmt, ...)
 	if (g_verbose < level)
 		return;
 	va_start(ap, fmt);
-	if (g_t0)
-		fprintf(stderr, "feecscope live: [%.3f s] ", (fs_live_boot_ns() - g_t0) / 1e9);
-	else
-		fprintf(stderr, "feecscope live: ");
-	vfprintf(stderr, fmt, ap);
+	log_wrapped("feecscope live: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -520,9 +542,8 @@ static __u32 landscape_cpus(int nr)
 		vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%s ignored (not 1..%d)\n", e, nr);
 		return nr;
 	}
-	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only the waker's CPU\n"
-	     "  and the %ld after it are read (a benchmark setting: placements and energy\n"
-	     "  are wrong)\n", n, n - 1);
+	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only the waker's CPU and the %ld after it are "
+	     "read (a benchmark setting: placements and energy are wrong)\n", n, n - 1);
 	return n;
 }
 

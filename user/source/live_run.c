@@ -343,7 +343,11 @@ fail:
 	return NULL;
 }
 
-/* The header lines and, without a terminal, the one-line banner. */
+/*
+ * The header lines and, without a terminal, the banner: a line each for the
+ * kernel, the EM, the policies ("policies [0] NAME" first: tests/lab reads
+ * it) and the collector, which the view wraps at 80 columns.
+ */
 static void view_info(struct fs_live_run *r, const struct fs_pipeline_opts *po, struct fs_view_info *vi,
 		      char *banner, size_t len)
 {
@@ -355,13 +359,13 @@ static void view_info(struct fs_live_run *r, const struct fs_pipeline_opts *po, 
 	vi->nr_status = fs_live_status_lines(feat, &r->cfg.bpf, po->em, po->emulate_eas,
 					     r->em_watch ? fs_em_watch_how(r->em_watch) : NULL, vi->status,
 					     FS_VIEW_MAX_STATUS);
-	n = snprintf(banner, len, "feecscope live: kernel %s, EM %s%s, policies", r->cfg.kernel_release,
+	n = snprintf(banner, len, "feecscope live: kernel %s\n  EM %s%s\n  policies", r->cfg.kernel_release,
 		     po->em->source, po->emulate_eas ? " (EAS emulated)" : "");
 	for (int i = 0; i < po->nr_policies && n < (int)len; i++)
 		n += snprintf(banner + n, len - n, " [%d] %s", i, po->policies[i]->name);
 	for (int i = 0; i < vi->nr_status && n < (int)len; i++)
 		if (!strncmp(vi->status[i], "collector: ", 11))
-			n += snprintf(banner + n, len - n, ", collector %s", vi->status[i] + 11);
+			n += snprintf(banner + n, len - n, "\n  collector %s", vi->status[i] + 11);
 }
 
 static void sample(struct fs_live_run *r, struct fs_view_sample *s, double elapsed, const __u64 *cnt)
