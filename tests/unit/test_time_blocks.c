@@ -49,6 +49,38 @@ FS_TEST(blocks_one_burst_is_not_measurable)
 	fs_blocks_free(&b);
 }
 
+/*
+ * Bins are zeroed only as they come into use: after a widening (from an odd
+ * count, its last pair completed by a zero) the bins above the new count still
+ * hold old sums, and one taken into use again must start from 0. Two series,
+ * 1 and 2 in each of the first 4095 bins: the blocks hold exactly 4095 and 8190.
+ */
+FS_TEST(blocks_widened_bins_start_from_zero)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[FS_BLOCK_BINS], d[2] = { 1, 2 }, zero[2] = { 0, 0 };
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 2) == 0);
+	fs_blocks_start(&b, 0);
+	for (__u64 k = 0; k < FS_BLOCK_BINS - 1; k++)
+		fs_blocks_add(&b, k * FS_BLOCK_BIN0_NS, d);
+	EXPECT_EQ(b.nbins, FS_BLOCK_BINS - 1);
+	/* bin 4096 of 10 ms does not exist: bins of 20 ms, then bin 2048 in use */
+	fs_blocks_add(&b, FS_BLOCK_BINS * FS_BLOCK_BIN0_NS, zero);
+	EXPECT_EQ_U64(b.bin_ns, 2 * FS_BLOCK_BIN0_NS);
+	EXPECT_EQ(b.nbins, FS_BLOCK_BINS / 2 + 1);
+	for (int q = 0; q < 2; q++) {
+		size_t n = fs_blocks_cut(&b, q, FS_BLOCK_BINS * FS_BLOCK_BIN0_NS, out, FS_BLOCK_BINS, &w);
+		fs_fj_t total = 0;
+
+		for (size_t i = 0; i < n; i++)
+			total += out[i];
+		EXPECT_TRUE(total == (FS_BLOCK_BINS - 1) * d[q]);
+	}
+	fs_blocks_free(&b);
+}
+
 /* Units all the same (no block where the policies differ): the interval is their sum, both ends. */
 FS_TEST(bootstrap_of_equal_units_is_their_sum)
 {

@@ -11,7 +11,8 @@ int fs_blocks_init(struct fs_time_blocks *b, int nv)
 	b->bin_ns = FS_BLOCK_BIN0_NS;
 	if (!nv)
 		return 0;
-	b->bins = calloc((size_t)nv * FS_BLOCK_BINS, sizeof(*b->bins));
+	/* not calloc: most runs use a few of the bins, zeroed as they come into use (fs_blocks_add) */
+	b->bins = malloc((size_t)nv * FS_BLOCK_BINS * sizeof(*b->bins));
 	return b->bins ? 0 : -1;
 }
 
@@ -29,17 +30,26 @@ void fs_blocks_free(struct fs_time_blocks *b)
 	b->bins = NULL;
 }
 
-/* Twice as wide bins: adjacent pairs summed (bins from nbins on are 0 and stay so). */
+/* Bins [nbins, n) zeroed: they come into use (only bins below nbins hold sums). */
+static void use_bins(struct fs_time_blocks *b, size_t n)
+{
+	for (int q = 0; q < b->nv; q++)
+		memset(b->bins + (size_t)q * FS_BLOCK_BINS + b->nbins, 0, (n - b->nbins) * sizeof(*b->bins));
+	b->nbins = n;
+}
+
+/* Twice as wide bins: adjacent pairs summed (an odd last bin with a zero). */
 static void widen(struct fs_time_blocks *b)
 {
 	size_t half = (b->nbins + 1) / 2;
 
+	if (b->nbins & 1)
+		use_bins(b, b->nbins + 1);
 	for (int q = 0; q < b->nv; q++) {
 		fs_fj_t *s = b->bins + (size_t)q * FS_BLOCK_BINS;
 
 		for (size_t i = 0; i < half; i++)
 			s[i] = s[2 * i] + s[2 * i + 1];
-		memset(s + half, 0, (b->nbins - half) * sizeof(*s));
 	}
 	b->bin_ns *= 2;
 	b->nbins = half;
@@ -60,7 +70,7 @@ void fs_blocks_add(struct fs_time_blocks *b, __u64 ts, const fs_fj_t *delta)
 		i = (ts - b->t0) / b->bin_ns;
 	}
 	if (i + 1 > b->nbins)
-		b->nbins = i + 1;
+		use_bins(b, i + 1);
 	for (int q = 0; q < b->nv; q++)
 		b->bins[(size_t)q * FS_BLOCK_BINS + i] += delta[q];
 }

@@ -25,7 +25,7 @@ struct fs_time_blocks {
 	__u64 t0;            /* the first wake-up's time */
 	__u64 bin_ns;
 	size_t nbins;        /* bins in use */
-	fs_fj_t *bins;       /* nv × FS_BLOCK_BINS, series-major */
+	fs_fj_t *bins;       /* nv × FS_BLOCK_BINS, series-major; bins from nbins on unset */
 };
 
 int fs_blocks_init(struct fs_time_blocks *b, int nv);   /* -1: out of memory */
