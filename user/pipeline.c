@@ -42,7 +42,7 @@ struct fs_pipeline {
 	/* per wake-up scratch, kept here so a feed allocates nothing */
 	struct fs_wakeup w;
 	struct fs_em em;                    /* o.em's copy the run uses (cost_as_read, runtime updates) */
-	struct fs_em em_next;               /* an FS_REC_EM being parsed */
+	struct fs_em *em_next;              /* an FS_REC_EM being parsed: made with the first one */
 	struct fs_power_lut power_lut;      /* the power estimate's state table for o.em */
 	const struct fs_wakeup *cur;        /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
@@ -470,18 +470,22 @@ static int on_em(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err,
 	p->st.em_updates++;
 	if (p->o.emulate_eas)
 		return 0;
-	if (fs_em_parse_text(u->text, u->len, "em record", &p->em_next, why, sizeof(why))) {
+	if (!p->em_next && !(p->em_next = malloc(sizeof(*p->em_next)))) {
+		snprintf(err, errlen, "record %llu: out of memory", (unsigned long long)p->st.records);
+		return -1;
+	}
+	if (fs_em_parse_text(u->text, u->len, "em record", p->em_next, why, sizeof(why))) {
 		snprintf(err, errlen, "record %llu: %s", (unsigned long long)p->st.records, why);
 		return -1;
 	}
-	if ((shape = em_shape_differs(&p->em, &p->em_next))) {
+	if ((shape = em_shape_differs(&p->em, p->em_next))) {
 		snprintf(err, errlen, "record %llu: em record at %llu ns: %s from the run's EM (only power, "
 			 "cost and flags change at run time)", (unsigned long long)p->st.records,
 			 (unsigned long long)rec->ts_ns, shape);
 		return -1;
 	}
-	p->em_next.cost_as_read = true;
-	p->em = p->em_next;
+	p->em_next->cost_as_read = true;
+	p->em = *p->em_next;
 	for (int i = 0; i < p->o.nr_policies; i++) {
 		fs_policy_fini(&p->pol[i]);
 		if (fs_policy_init(&p->pol[i], p->o.policies[i], &p->em, err, errlen))
@@ -729,6 +733,7 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	fs_acct_free(p->acct);
 	fs_blocks_free(&p->blocks);
 	free(p->block_sums);
+	free(p->em_next);
 	free_outputs(p->o.outputs, p->o.nr_outputs);
 	free(p->procs);
 	free(p);

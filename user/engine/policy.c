@@ -127,7 +127,7 @@ static const struct fs_feec_rules rules_v7_2_margin = RULES_V6_12_OU(FS_MARGIN_P
 static int era_init(void **state, const struct fs_policy_desc *d, const struct fs_em *em, char *err,
 		    size_t errlen)
 {
-	struct fs_policy_state *s = calloc(1, sizeof(*s));
+	struct fs_policy_state *s = malloc(sizeof(*s)); /* the tables are cleared as they are built */
 
 	if (!s) {
 		snprintf(err, errlen, "policy %s: out of memory", d->name);
