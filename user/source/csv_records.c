@@ -448,8 +448,7 @@ static int split(struct fs_csv_reader *r, char *err, size_t errlen)
 			if (*p && *p != ',')
 				return cerr(r, err, errlen, -1, "cell %d: text after a closing quote", n + 1);
 		} else {
-			while (*p && *p != ',')
-				p++;
+			p += strcspn(p, ","); /* libc's scan: a row has hundreds of cells */
 			for (o = p; o > start && (o[-1] == ' ' || o[-1] == '\t'); o--)
 				;
 		}
@@ -482,6 +481,45 @@ static const char *em_line(const char *line)
 	if (strncmp(line, "em:", 3))
 		return NULL;
 	return line[3] == ' ' ? line + 4 : line + 3;
+}
+
+/*
+ * Column names are matched on their first letter before a strcmp: a header
+ * has hundreds of columns, and comparing each with every name was most of
+ * reading one.
+ */
+
+/* The cols[] index of a column name, or -1. */
+static int spec_of(const char *name)
+{
+	for (int i = 0; i < NR_COLS; i++)
+		if (cols[i].name[0] == name[0] && !strcmp(cols[i].name, name))
+			return i;
+	return -1;
+}
+
+/* The cpu_cols[] index of what follows "cpuN_", or -1. */
+static int cpu_field_of(const char *field)
+{
+	for (int f = 0; f < NR_CPU_COLS; f++)
+		if (cpu_cols[f].name[0] == field[0] && !strcmp(cpu_cols[f].name, field))
+			return f;
+	return -1;
+}
+
+/* N of a name "cpuN_...", *field then what follows the '_'; else *field is NULL. */
+static long cpu_prefix(char *name, char **field)
+{
+	char *end;
+	long cpu;
+
+	*field = NULL;
+	if (strncmp(name, "cpu", 3))
+		return -1;
+	cpu = strtol(name + 3, &end, 10);
+	if (end > name + 3 && *end == '_')
+		*field = end + 1;
+	return cpu;
 }
 
 static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
@@ -564,23 +602,19 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 		char *name = r->cells[i];
 		struct hcol *h = &r->hcols[i];
 		h->spec = -1;
-		int cpu, len = 0;
-		if (sscanf(name, "cpu%d_%n", &cpu, &len) == 1 && len > 0) {
-			int f;
-			for (f = 0; f < NR_CPU_COLS; f++)
-				if (!strcmp(name + len, cpu_cols[f].name))
-					break;
-			if (f == NR_CPU_COLS || cpu < 0 || cpu >= FS_MAX_CPUS)
+		char *field;
+		long cpu = cpu_prefix(name, &field);
+		if (field) {
+			int f = cpu_field_of(field);
+			if (f < 0 || cpu < 0 || cpu >= FS_MAX_CPUS)
 				return cerr(r, err, errlen, -1, "column %d: unknown column '%s'", i + 1, name);
-			h->cpu = cpu;
+			h->cpu = (int)cpu;
 			h->field = f;
 			if (cpu > max_cpu)
-				max_cpu = cpu;
+				max_cpu = (int)cpu;
 		} else {
-			for (h->spec = 0; h->spec < NR_COLS; h->spec++)
-				if (!strcmp(name, cols[h->spec].name))
-					break;
-			if (h->spec == NR_COLS)
+			h->spec = spec_of(name);
+			if (h->spec < 0)
 				return cerr(r, err, errlen, -1, "column %d: unknown column '%s'", i + 1, name);
 			if (cols[h->spec].kind == K_TYPE)
 				r->type_col = i;
@@ -845,15 +879,6 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 		memcpy(base + off, &f, 4);
 		return 0;
 	}
-	return -1;
-}
-
-/* The cols[] index of a column name, or -1. */
-static int spec_of(const char *name)
-{
-	for (int i = 0; i < NR_COLS; i++)
-		if (cols[i].name[0] == name[0] && !strcmp(cols[i].name, name))
-			return i;
 	return -1;
 }
 
