@@ -145,6 +145,7 @@ FUZZ_HARNESS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_HARNESS))
 FUZZ_COMMON  := $(filter-out $(FUZZ_HARNESS) tests/fuzz/standalone.c,$(wildcard tests/fuzz/*.c))
 FUZZ_CFLAGS  := $(filter-out -O2,$(CFLAGS)) -Itests/fuzz -O1 -g -fno-omit-frame-pointer \
+		-fsanitize-coverage-ignorelist=tests/fuzz/coverage_ignore.txt \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-DFS_BOOTSTRAP_ROUNDS=40 # every finish bootstraps: the fewest it allows (2000 were half of records' time)
 FUZZ_OBJS    := $(patsubst %.c,$(OUTPUT)/fuzz/obj/%.o,$(CORE_SRCS) $(FUZZ_COMMON))
@@ -152,7 +153,7 @@ FUZZ_BINS    := $(patsubst %,$(OUTPUT)/fuzz/%,$(FUZZ_TARGETS))
 FUZZ_REPLAY  := $(patsubst %,$(OUTPUT)/tests/fuzz_replay_%,$(FUZZ_TARGETS))
 CORE_SAN_OBJS := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS))
 
-$(OUTPUT)/fuzz/obj/%.o: %.c $(HDRS) $(wildcard tests/fuzz/*.h)
+$(OUTPUT)/fuzz/obj/%.o: %.c $(HDRS) $(wildcard tests/fuzz/*.h) tests/fuzz/coverage_ignore.txt
 	$(call msg,CC-FUZZ,$<)
 	$(Q)mkdir -p $(dir $@) && $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 

@@ -68,13 +68,12 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = &em;
 	o.kernel_release = meta->kernel_release;
-	char csv[128], json[128], trace[128];
-	snprintf(csv, sizeof(csv), "%s", fuzz_out_path("decisions.csv"));
-	snprintf(json, sizeof(json), "%s", fuzz_out_path("report.json"));
-	snprintf(trace, sizeof(trace), "%s", fuzz_out_path("trace.pftrace"));
-	paths.csv = csv;
-	paths.json = json;
-	paths.perfetto = trace;
+	/*
+	 * Every writer runs, into /dev/null: nothing reads the files, and their
+	 * temporary name, fsync and rename (the cli harness runs those) were a
+	 * fifth of an input's system calls.
+	 */
+	paths.csv = paths.json = paths.perfetto = "/dev/null";
 	paths.csv_wide = rs->nr & 1; /* both decision CSV layouts */
 	paths.summary_out = fuzz_null_stream();
 	FUZZ_CHECK(fs_outputs_open(&o, &paths, err, sizeof(err)) == 0, "outputs: %s", err);
