@@ -105,35 +105,24 @@ void fuzz_empty_dir(const char *dir)
 	close(fd);
 }
 
-/* A directory made once per process in tmpfs (else /tmp), removed at exit with what it holds. */
-static char made_dirs[2][64];
+/* The scratch directory: made once per process in tmpfs (else /tmp), removed at exit with what it holds. */
+static char scratch[64];
 
-static void remove_made_dirs(void)
+static void remove_scratch(void)
 {
-	for (int i = 0; i < 2; i++)
-		if (made_dirs[i][0]) {
-			fuzz_empty_dir(made_dirs[i]);
-			rmdir(made_dirs[i]);
-		}
-}
-
-static const char *made_dir(int which, const char *name)
-{
-	char *dir = made_dirs[which];
-
-	if (!dir[0]) {
-		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
-		snprintf(dir, sizeof(made_dirs[0]), "%s/%s-XXXXXX", base, name);
-		FUZZ_CHECK(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
-		if (!made_dirs[!which][0])
-			atexit(remove_made_dirs);
-	}
-	return dir;
+	fuzz_empty_dir(scratch);
+	rmdir(scratch);
 }
 
 const char *fuzz_scratch_path(void)
 {
-	return made_dir(0, "feecscope-fuzz");
+	if (!scratch[0]) {
+		const char *base = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+		snprintf(scratch, sizeof(scratch), "%s/feecscope-fuzz-XXXXXX", base);
+		FUZZ_CHECK(mkdtemp(scratch) != NULL, "mkdtemp %s: %s", scratch, strerror(errno));
+		atexit(remove_scratch);
+	}
+	return scratch;
 }
 
 const char *fuzz_scratch_dir(void)
@@ -142,14 +131,6 @@ const char *fuzz_scratch_dir(void)
 
 	fuzz_empty_dir(dir);
 	return dir;
-}
-
-const char *fuzz_out_path(const char *name)
-{
-	static char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", made_dir(1, "feecscope-fuzz-out"), name);
-	return path;
 }
 
 char *fuzz_em_text(const struct fs_em *em, size_t *len)

@@ -46,12 +46,6 @@ const char *fuzz_file(int slot, const void *data, size_t size);
 const char *fuzz_scratch_dir(void);
 const char *fuzz_scratch_path(void);
 
-/*
- * A path for an output file (written under a temporary name and renamed, so
- * not a memfd): in a tmpfs directory made once (removed at exit); valid until the next call.
- */
-const char *fuzz_out_path(const char *name);
-
 /* Remove everything inside dir (not dir itself), links not followed. */
 void fuzz_empty_dir(const char *dir);
 
