@@ -882,6 +882,14 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 	return -1;
 }
 
+/* A value for column name was in the row (seen[]: per cols[] index); one search of cols[]. */
+static bool given(const bool *seen, const char *name)
+{
+	int i = spec_of(name);
+
+	return i >= 0 && seen[i];
+}
+
 static int find_col(const struct fs_csv_reader *r, const char *name)
 {
 	for (int i = 0; i < r->ncols; i++)
@@ -969,7 +977,7 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			seen[h->spec] = true;
 	}
 	/* given in this row: seen[] is set only for the header's columns, so no search of the header */
-#define SEEN(name) (spec_of(name) >= 0 && seen[spec_of(name)])
+#define SEEN(name) given(seen, name)
 	if (!SEEN("ts_ns"))
 		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
 	r->rec->hdr.type = t;
