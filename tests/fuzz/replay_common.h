@@ -21,8 +21,9 @@ const struct fs_rec_hdr *fuzz_records_next(const struct fuzz_records *rs, size_t
 /*
  * Replay the records through the pipeline the way `replay` does: the EM from
  * meta (or a built-in profile of meta's CPU count when it has none), the
- * default policies for meta's release and their twin, a decisions CSV and
- * the summary into memory. A record the pipeline refuses must come with an error.
+ * default policies for meta's release and their twin; the decisions CSV (one
+ * layout or the other), the JSON, the Perfetto trace and the summary written
+ * to /dev/null. A record the pipeline refuses must come with an error.
  */
 void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs);
 
