@@ -44,11 +44,13 @@ struct fs_rec_hdr {
 };
 
 /* fs_cpu.flags */
-#define FS_CPU_ONLINE      (1u << 0) /* in cpu_online_mask */
+#define FS_CPU_ONLINE      (1u << 0) /* rq->online: attached to its root domain (cpu active) */
 #define FS_CPU_IN_SD       (1u << 1) /* in the waker's sd_asym_cpucapacity span covering prev_cpu */
 #define FS_CPU_RT_RUNNABLE (1u << 2) /* rt_rq_is_runnable(&rq->rt) */
 #define FS_CPU_UCLAMP_IDLE (1u << 3) /* rq->uclamp_flags & UCLAMP_FLAG_IDLE */
 #define FS_CPU_CURR_IS_P   (1u << 4) /* waker's CPU only: current == the waking task */
+/* nr_running not read, left 0: every CPU but the waker's (records before this flag read all) */
+#define FS_CPU_NO_NR_RUNNING (1u << 5)
 
 /* One CPU's utilization landscape, read from its struct rq at the snapshot (FS_WAKE_AT_SELECT). */
 struct fs_cpu {

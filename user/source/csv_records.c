@@ -9,7 +9,7 @@
 
 /* ---- column tables ---- */
 
-enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
+enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_NR_RUNNING, K_S32, K_U64, K_HEX64, K_WFLAGS, K_CFLAGS, K_COMM, K_REASON,
 	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS, K_EMTEXT };
 
 #define NA 0 /* no record has a field at offset 0 but its header, which no column names */
@@ -89,7 +89,7 @@ static const struct { const char *name; enum kind kind; int off; } cpu_cols[] = 
 	{ "thermal_pressure", K_U32, C(thermal_pressure) },
 	{ "hw_load_avg", K_U32, C(hw_load_avg) },
 	{ "cpufreq_pressure", K_U32, C(cpufreq_pressure) },
-	{ "nr_running", K_U32, C(nr_running) },
+	{ "nr_running", K_NR_RUNNING, C(nr_running) }, /* empty: not read (FS_CPU_NO_NR_RUNNING) */
 	{ "uclamp_min", K_UCLAMP, C(uclamp_min) },
 	{ "uclamp_max", K_UCLAMP, C(uclamp_max) },
 	{ "flags", K_CFLAGS, C(flags) },
@@ -115,7 +115,8 @@ static const char *const wake_flag_names[] = {
 	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
 	"no_uclamp", "at_select",
 };
-static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p" };
+static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p",
+					      "no_nr_running" };
 #define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))
 #define N_CFLAGS ((int)(sizeof(cpu_flag_names) / sizeof(cpu_flag_names[0])))
 
@@ -257,6 +258,14 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 		break;
 	}
 	case K_U32: { __u32 v; memcpy(&v, base + off, 4); put_u64(out, v); break; }
+	case K_NR_RUNNING: { /* empty where the collector did not read it (and left 0) */
+		__u32 v, f;
+		memcpy(&v, base + off, 4);
+		memcpy(&f, base + off - offsetof(struct fs_cpu, nr_running) + offsetof(struct fs_cpu, flags), 4);
+		if (v || !(f & FS_CPU_NO_NR_RUNNING))
+			put_u64(out, v);
+		break;
+	}
 	case K_S32: { __s32 v; memcpy(&v, base + off, 4); put_s64(out, v); break; }
 	case K_U64: { __u64 v; memcpy(&v, base + off, 8); put_u64(out, v); break; }
 	case K_HEX64: { __u64 v; memcpy(&v, base + off, 8); put_hex64(out, v); break; }
@@ -789,15 +798,17 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 		return 0;
 	case K_U16:
 	case K_U32:
+	case K_NR_RUNNING:
 	case K_U64:
 	case K_HEX64: {
-		__u64 max = k == K_U16 ? 0xffff : (k == K_U32 ? 0xffffffffull : UINT64_MAX);
+		bool u32 = k == K_U32 || k == K_NR_RUNNING;
+		__u64 max = k == K_U16 ? 0xffff : (u32 ? 0xffffffffull : UINT64_MAX);
 		if (parse_u64(s, &u) || u > max) {
-			snprintf(why, wl, "'%s' is not an unsigned %d-bit number", s, k == K_U16 ? 16 : (k == K_U32 ? 32 : 64));
+			snprintf(why, wl, "'%s' is not an unsigned %d-bit number", s, k == K_U16 ? 16 : (u32 ? 32 : 64));
 			return -1;
 		}
 		if (k == K_U16) { __u16 v = (__u16)u; memcpy(base + off, &v, 2); }
-		else if (k == K_U32) { __u32 v = (__u32)u; memcpy(base + off, &v, 4); }
+		else if (u32) { __u32 v = (__u32)u; memcpy(base + off, &v, 4); }
 		else memcpy(base + off, &u, 8);
 		return 0;
 	}
