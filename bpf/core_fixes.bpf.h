@@ -109,4 +109,19 @@ struct rq___irq {
 	struct sched_avg avg_irq;
 } __attribute__((preserve_access_index));
 
+/*
+ * rd->span and rd->online are cpumask_var_t: a pointer with
+ * CONFIG_CPUMASK_OFFSTACK, else struct cpumask[1]. libbpf matches a field
+ * only where its kind (pointer or array) agrees, so exactly one exists.
+ */
+struct root_domain___offstack {
+	struct cpumask *span;
+	struct cpumask *online;
+} __attribute__((preserve_access_index));
+
+struct root_domain___onstack {
+	struct cpumask span[1];
+	struct cpumask online[1];
+} __attribute__((preserve_access_index));
+
 #endif /* FEECSCOPE_CORE_FIXES_BPF_H */

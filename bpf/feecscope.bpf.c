@@ -144,8 +144,12 @@ struct pending {
 	__u64 task;             /* the waking task, compared with current */
 	__u64 rd, sd;           /* the waker's rq->rd and rq->sd, once waker_known */
 	__u32 waker_known;
-	__u32 rq_runs;          /* entries of rq_run_*: 0 until plan_rq_runs() ran on this CPU */
-	__u16 rq_run_lo[RQ_RUNS_MAX], rq_run_len[RQ_RUNS_MAX];
+	__u32 rd_masks_known;   /* rd_span and rd_online were read */
+	__u64 rd_span;          /* the waker's rd->span, CPUs 0-63 */
+	__u64 rd_online;        /* the waker's rd->online, CPUs 0-63 */
+	/* the struct rq runs to copy, [RQ_PLAN_WAKER] and [RQ_PLAN_OTHER] (plan_rq_runs()) */
+	__u32 rq_runs[2];       /* entries of rq_run_*[plan]: 0 until planned on this CPU */
+	__u16 rq_run_lo[2][RQ_RUNS_MAX], rq_run_len[2][RQ_RUNS_MAX];
 	struct fs_wakeup w;
 	__u8 rq[RQ_COPY_MAX];   /* one CPU's struct rq windows, at the kernel's offsets */
 	__u8 avg[AVG_COPY_MAX]; /* the waking task's se.avg fields, at the kernel's offsets */
@@ -353,9 +357,9 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
 		__u64 o_ = bpf_core_field_offset(T, f);				\
 		__u64 e_ = o_ + bpf_core_field_size(T, f);			\
 		/* outside [lo_, end of the line after hi_'s): a new run */	\
-		if (o_ - lo_ >= ((hi_ + CACHE_LINE - 1) & -CACHE_LINE) + CACHE_LINE - lo_ && \
+		if (hi_ && o_ - lo_ >= ((hi_ + CACHE_LINE - 1) & -CACHE_LINE) + CACHE_LINE - lo_ && \
 		    n_ < RQ_RUNS_MAX - 1) {					\
-			ok_ &= add_run(s, n_++, lo_, hi_);			\
+			ok_ &= add_run(s, plan, n_++, lo_, hi_);		\
 			lo_ = o_;						\
 			hi_ = o_;						\
 		}								\
@@ -363,14 +367,23 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
 		hi_ = e_ > hi_ ? e_ : hi_;					\
 	}
 
-/* Run n of the table is [lo, hi); false if the copy or the verifier's bound cannot take it. */
-static __always_inline bool add_run(struct pending *s, __u32 n, __u64 lo, __u64 hi)
+/*
+ * The waker's rq gives everything; another CPU's gives neither nr_running
+ * (in the rq's first line, its lock's, which that CPU writes all the time;
+ * no feec reads another CPU's) nor online (beside cfs_tasks, written on
+ * every enqueue: landscape() takes it from the waker's rd->online), nor
+ * rd and sd (only the waker's matter).
+ */
+enum rq_plan { RQ_PLAN_WAKER, RQ_PLAN_OTHER };
+
+/* Run n of a plan is [lo, hi); false if the copy or the verifier's bound cannot take it. */
+static __always_inline bool add_run(struct pending *s, __u32 plan, __u32 n, __u64 lo, __u64 hi)
 {
 	if (n >= RQ_RUNS_MAX || hi > RQ_COPY_MAX || lo > RQ_COPY_MAX - COPY_SPAN_MAX ||
 	    hi - lo > COPY_SPAN_MAX)
 		return false;
-	s->rq_run_lo[n] = lo;
-	s->rq_run_len[n] = hi - lo;
+	s->rq_run_lo[plan & 1][n] = lo;
+	s->rq_run_len[plan & 1][n] = hi - lo;
 	return true;
 }
 
@@ -378,13 +391,14 @@ static __always_inline bool add_run(struct pending *s, __u32 n, __u64 lo, __u64 
 	(bpf_core_field_offset(struct rq, cpu_capacity) < bpf_core_field_offset(struct rq, cfs))
 
 /*
- * The runs of the fields read_cpu() uses into s's table; RQ_RUNS_MAX + 1 entries where they do
- * not fit (every rq then counts as unknown). The first run starts at offset
- * 0 (struct rq's first line holds its lock and nr_running).
+ * The runs of the fields fill_cpu() uses for plan (enum rq_plan) into s's
+ * table; RQ_RUNS_MAX + 1 entries where they do not fit (every rq then counts
+ * as unknown).
  */
-static __noinline int plan_rq_runs(struct pending *s)
+static __noinline int plan_rq_runs(struct pending *s, __u32 plan)
 {
-	__u64 lo_ = 0, hi_ = 0;
+	bool waker = plan == RQ_PLAN_WAKER;
+	__u64 lo_ = ~0ull, hi_ = 0;
 	bool ok_ = true;
 	__u32 n_ = 0;
 
@@ -395,7 +409,8 @@ static __noinline int plan_rq_runs(struct pending *s)
 	 * nr_running. rd and sd only matter for the waker's rq, but share
 	 * cpu_capacity's line up to 6.x and online's on 7.x.
 	 */
-	PLAN_RUN(struct rq, nr_running)
+	if (waker)
+		PLAN_RUN(struct rq, nr_running)
 	if (CAPACITY_IN_HEAD)
 		PLAN_RUN(struct rq, cpu_capacity)
 	PLAN_RUN(struct rq___uclamp, uclamp[0].value)
@@ -405,19 +420,22 @@ static __noinline int plan_rq_runs(struct pending *s)
 	PLAN_RUN(struct rq, rt.rt_nr_running)
 	PLAN_RUN(struct rq, rt.rt_queued)
 	PLAN_RUN(struct rq, dl.running_bw)
-	PLAN_RUN(struct rq, rd)
-	PLAN_RUN(struct rq, sd)
+	if (waker) {
+		PLAN_RUN(struct rq, rd)
+		PLAN_RUN(struct rq, sd)
+	}
 	if (!CAPACITY_IN_HEAD)
 		PLAN_RUN(struct rq, cpu_capacity)
 	PLAN_RUN(struct rq___capacity_orig, cpu_capacity_orig)
-	PLAN_RUN(struct rq, online)
+	if (waker)
+		PLAN_RUN(struct rq, online)
 	PLAN_RUN(struct rq, avg_rt.util_avg)
 	PLAN_RUN(struct rq, avg_dl.util_avg)
 	PLAN_RUN(struct rq___irq, avg_irq.util_avg)
 	PLAN_RUN(struct rq___hw, avg_hw.load_avg)
 	PLAN_RUN(struct rq___thermal, avg_thermal.load_avg)
-	ok_ &= add_run(s, n_++, lo_, hi_);
-	s->rq_runs = ok_ ? n_ : RQ_RUNS_MAX + 1;
+	ok_ &= add_run(s, plan, n_++, lo_, hi_);
+	s->rq_runs[plan & 1] = ok_ ? n_ : RQ_RUNS_MAX + 1;
 	return 0;
 }
 
@@ -447,21 +465,22 @@ static __always_inline void read_util_est(struct sched_avg *sa, __u32 *enq, __u3
 	}
 }
 
-/* Copy plan_rq_runs()' fields of one CPU's struct rq into s->rq; false if they do not fit. */
-static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
+/* Copy plan's fields of one CPU's struct rq into s->rq; false if they do not fit. */
+static __always_inline bool copy_rq(struct pending *s, struct rq *rq, __u32 plan)
 {
 	__u32 k, lo, len;
 
-	if (!s->rq_runs)
-		plan_rq_runs(s);
-	if (s->rq_runs > RQ_RUNS_MAX)
+	plan &= 1;
+	if (!s->rq_runs[plan])
+		plan_rq_runs(s, plan);
+	if (s->rq_runs[plan] > RQ_RUNS_MAX)
 		return false;
 #pragma clang loop unroll(disable)
 	for (k = 0; k < RQ_RUNS_MAX; k++) {
-		if (k >= s->rq_runs)
+		if (k >= s->rq_runs[plan])
 			break;
-		lo = s->rq_run_lo[k];
-		len = s->rq_run_len[k];
+		lo = s->rq_run_lo[plan][k];
+		len = s->rq_run_len[plan][k];
 		/* what add_run() checked, again for the verifier */
 		if (lo > RQ_COPY_MAX - COPY_SPAN_MAX || len > COPY_SPAN_MAX)
 			return false;
@@ -472,9 +491,11 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq)
 
 /*
  * One CPU's landscape from m: the rq itself (a BTF pointer) or the scratch
- * copy, where only plan_rq_runs()' fields are valid.
+ * copy, where only the plan's fields are valid: for another CPU than the
+ * waker's, neither nr_running (FS_CPU_NO_NR_RUNNING) nor online (the
+ * caller's).
  */
-static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m)
+static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 {
 	struct rq___capacity_orig *mo = (void *)m;
 	struct rq___thermal *mt = (void *)m;
@@ -503,10 +524,17 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m)
 		c->hw_load_avg = mh->avg_hw.load_avg;
 	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
 		c->hw_load_avg = mt->avg_thermal.load_avg;
-	c->nr_running = m->nr_running;
+	c->nr_running = 0;
 	c->uclamp_min = 0;
 	c->uclamp_max = SCHED_CAPACITY_SCALE;
-	c->flags = 0;
+	c->flags = FS_CPU_NO_NR_RUNNING;
+	if (waker) {
+		c->nr_running = m->nr_running;
+		c->flags = 0;
+		/* rq->online: the rq is attached to its root domain (cpu active) */
+		if (m->online)
+			c->flags |= FS_CPU_ONLINE;
+	}
 	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
 		c->uclamp_min = mu->uclamp[0].value;
 		c->uclamp_max = mu->uclamp[1].value;
@@ -514,9 +542,6 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m)
 		if (mu->uclamp_flags & UCLAMP_FLAG_IDLE)
 			c->flags |= FS_CPU_UCLAMP_IDLE;
 	}
-	/* rq->online: the rq is attached to its root domain (cpu active) */
-	if (m->online)
-		c->flags |= FS_CPU_ONLINE;
 	if (m->rt.rt_queued && m->rt.rt_nr_running)
 		c->flags |= FS_CPU_RT_RUNNABLE;
 }
@@ -528,12 +553,69 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m)
  * bpf_core_field_exists() guards, and a missing field's relocation then
  * fails to load.
  */
-static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq)
+static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *rq, bool waker)
 {
-	if (!copy_rq(s, rq))
+	if (!copy_rq(s, rq, waker ? RQ_PLAN_WAKER : RQ_PLAN_OTHER))
 		return false;
-	fill_cpu(c, (void *)s->rq);
+	fill_cpu(c, (void *)s->rq, waker);
 	return true;
+}
+
+/*
+ * The first 64 CPUs of the waker's rd->span and rd->online into s. Both are
+ * cpumask_var_t: a pointer with CONFIG_CPUMASK_OFFSTACK, else the mask
+ * itself (an array of one struct cpumask).
+ */
+static __always_inline void read_rd_masks(struct pending *s, struct root_domain *rd)
+{
+	struct root_domain___offstack *ro = (void *)rd;
+	struct root_domain___onstack *rn = (void *)rd;
+	const void *span, *online;
+
+	s->rd_masks_known = 0;
+	if (!rd)
+		return;
+	if (bpf_core_field_exists(ro->online)) {
+		span = BPF_CORE_READ(ro, span);
+		online = BPF_CORE_READ(ro, online);
+	} else if (bpf_core_field_exists(rn->online)) {
+		span = &rn->span;
+		online = &rn->online;
+	} else {
+		return;
+	}
+	/* bits[0] leads struct cpumask */
+	if (!span || !online || bpf_probe_read_kernel(&s->rd_span, sizeof(s->rd_span), span) ||
+	    bpf_probe_read_kernel(&s->rd_online, sizeof(s->rd_online), online))
+		return;
+	s->rd_masks_known = 1;
+}
+
+/*
+ * Another CPU's rq->online. set_rq_online() and set_rq_offline() set the
+ * CPU's bit in rq->rd->online and rq->online together, under the rq's lock,
+ * and rq_attach_root() moves the CPU out of its old rd (offline there, out
+ * of its span) before it enters the new one (the same in every tree read:
+ * v2.6.x, v5.1x, v6.0, v6.12, a v6.17-era one; 7.x checked by the lab): for
+ * a CPU in the waker's rd->span, its bit in the waker's rd->online is its
+ * rq->online, read without touching its rq. A CPU outside that span (a
+ * cpuset partition, isolcpus) is never feec's candidate, but counts in the
+ * energy of a perf domain it shares; its own rq->online is read, as when
+ * the masks are unknown.
+ */
+static __always_inline bool other_online(struct pending *s, __u32 cpu, struct rq *rq,
+					 enum rq_read how)
+{
+	int v = 0;
+
+	if (s->rd_masks_known && cpu < 64 && (s->rd_span >> cpu) & 1)
+		return (s->rd_online >> cpu) & 1;
+	count(FS_CNT_ONLINE_OWN_RQ);
+	if (how == RQ_COPY)
+		bpf_core_read(&v, sizeof(v), &rq->online);
+	else
+		v = rq->online;
+	return v;
 }
 
 /*
@@ -565,23 +647,26 @@ static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
 	c = &s->w.cpu[cpu];
 	if (how == RQ_COPY) {
 		rq = rq_of(cpu);
-		if (!rq || !read_cpu(c, s, rq)) {
+		if (!rq || !read_cpu(c, s, rq, !i)) {
 			__builtin_memset(c, 0, sizeof(*c));
 			return 1;
 		}
-		m = (void *)s->rq; /* the copy read_cpu() left: only plan_rq_runs()' fields are valid */
+		m = (void *)s->rq; /* the copy read_cpu() left: only the plan's fields are valid */
 	} else {
-		m = rq_btf(cpu, how);
+		rq = m = rq_btf(cpu, how);
 		if (!m) {
 			__builtin_memset(c, 0, sizeof(*c));
 			return 1;
 		}
-		fill_cpu(c, m);
+		fill_cpu(c, m, !i);
 	}
+	if (i && other_online(s, cpu, rq, how))
+		c->flags |= FS_CPU_ONLINE;
 	if (!i) { /* feec runs here: its rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
 		s->waker_known = 1;
+		read_rd_masks(s, (struct root_domain *)s->rd);
 		/*
 		 * cpu_util() (v5.19+) takes p's util_est off when p is
 		 * queued or current == p, current being the task running
@@ -800,6 +885,7 @@ static __always_inline struct pending *snapshot(bool btf, enum rq_read how, stru
 
 	s->task = (__u64)p;
 	s->waker_known = 0;
+	s->rd_masks_known = 0;
 #pragma clang loop unroll(disable)
 	for (i = 0; i < FS_MAX_CPUS; i++) {
 		if (i >= landscape_cpus)

@@ -100,6 +100,9 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 	fprintf(out, "skipped: never reached select %llu, rq unknown %llu\n", U(cnt[FS_CNT_NO_SELECT]),
 		U(cnt[FS_CNT_RQ_UNKNOWN]));
 	fprintf(out, "events: select_task_rq_fair %llu\n", U(cnt[FS_CNT_SELECT]));
+	/* 0 where every CPU is in the waker's root domain (tests/live/landscape.sh) */
+	fprintf(out, "landscape: other CPUs' online read from their own rq %llu\n",
+		U(cnt[FS_CNT_ONLINE_OWN_RQ]));
 	fprintf(out, "pairing: paired %llu (via migrate %llu), unplaced/expired %llu (superseded %llu)\n",
 		U(ps->paired), U(ps->via_migrate), U(ps->expired), U(ps->superseded));
 	fprintf(out, "unpaired: placements without snapshot %llu, malformed %llu\n", U(ps->place_unpaired),

@@ -43,6 +43,7 @@ enum fs_live_counter {
 	FS_CNT_MIGRATE,           /* sched_migrate_task events */
 	FS_CNT_WAKEUP,            /* sched_wakeup events */
 	FS_CNT_WAKEUP_NEW,        /* sched_wakeup_new events */
+	FS_CNT_ONLINE_OWN_RQ,     /* another CPU's online read from its rq, not the waker's rd */
 	/*
 	 * Not counted by BPF: events the kernel did not run our programs for
 	 * because one of them was already active on that CPU (an interrupt's
