@@ -46,6 +46,36 @@ bad=$(read_cpus all | grep -vcx " $want")
 [ "$bad" -eq 0 ] && pass "every one of $n snapshots has all $N CPUs' landscape" ||
 	fail "every snapshot has all $N CPUs' landscape" "$bad of $n lack some: $(read_cpus all | grep -vx " $want" | head -n 3 | tr '\n' '|')"
 
+# nr_running is read on the waker's CPU only (its rq lock line; no feec reads another
+# CPU's): every other CPU says so (FS_CPU_NO_NR_RUNNING, 0x20) and holds 0.
+nr_bad() {
+	awk '/^wakeup / {
+		bad = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^waker=/) { w = $i; sub(/^waker=/, "", w) }
+			if ($i ~ /^cpu[0-9]+\[/) { c = $i; sub(/^cpu/, "", c); sub(/\[.*/, "", c) }
+			if ($i ~ /^nr=/) { nr = $i; sub(/^nr=/, "", nr) }
+			if ($i ~ /^f=0x/) {
+				f = $i; sub(/^f=0x/, "", f); sub(/\].*/, "", f)
+				skip = index("2367abef", substr(f, length(f) - 1, 1)) > 0 && length(f) >= 2
+				if ((c == w) == skip || (skip && nr != 0)) bad = 1
+			}
+		}
+		n += bad
+	} END { print n + 0 }' "$TMP/$1.err"
+}
+bad=$(nr_bad all)
+[ "$bad" -eq 0 ] && pass "nr_running read on the waker's CPU alone, in all $n snapshots" ||
+	fail "nr_running read on the waker's CPU alone" "$bad of $n snapshots: $(grep -m1 '^wakeup ' "$TMP/all.err" | cut -c1-300)"
+# Other CPUs' online comes from the waker's rd->online (landscape_cpu()); a CPU
+# outside its root domain (isolcpus, a cpuset partition) would read its own rq.
+own=$(unwrap "$TMP/all.err" | grep -o "online read from their own rq [0-9]*" | tail -n 1 | grep -o "[0-9]*$")
+if [ -z "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)" ] &&
+	! grep -qsx root /sys/fs/cgroup/*/cpuset.cpus.partition; then
+	[ "${own:-x}" = 0 ] && pass "every other CPU's online came from the waker's rd->online" ||
+		fail "every other CPU's online came from the waker's rd->online" "read from their own rq: ${own:-not reported}"
+fi
+
 if [ "$N" -ge 2 ]; then
 	run one FS_BENCH_LANDSCAPE_CPUS=1
 	unwrap "$TMP/one.err" | grep -q "FS_BENCH_LANDSCAPE_CPUS=1: only the waker's CPU" &&
@@ -69,9 +99,10 @@ fi
 # runqueues ksym), they must give what the cache-line copies give: a --raw-tp collector
 # (copies) runs beside the default one, both see the same sched_waking events a few
 # microseconds apart, and each wake-up both recorded is compared field by field. A
-# field may differ where the other CPU changed it in between (util and nr_running move
-# fast), so each must agree on 95 % of them; the cap and flags fields, which change
-# seldom, too.
+# field may differ where the other CPU changed it in between (util and the waker's
+# nr_running move fast), so each must agree on 95 % of them; the cap and flags fields,
+# which change seldom, too. Other CPUs' nr_running, read by neither, is empty in both
+# (checked above).
 if unwrap "$TMP/all.err" | grep -q "struct rq loaded field by field"; then
 	how=$(unwrap "$TMP/all.err" | grep -o "loaded field by field through [^ ]*" | head -n 1)
 	"$FEECSCOPE" live -d 4 -i 1 -w "$TMP/loads.rec" >/dev/null 2>"$TMP/loads.err" &
