@@ -592,6 +592,42 @@ static __always_inline void read_rd_masks(struct pending *s, struct root_domain 
 }
 
 /*
+ * read_rd_masks() through a BTF pointer to the rd (RQ_CAST, RQ_KSYM): plain
+ * loads, no helper call (those two or four calls were most of what the
+ * masks cost a wake-up). barrier_var() keeps each branch's CO-RE accesses
+ * inside it: the other flavour's do not relocate on this kernel.
+ */
+static __always_inline void read_rd_masks_btf(struct pending *s, struct root_domain *rd)
+{
+	s->rd_masks_known = 0;
+	if (!rd)
+		return;
+	if (bpf_core_field_exists(((struct root_domain___offstack *)rd)->online)) {
+		struct root_domain___offstack *ro;
+		struct cpumask *span, *online;
+
+		barrier_var(rd);
+		ro = (void *)rd;
+		span = ro->span;
+		online = ro->online;
+		if (!span || !online)
+			return;
+		s->rd_span = span->bits[0];
+		s->rd_online = online->bits[0];
+	} else if (bpf_core_field_exists(((struct root_domain___onstack *)rd)->online)) {
+		struct root_domain___onstack *rn;
+
+		barrier_var(rd);
+		rn = (void *)rd;
+		s->rd_span = rn->span[0].bits[0];
+		s->rd_online = rn->online[0].bits[0];
+	} else {
+		return;
+	}
+	s->rd_masks_known = 1;
+}
+
+/*
  * Another CPU's rq->online. set_rq_online() and set_rq_offline() set the
  * CPU's bit in rq->rd->online and rq->online together, under the rq's lock,
  * and rq_attach_root() moves the CPU out of its old rd (offline there, out
@@ -666,7 +702,10 @@ static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
 		s->waker_known = 1;
-		read_rd_masks(s, (struct root_domain *)s->rd);
+		if (how == RQ_COPY)
+			read_rd_masks(s, (struct root_domain *)s->rd);
+		else
+			read_rd_masks_btf(s, m->rd);
 		/*
 		 * cpu_util() (v5.19+) takes p's util_est off when p is
 		 * queued or current == p, current being the task running
