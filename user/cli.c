@@ -20,8 +20,11 @@ const int fs_nr_exit_codes = sizeof(fs_exit_codes) / sizeof(fs_exit_codes[0]);
 
 /* ---- text ---- */
 
-/* Words of text after the cursor at column col, wrapped at FS_CLI_COLUMNS, new lines indented by indent. */
-static void wrap_words(FILE *out, int col, int indent, const char *text, size_t len)
+/*
+ * Words of text after the cursor at column col, wrapped at FS_CLI_COLUMNS,
+ * new lines led by lead and then indent blanks.
+ */
+static void wrap_words_led(FILE *out, int col, const char *lead, int indent, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
 	bool first = true;
@@ -38,7 +41,7 @@ static void wrap_words(FILE *out, int col, int indent, const char *text, size_t 
 		if (!wl)
 			break;
 		if (!first && col + 1 + wl > FS_CLI_COLUMNS) {
-			col = fprintf(out, "\n%*s", indent, "") - 1;
+			col = fprintf(out, "\n%s%*s", lead, indent, "") - 1;
 			first = true;
 		}
 		if (!first) {
@@ -49,6 +52,12 @@ static void wrap_words(FILE *out, int col, int indent, const char *text, size_t 
 		first = false;
 	}
 	fputc('\n', out);
+}
+
+/* wrap_words_led() with no lead: new lines indented by indent. */
+static void wrap_words(FILE *out, int col, int indent, const char *text, size_t len)
+{
+	wrap_words_led(out, col, "", indent, text, len);
 }
 
 void fs_cli_wrap(FILE *out, int indent, const char *text)
@@ -165,6 +174,11 @@ void fs_cli_wrap_lines(FILE *out, const char *text)
 			fputc('\n', out);
 		p += len + (p[len] == '\n');
 	}
+}
+
+void fs_cli_wrap_led(FILE *out, const char *lead, const char *text)
+{
+	wrap_words_led(out, 0, lead, 0, text, strlen(text));
 }
 
 void fs_cli_error(const char *cmd, const char *fmt, ...)

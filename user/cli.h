@@ -106,6 +106,8 @@ void fs_cli_wrap(FILE *out, int indent, const char *text);
  * kept). A word longer than a line (a path) stays whole.
  */
 void fs_cli_wrap_lines(FILE *out, const char *text);
+/* One line of words wrapped at FS_CLI_COLUMNS, each further line led by lead. */
+void fs_cli_wrap_led(FILE *out, const char *lead, const char *text);
 /* The EXIT STATUS section's lines (also `feecscope help` and README.md). */
 void fs_cli_exit_codes(FILE *out, int indent);
 

@@ -85,22 +85,6 @@ static void render(struct fs_live_view *v, const struct fs_view_sample *s, bool 
 	draw(v, all);
 }
 
-/* A key=value line cut between pairs at 80 columns, each further part led by lead (its t=). */
-static void put_kv_line(const char *lead, const char *kv)
-{
-	size_t col = 0;
-
-	for (const char *p = kv; *p; p += strspn(p, " ")) {
-		size_t n = strcspn(p, " ");
-
-		if (col && col + 1 + n > FS_CLI_COLUMNS)
-			col = (size_t)printf("\n%s", lead) - 1;
-		col += (size_t)printf("%s%.*s", col ? " " : "", (int)n, p);
-		p += n;
-	}
-	printf("\n");
-}
-
 /*
  * The interval's numbers for logs and pipes, as key=value lines within 80
  * columns (an adb shell without a terminal shows them as they are): the
@@ -112,16 +96,16 @@ static void line(const struct fs_view_sample *s)
 	double den = st->wakeups ? (double)st->wakeups : 1;
 	char t[32], buf[256];
 
-	snprintf(t, sizeof(t), "t=%.1fs", s->elapsed_s);
-	snprintf(buf, sizeof(buf), "%s wakeups=%llu wakeups/s=%.0f eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
+	snprintf(t, sizeof(t), "t=%.1fs ", s->elapsed_s); /* also leads each cut line's rest */
+	snprintf(buf, sizeof(buf), "%swakeups=%llu wakeups/s=%.0f eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
 		 t, (unsigned long long)st->wakeups, s->wakeup_rate, 100.0 * st->feec_eligible / den,
 		 100.0 * st->overutilized / den, (unsigned long long)st->lost, (unsigned long long)s->expired);
-	put_kv_line(t, buf);
+	fs_cli_wrap_led(stdout, t, buf);
 	for (int i = 1; i < st->nr_policies; i++) {
-		snprintf(buf, sizeof(buf), "%s policy=%d differ=%llu energy=%+.3fmJ rate=%+.3fmW", t, i,
+		snprintf(buf, sizeof(buf), "%spolicy=%d differ=%llu energy=%+.3fmJ rate=%+.3fmW", t, i,
 			 (unsigned long long)st->pol[i].differ, s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0,
 			 s->mw[i]);
-		put_kv_line(t, buf);
+		fs_cli_wrap_led(stdout, t, buf);
 	}
 	fflush(stdout);
 }
