@@ -100,6 +100,37 @@ FS_TEST(csv_errors_name_line_and_column)
 			 "1: column 5: 'cpu01_util_est' repeats column 4");
 }
 
+/* A NUL byte would end a C-string cell or header value unseen (fuzz csv found/nul-in-header-line). */
+static void expect_nul_error(const char *tag, const char *text, size_t len, int at_open, const char *msg)
+{
+	char path[256], err[512], want[600];
+	snprintf(path, sizeof(path), "/tmp/fs_test_csv_%d_%s.csv", (int)getpid(), tag);
+	FILE *f = fopen(path, "w");
+	ASSERT_TRUE(f != NULL);
+	fwrite(text, 1, len, f);
+	fclose(f);
+	struct fs_rec_meta m;
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(path, &m, err, sizeof(err));
+	EXPECT_EQ(r == NULL, at_open);
+	if (r) {
+		EXPECT_EQ(fs_csv_reader_next(r, &h, err, sizeof(err)), -1);
+		fs_csv_reader_close(r);
+		fs_rec_meta_free(&m);
+	}
+	snprintf(want, sizeof(want), "%s:%s", path, msg);
+	EXPECT_STR(err, want);
+	unlink(path);
+}
+
+FS_TEST(csv_nul_byte_is_an_error)
+{
+	static const char in_header[] = "# feecscope_version=\r\0x\ntype,ts_ns,pid,prev_cpu,cpu0_util_avg\n";
+	static const char in_row[] = "type,ts_ns,pid,comm,prev_cpu,cpu0_util_avg\nwakeup,1,2,a\0b,0,1\n";
+	expect_nul_error("nulh", in_header, sizeof(in_header) - 1, 1, "1: a NUL byte in the line (a records CSV is text)");
+	expect_nul_error("nulr", in_row, sizeof(in_row) - 1, 0, "2: a NUL byte in the line (a records CSV is text)");
+}
+
 FS_TEST(csv_write_read_is_lossless)
 {
 	struct fs_wakeup w;

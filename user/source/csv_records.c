@@ -409,12 +409,16 @@ static int cerr(struct fs_csv_reader *r, char *err, size_t errlen, int col, cons
 }
 
 /* Next line without its newline; 0 at EOF. */
-static int read_line(struct fs_csv_reader *r)
+/* 1: a line in r->line, 0: end of file, -1: error in err. */
+static int read_line(struct fs_csv_reader *r, char *err, size_t errlen)
 {
 	ssize_t n = getline(&r->line, &r->cap, r->f);
 	if (n < 0)
 		return 0;
 	r->lineno++;
+	/* Every cell and header value is read as a C string: a NUL would cut it unseen. */
+	if (memchr(r->line, 0, (size_t)n))
+		return cerr(r, err, errlen, -1, "a NUL byte in the line (a records CSV is text)");
 	while (n && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
 		r->line[--n] = 0;
 	return 1;
@@ -538,9 +542,11 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 	int declared_cpus = 0;
 
 	for (;;) {
-		if (!read_line(r)) {
+		int got = read_line(r, err, errlen);
+		if (got <= 0) {
 			free(em);
-			snprintf(err, errlen, "%s: no header row", r->path);
+			if (!got)
+				snprintf(err, errlen, "%s: no header row", r->path);
 			return -1;
 		}
 		/* keep the EM line exactly as written after "em: " (before trim() cuts its blanks) */
@@ -924,8 +930,9 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	char why[256];
 	int n;
 	for (;;) {
-		if (!read_line(r))
-			return 0;
+		int got = read_line(r, err, errlen);
+		if (got <= 0)
+			return got;
 		char *s = trim(r->line);
 		if (*s && *s != '#')
 			break;
