@@ -95,6 +95,19 @@ if [ "$N" -ge 2 ]; then
 		fail "an out-of-range FS_BENCH_LANDSCAPE_CPUS is ignored" "$(grep -m1 FS_BENCH "$TMP/bogus.err")"
 fi
 
+# The cost bench's own clock (hidden FS_BENCH_SELF_TIME=1, tests/bench/lab_cost.sh): each
+# snapshot timed once, so the last report's run count is its snapshot count (the counters
+# are read a moment before the histogram: a few more at most), the quantiles in order.
+# Without it (the run "all" above) no such line.
+run self FS_BENCH_SELF_TIME=1
+snaps=$(grep -o '^collector: snapshots [0-9]*' "$TMP/self.err" | tail -n 1 | grep -o '[0-9]*$')
+read -r med p10 p90 runs <<<"$(sed -nE 's/^bpf-self: median ([0-9]+) ns per snapshot \(p10 ([0-9]+), p90 ([0-9]+), ([0-9]+) runs\)$/\1 \2 \3 \4/p' "$TMP/self.err" | tail -n 1)"
+[ -n "$runs" ] && [ "${snaps:-0}" -ge 5 ] && [ "$runs" -ge "$snaps" ] && [ "$runs" -le $((snaps + 50)) ] &&
+	[ "$p10" -gt 0 ] && [ "$p10" -le "$med" ] && [ "$med" -le "$p90" ] &&
+	! grep -q '^bpf-self:' "$TMP/all.err" &&
+	pass "FS_BENCH_SELF_TIME=1: $runs snapshots timed of $snaps, median $med ns (p10 $p10, p90 $p90)" ||
+	fail "FS_BENCH_SELF_TIME=1 times each snapshot" "snapshots ${snaps:-?}, line: $(grep '^bpf-self' "$TMP/self.err" | tail -n 1); without: $(grep -c '^bpf-self' "$TMP/all.err")"
+
 # Where snapshots load the rq fields through a BTF pointer (bpf_rdonly_cast() or the
 # runqueues ksym), they must give what the cache-line copies give: a --raw-tp collector
 # (copies) runs beside the default one, both see the same sched_waking events a few

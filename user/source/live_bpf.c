@@ -593,6 +593,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	}
 	s->rodata->nr_cpus = b->nr_possible;
 	s->rodata->landscape_cpus = b->landscape_cpus;
+	s->rodata->self_time = getenv("FS_BENCH_SELF_TIME") && !strcmp(getenv("FS_BENCH_SELF_TIME"), "1");
 	s->rodata->self_tgid = getpid();
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
 	s->rodata->util_est_off = b->feat.util_est_off;
@@ -1133,6 +1134,36 @@ int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)
 	prog_sums(b, &sum);
 	*run_ns = sum.run_ns;
 	*run_cnt = sum.run_cnt;
+	return 0;
+}
+
+int fs_live_bpf_self_times(struct fs_live_bpf *b, struct fs_self_quantiles *q)
+{
+	static struct fs_self_hist per_cpu[FS_MAX_CPUS]; /* nr_possible <= FS_MAX_CPUS */
+	__u64 sum[FS_SELF_BUCKETS] = { 0 }, want[3], seen = 0;
+	__u32 zero = 0;
+	int k = 0;
+
+	memset(q, 0, sizeof(*q));
+	if (!b->skel->rodata->self_time ||
+	    bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.self_hist), &zero, per_cpu))
+		return -1;
+	for (int cpu = 0; cpu < b->nr_possible; cpu++)
+		for (int i = 0; i < FS_SELF_BUCKETS; i++)
+			sum[i] += per_cpu[cpu].n[i];
+	for (int i = 0; i < FS_SELF_BUCKETS; i++)
+		q->count += sum[i];
+	if (!q->count)
+		return -1;
+	/* the bucket holding the 10th, 50th and 90th percentile snapshot; its middle */
+	want[0] = (q->count + 9) / 10;
+	want[1] = (q->count + 1) / 2;
+	want[2] = (9 * q->count + 9) / 10;
+	for (int i = 0; i < FS_SELF_BUCKETS && k < 3; i++) {
+		seen += sum[i];
+		while (k < 3 && seen >= want[k])
+			q->ns[k++] = i * FS_SELF_NS + FS_SELF_NS / 2;
+	}
 	return 0;
 }
 

@@ -76,6 +76,13 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR]);
 const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b);
 /* Per-program BPF run time (kernel.bpf_stats_enabled must be 1): totals over all programs. */
 int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt);
+
+/* The snapshots' own times (FS_BENCH_SELF_TIME=1): 10th, 50th, 90th percentile. */
+struct fs_self_quantiles {
+	__u64 count;
+	__u64 ns[3];   /* the middle of the bucket holding each (the last bucket: that or more) */
+};
+int fs_live_bpf_self_times(struct fs_live_bpf *b, struct fs_self_quantiles *q);
 void fs_live_bpf_destroy(struct fs_live_bpf *b); /* accepts NULL */
 
 /* Privileges: root, or CAP_BPF + CAP_PERFMON in the effective set. why names what is missing. */

@@ -87,6 +87,7 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 {
 	const struct fs_live_features *f = fs_live_bpf_features(b);
 	__u64 run_ns = 0, run_cnt = 0;
+	struct fs_self_quantiles q;
 	char fallback[400];
 
 #define U(x) (unsigned long long)(x)
@@ -122,5 +123,9 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 		/* within 80 columns up to 10-digit counts; the program runs: bpftool prog show */
 		fprintf(out, "bpf-stats: %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
 			(double)run_ns / cnt[FS_CNT_SNAPSHOT], U(cnt[FS_CNT_SNAPSHOT]), f->nr_cpus);
+	/* FS_BENCH_SELF_TIME=1: the snapshots' own clock, robust to outliers (lab_cost.sh) */
+	if (!fs_live_bpf_self_times(b, &q)) /* within 80 columns up to 5-digit ns */
+		fprintf(out, "bpf-self: median %llu ns per snapshot (p10 %llu, p90 %llu, %llu runs)\n",
+			U(q.ns[1]), U(q.ns[0]), U(q.ns[2]), U(q.count));
 #undef U
 }

@@ -54,4 +54,15 @@ enum fs_live_counter {
 	FS_CNT__NR
 };
 
+/*
+ * The cost bench's histogram of snapshot times (map "self_hist", one per CPU;
+ * hidden FS_BENCH_SELF_TIME=1): bucket k holds the snapshots that took
+ * [k, k + 1) x FS_SELF_NS ns, the last one everything longer.
+ */
+#define FS_SELF_NS 32
+#define FS_SELF_BUCKETS 512
+struct fs_self_hist {
+	__u64 n[FS_SELF_BUCKETS];
+};
+
 #endif /* FEECSCOPE_LIVE_WIRE_H */
