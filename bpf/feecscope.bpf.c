@@ -524,16 +524,17 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 		c->hw_load_avg = mh->avg_hw.load_avg;
 	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
 		c->hw_load_avg = mt->avg_thermal.load_avg;
-	c->nr_running = 0;
 	c->uclamp_min = 0;
 	c->uclamp_max = SCHED_CAPACITY_SCALE;
-	c->flags = FS_CPU_NO_NR_RUNNING;
 	if (waker) {
 		c->nr_running = m->nr_running;
 		c->flags = 0;
 		/* rq->online: the rq is attached to its root domain (cpu active) */
 		if (m->online)
 			c->flags |= FS_CPU_ONLINE;
+	} else {
+		c->nr_running = 0;
+		c->flags = FS_CPU_NO_NR_RUNNING;
 	}
 	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
 		c->uclamp_min = mu->uclamp[0].value;
@@ -564,7 +565,8 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 /*
  * The first 64 CPUs of the waker's rd->span and rd->online into s. Both are
  * cpumask_var_t: a pointer with CONFIG_CPUMASK_OFFSTACK, else the mask
- * itself (an array of one struct cpumask).
+ * itself (an array of one struct cpumask). Only landscape() calls this pair,
+ * for snapshot()'s first CPU: rd_masks_known was cleared before its loop.
  */
 static __always_inline void read_rd_masks(struct pending *s, struct root_domain *rd)
 {
@@ -572,7 +574,6 @@ static __always_inline void read_rd_masks(struct pending *s, struct root_domain 
 	struct root_domain___onstack *rn = (void *)rd;
 	const void *span, *online;
 
-	s->rd_masks_known = 0;
 	if (!rd)
 		return;
 	if (bpf_core_field_exists(ro->online)) {
@@ -599,7 +600,6 @@ static __always_inline void read_rd_masks(struct pending *s, struct root_domain 
  */
 static __always_inline void read_rd_masks_btf(struct pending *s, struct root_domain *rd)
 {
-	s->rd_masks_known = 0;
 	if (!rd)
 		return;
 	if (bpf_core_field_exists(((struct root_domain___offstack *)rd)->online)) {
