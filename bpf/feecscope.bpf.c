@@ -1034,6 +1034,7 @@ static __always_inline int on_select(enum rq_read how, struct task_struct *p, __
 {
 	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
 	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
+	__u32 waker;
 
 	count(FS_CNT_SELECT);
 	if (!s || !s->valid || s->pid != p->pid)
@@ -1047,6 +1048,17 @@ static __always_inline int on_select(enum rq_read how, struct task_struct *p, __
 	s->w.flags |= FS_WAKE_FLAGS_KNOWN | FS_WAKE_AT_SELECT;
 	if (wake_flags & sync)
 		s->w.flags |= FS_WAKE_SYNC;
+	/*
+	 * WF_CURRENT_CPU (0x40, v6.6 - v7.3): select_task_rq_fair() returns
+	 * smp_processor_id() before feec when that CPU is in p->cpus_ptr. On
+	 * v5.11 - v6.5 bit 0x40 never reaches select (WF_ON_CPU, v5.11 - 6.0,
+	 * is only OR-ed into ttwu_queue_wakelist()'s flags). The test uses the
+	 * cpus_allowed word the snapshot read (p->pi_lock is held from waking
+	 * to select): a waker beyond it is not claimed (feec stays).
+	 */
+	waker = bpf_get_smp_processor_id();
+	if (select_nargs == 3 && (wake_flags & 0x40) && waker < 64 && ((s->w.cpus_allowed >> waker) & 1))
+		s->w.flags |= FS_WAKE_CURRENT_CPU;
 	count(FS_CNT_SNAPSHOT_SELECT);
 	emit_snapshot(s);
 	return 0;
