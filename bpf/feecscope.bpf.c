@@ -541,16 +541,17 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 		c->hw_load_avg = mh->avg_hw.load_avg;
 	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
 		c->hw_load_avg = mt->avg_thermal.load_avg;
-	c->nr_running = 0;
 	c->uclamp_min = 0;
 	c->uclamp_max = SCHED_CAPACITY_SCALE;
-	c->flags = FS_CPU_NO_NR_RUNNING;
 	if (waker) {
 		c->nr_running = m->nr_running;
 		c->flags = 0;
 		/* rq->online: the rq is attached to its root domain (cpu active) */
 		if (m->online)
 			c->flags |= FS_CPU_ONLINE;
+	} else {
+		c->nr_running = 0;
+		c->flags = FS_CPU_NO_NR_RUNNING;
 	}
 	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
 		c->uclamp_min = mu->uclamp[0].value;
@@ -581,7 +582,8 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 /*
  * The first 64 CPUs of the waker's rd->span and rd->online into s. Both are
  * cpumask_var_t: a pointer with CONFIG_CPUMASK_OFFSTACK, else the mask
- * itself (an array of one struct cpumask).
+ * itself (an array of one struct cpumask). Only landscape() calls this pair,
+ * for snapshot()'s first CPU: rd_masks_known was cleared before its loop.
  */
 static __always_inline void read_rd_masks(struct pending *s, struct root_domain *rd)
 {
@@ -589,7 +591,6 @@ static __always_inline void read_rd_masks(struct pending *s, struct root_domain 
 	struct root_domain___onstack *rn = (void *)rd;
 	const void *span, *online;
 
-	s->rd_masks_known = 0;
 	if (!rd)
 		return;
 	if (bpf_core_field_exists(ro->online)) {
@@ -616,7 +617,6 @@ static __always_inline void read_rd_masks(struct pending *s, struct root_domain 
  */
 static __always_inline void read_rd_masks_btf(struct pending *s, struct root_domain *rd)
 {
-	s->rd_masks_known = 0;
 	if (!rd)
 		return;
 	if (bpf_core_field_exists(((struct root_domain___offstack *)rd)->online)) {
@@ -1074,6 +1074,7 @@ static __always_inline int on_select(enum rq_read how, struct task_struct *p, __
 {
 	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
 	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
+	__u32 waker;
 	__u64 t0;
 
 	count(FS_CNT_SELECT);
@@ -1089,6 +1090,17 @@ static __always_inline int on_select(enum rq_read how, struct task_struct *p, __
 	s->w.flags |= FS_WAKE_FLAGS_KNOWN | FS_WAKE_AT_SELECT;
 	if (wake_flags & sync)
 		s->w.flags |= FS_WAKE_SYNC;
+	/*
+	 * WF_CURRENT_CPU (0x40, v6.6 - v7.3): select_task_rq_fair() returns
+	 * smp_processor_id() before feec when that CPU is in p->cpus_ptr. On
+	 * v5.11 - v6.5 bit 0x40 never reaches select (WF_ON_CPU, v5.11 - 6.0,
+	 * is only OR-ed into ttwu_queue_wakelist()'s flags). The test uses the
+	 * cpus_allowed word the snapshot read (p->pi_lock is held from waking
+	 * to select): a waker beyond it is not claimed (feec stays).
+	 */
+	waker = bpf_get_smp_processor_id();
+	if (select_nargs == 3 && (wake_flags & 0x40) && waker < 64 && ((s->w.cpus_allowed >> waker) & 1))
+		s->w.flags |= FS_WAKE_CURRENT_CPU;
 	count(FS_CNT_SNAPSHOT_SELECT);
 	emit_snapshot(s, t0);
 	return 0;

@@ -79,7 +79,7 @@ struct fs_cpu {
 #define FS_WAKE_NO_ASYM      (1u << 2) /* no sd_asym_cpucapacity domain spans prev_cpu */
 #define FS_WAKE_FORK         (1u << 3) /* sched_wakeup_new: no feec (WF_FORK) */
 #define FS_WAKE_SYNC         (1u << 4) /* WF_SYNC (only when the collector knows wake flags) */
-#define FS_WAKE_FLAGS_KNOWN  (1u << 5) /* FS_WAKE_SYNC is meaningful */
+#define FS_WAKE_FLAGS_KNOWN  (1u << 5) /* FS_WAKE_SYNC and FS_WAKE_CURRENT_CPU are meaningful */
 #define FS_WAKE_UCLAMP_USED  (1u << 6) /* uclamp_is_used() */
 #define FS_WAKE_UTIL_EST_OFF (1u << 7) /* sched_feat(UTIL_EST) off */
 #define FS_WAKE_EAS_UNKNOWN  (1u << 8) /* collector could not read rd/sd; gates taken from the EM only */
@@ -95,6 +95,12 @@ struct fs_cpu {
  * feec includes the waker's wait for p to leave its old CPU).
  */
 #define FS_WAKE_AT_SELECT    (1u << 10)
+/*
+ * select_task_rq_fair() returned the waker's CPU before feec (v6.6+
+ * WF_CURRENT_CPU, the waker's CPU in p->cpus_ptr). Set only with
+ * FS_WAKE_FLAGS_KNOWN. (Bit 31 is the engine's FS_WAKE_OU_EMULATED.)
+ */
+#define FS_WAKE_CURRENT_CPU  (1u << 11)
 
 /* The waking task's PELT state, before feec's sync_entity_load_avg(). */
 struct fs_task {

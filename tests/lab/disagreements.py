@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 # fs_feec_reason_name()s where the kernel's feec did not reach its energy comparison
-EARLY = {"fork", "affine", "no-pd", "overutilized", "no-asym", "sync", "zero-util"}
+EARLY = {"fork", "affine", "no-pd", "overutilized", "no-asym", "sync", "zero-util", "current-cpu"}
 BINS = [0, 50, 100, 200, 400, 800]
 
 

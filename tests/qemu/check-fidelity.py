@@ -26,9 +26,10 @@ import sys
 
 
 # fs_feec_reason_name()s of the exits before feec's energy comparison: the kernel's feec
-# did not run (fork, one allowed CPU, EAS off, overutilized, no asym domain, sync
-# shortcut) or returned at once (task utilization 0).
-EARLY_EXITS = {'fork', 'affine', 'no-pd', 'overutilized', 'no-asym', 'sync', 'zero-util'}
+# did not run (fork, one allowed CPU, v6.6+ WF_CURRENT_CPU, EAS off, overutilized, no asym
+# domain, sync shortcut) or returned at once (task utilization 0).
+EARLY_EXITS = {'fork', 'affine', 'no-pd', 'overutilized', 'no-asym', 'sync', 'zero-util',
+               'current-cpu'}
 
 
 def column(header, names):

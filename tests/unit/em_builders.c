@@ -233,6 +233,9 @@ void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *s
 	__u64 mix = (*s ^ (__u64)w->pid) * 0x9e3779b97f4a7c15ull;
 	w->task.runnable_avg = w->task.util_avg + (__u32)(mix >> 56);
 	w->task.runnable_sum = (__u64)w->task.runnable_avg * (47742 - 1024 + w->task.period_contrib);
+	/* One in 32, from the same mix: a v6.6+ WF_CURRENT_CPU wake-up where p may run on the waker's CPU. */
+	if (!((mix >> 40) & 31) && ((w->cpus_allowed >> w->waker_cpu) & 1))
+		w->flags |= FS_WAKE_FLAGS_KNOWN | FS_WAKE_CURRENT_CPU;
 }
 
 const struct fs_feec_cand *fs_test_cand(const struct fs_feec_result *r, int cpu)

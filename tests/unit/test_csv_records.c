@@ -138,7 +138,7 @@ FS_TEST(csv_write_read_is_lossless)
 	w.hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, 3, (__u32)fs_wakeup_size(3), 123456789012ULL };
 	w.pid = 7; w.tgid = 6; w.prev_cpu = 2; w.task_cpu = 1; w.waker_cpu = 0; w.chosen_cpu = -1;
 	memcpy(w.comm, "we\"ird,\\\x01", 10);
-	w.cpus_allowed = 0x5; w.nr_cpus_allowed = 2; w.flags = FS_WAKE_SYNC | FS_WAKE_FLAGS_KNOWN | (1u << 20);
+	w.cpus_allowed = 0x5; w.nr_cpus_allowed = 2; w.flags = FS_WAKE_SYNC | FS_WAKE_FLAGS_KNOWN | FS_WAKE_CURRENT_CPU | (1u << 20);
 	w.decided_ns = 99; w.task.util_avg = 300; w.task.util_sum = 123456; w.task.uclamp_max = 1000;
 	w.task.last_update_time = 1ull << 40;
 	w.sum_exec_ns = 987654321; w.uid = 10123;
@@ -357,4 +357,26 @@ FS_TEST(csv_wake_flag_at_select)
 	unlink(p);
 	fs_csv_format_wake_flags(buf, sizeof(buf), FS_WAKE_AT_SELECT | FS_WAKE_SYNC | (1u << 20));
 	EXPECT_STR(buf, "sync|at_select|0x100000");
+}
+
+/* WF_CURRENT_CPU's bit is "current_cpu" both ways. */
+FS_TEST(csv_wake_flag_current_cpu)
+{
+	char buf[128];
+	const char *p = write_tmp("curcpu",
+		"type,ts_ns,pid,prev_cpu,waker_cpu,cpus_allowed,flags,cpu0_util_avg,cpu1_util_avg\n"
+		"wakeup,1,2,0,1,0x3,flags_known|current_cpu,1,1\n");
+	struct fs_rec_meta m;
+	char err[256];
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+
+	ASSERT_TRUE(r);
+	ASSERT_TRUE(fs_csv_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(((const struct fs_wakeup *)h)->flags, FS_WAKE_FLAGS_KNOWN | FS_WAKE_CURRENT_CPU);
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	fs_csv_format_wake_flags(buf, sizeof(buf), FS_WAKE_CURRENT_CPU | FS_WAKE_FLAGS_KNOWN);
+	EXPECT_STR(buf, "flags_known|current_cpu");
 }

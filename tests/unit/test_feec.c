@@ -36,6 +36,52 @@ FS_TEST(feec_entry_exits_return_minus_one_for_every_policy)
 	}
 }
 
+/*
+ * v6.6+ WF_CURRENT_CPU: select_task_rq_fair() takes the waker's CPU before
+ * feec, for every policy (the caller is the live kernel's), after the fork and
+ * one-CPU exits and before the EAS and overutilized gates.
+ */
+FS_TEST(feec_current_cpu_exit_for_every_policy)
+{
+	struct fs_em em;
+	struct fs_wakeup w;
+	struct fs_feec_result r;
+	unsigned int u[4] = { 10, 10, 10, 10 };
+	char why[160];
+
+	fs_test_em_2pd(&em);
+	ASSERT_TRUE(fs_policy_count() >= NALL);
+	for (int i = 0; i < fs_policy_count(); i++) {
+		const char *name = fs_policy_at(i)->name;
+
+		fs_test_wakeup(&w, &em, u, 2, 50);
+		w.waker_cpu = 0;
+		w.flags |= FS_WAKE_FLAGS_KNOWN;
+		fs_test_run(name, &em, &w, &r);
+		EXPECT_TRUE(r.eligible); /* the same wake-up without the flag compares energies */
+		EXPECT_TRUE(r.reason != FS_FEEC_CURRENT_CPU);
+		w.flags |= FS_WAKE_CURRENT_CPU;
+		fs_test_run(name, &em, &w, &r);
+		EXPECT_EQ(r.reason, FS_FEEC_CURRENT_CPU);
+		EXPECT_EQ(r.cpu, -1);
+		EXPECT_TRUE(!r.eligible);
+		w.flags |= FS_WAKE_OVERUTILIZED | FS_WAKE_NO_PD | FS_WAKE_NO_ASYM;
+		fs_test_run(name, &em, &w, &r);
+		EXPECT_EQ(r.reason, FS_FEEC_CURRENT_CPU);
+		w.flags |= FS_WAKE_FORK;
+		fs_test_run(name, &em, &w, &r);
+		EXPECT_EQ(r.reason, FS_FEEC_FORK);
+		w.flags &= ~FS_WAKE_FORK;
+		w.nr_cpus_allowed = 1;
+		fs_test_run(name, &em, &w, &r);
+		EXPECT_EQ(r.reason, FS_FEEC_AFFINE);
+	}
+	EXPECT_STR(fs_feec_reason_name(FS_FEEC_CURRENT_CPU), "current-cpu");
+	r.reason = FS_FEEC_CURRENT_CPU;
+	fs_feec_explain(&r, why, sizeof(why));
+	EXPECT_CONTAINS(why, "WF_CURRENT_CPU");
+}
+
 FS_TEST(feec_zero_util_exit_only_after_v5_13_flag_move)
 {
 	struct fs_em em;

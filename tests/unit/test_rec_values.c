@@ -114,11 +114,21 @@ FS_TEST(rec_values_wakeup)
 	good_wakeup(&w);
 	w.task.uclamp_min = 1025;
 	expect_refused(&w.hdr, "is not a clamp (0..1024");
+	/* current_cpu: only with the wake flags read and the waker's CPU allowed */
+	good_wakeup(&w);
+	w.flags |= FS_WAKE_CURRENT_CPU;
+	expect_refused(&w.hdr, "wakeup: flags: current_cpu without flags_known");
+	w.flags |= FS_WAKE_FLAGS_KNOWN;
+	w.cpus_allowed = 0xb;
+	expect_refused(&w.hdr, "wakeup: flags: current_cpu without the waker's CPU in cpus_allowed");
 	good_wakeup(&w);
 	w.flags |= FS_WAKE_NO_UCLAMP; /* "none": the values are not read */
 	w.cpu[2].uclamp_max = 65535;
 	char why[256];
 
+	EXPECT_EQ(fs_rec_check_values(&w.hdr, NCPU, why, sizeof(why)), 0);
+	good_wakeup(&w);
+	w.flags |= FS_WAKE_CURRENT_CPU | FS_WAKE_FLAGS_KNOWN;
 	EXPECT_EQ(fs_rec_check_values(&w.hdr, NCPU, why, sizeof(why)), 0);
 }
 

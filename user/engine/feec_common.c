@@ -73,6 +73,17 @@ bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		out->reason = FS_FEEC_AFFINE; /* select_task_rq() skips the class hook */
 		return true;
 	}
+	/*
+	 * v6.6+ select_task_rq_fair(): a WF_TTWU wake-up with WF_CURRENT_CPU
+	 * returns the waker's CPU when p may run there, before the EAS test
+	 * (sched_energy_enabled() in 6.6 - 6.9, is_rd_overutilized() from
+	 * 6.10; read in 6.6.9, 6.12, 6.19, 7.1.3) and so before feec's own
+	 * gates. The caller is the live kernel's: every policy takes it.
+	 */
+	if (w->flags & FS_WAKE_CURRENT_CPU) {
+		out->reason = FS_FEEC_CURRENT_CPU;
+		return true;
+	}
 	if ((w->flags & FS_WAKE_NO_PD) || c->em->nr_pd == 0) {
 		out->reason = FS_FEEC_NO_PD;
 		return true;

@@ -41,8 +41,8 @@ void fs_feec_ctx_init(struct fs_feec_ctx *c, const struct fs_em *em, const struc
 
 /*
  * The common entry gates: fills out->reason/cpu and returns true when feec
- * returns before comparing energies (fork, affinity, no pd, overutilized, no
- * asym domain). out must be zeroed by the caller.
+ * returns before comparing energies (fork, affinity, WF_CURRENT_CPU, no pd,
+ * overutilized, no asym domain). out must be zeroed by the caller.
  */
 bool fs_feec_entry_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out);
 

@@ -86,8 +86,9 @@ static const struct fs_feec_rules rules_v6_1_margin = RULES_V6_1(FS_MARGIN_PREV_
 /*
  * 6.6.y from 6.6.2 (the 6.7 spare -1 and zero-util fixes arrived there): v6.1
  * plus 6.5's runnable boost of the frequency util, without 6.5.0's util_est
- * boost (c2e164ac33f7). WF_CURRENT_CPU (6.6) returns before feec; the record
- * carries no wake flag for it, so it is not modelled.
+ * boost (c2e164ac33f7). WF_CURRENT_CPU (6.6) returns before feec: the
+ * record's FS_WAKE_CURRENT_CPU, an early exit of every policy
+ * (fs_feec_entry_exit()).
  */
 #define RULES_V6_6(m)                                                                         \
 	{                                                                                      \
@@ -402,6 +403,7 @@ const char *fs_feec_reason_name(enum fs_feec_reason r)
 		[FS_FEEC_MARGIN_KEPT] = "margin-kept",
 		[FS_FEEC_MOVED] = "moved",
 		[FS_FEEC_FITS_RULE] = "fits-rule",
+		[FS_FEEC_CURRENT_CPU] = "current-cpu",
 	};
 	return (unsigned)r < FS_FEEC__NR ? names[r] : "unknown";
 }
@@ -434,6 +436,7 @@ int fs_feec_explain(const struct fs_feec_result *r, char *buf, size_t len)
 	case FS_FEEC_FITS_RULE:
 		return snprintf(buf, len, "util_fits_cpu levels decided: CPU %d (best delta %llu, prev delta %llu)", r->cpu,
 				(unsigned long long)r->best_delta, (unsigned long long)r->prev_delta);
+	case FS_FEEC_CURRENT_CPU: return snprintf(buf, len, "WF_CURRENT_CPU wake-up: the waker's CPU taken before feec");
 	default: return snprintf(buf, len, "unknown reason %d", (int)r->reason);
 	}
 }

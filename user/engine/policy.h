@@ -30,6 +30,7 @@ enum fs_feec_reason {
 	FS_FEEC_MARGIN_KEPT,     /* a cheaper CPU exists but its saving is below the margin threshold */
 	FS_FEEC_MOVED,           /* the cheaper CPU was taken */
 	FS_FEEC_FITS_RULE,       /* v6.4+: decided by the util_fits_cpu() level, not energy */
+	FS_FEEC_CURRENT_CPU,     /* v6.6+ WF_CURRENT_CPU: the waker's CPU taken before feec */
 	FS_FEEC__NR
 };
 

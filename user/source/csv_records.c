@@ -113,12 +113,15 @@ static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
 static const char *const wake_flag_names[] = {
 	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
-	"no_uclamp", "at_select",
+	"no_uclamp", "at_select", "current_cpu",
 };
 static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p",
 					      "no_nr_running" };
 #define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))
 #define N_CFLAGS ((int)(sizeof(cpu_flag_names) / sizeof(cpu_flag_names[0])))
+/* A name per record bit, in bit order: the newest bit is the last name. */
+_Static_assert(FS_WAKE_CURRENT_CPU == 1u << (N_WFLAGS - 1), "wake_flag_names out of step with FS_WAKE_*");
+_Static_assert(FS_CPU_NO_NR_RUNNING == 1u << (N_CFLAGS - 1), "cpu_flag_names out of step with FS_CPU_*");
 
 /* ---- writer ---- */
 

@@ -57,6 +57,11 @@ static int wakeup(const struct fs_wakeup *w, int n, char *why, size_t len)
 	if (!(w->cpus_allowed & all))
 		return BAD("wakeup: cpus_allowed: 0x%llx has none of CPUs 0..%d",
 			   (unsigned long long)w->cpus_allowed, n - 1);
+	/* The collector says WF_CURRENT_CPU only where it read the wake flags and p may run on the waker's CPU. */
+	if ((w->flags & FS_WAKE_CURRENT_CPU) &&
+	    (!(w->flags & FS_WAKE_FLAGS_KNOWN) || w->waker_cpu >= 64 || !((w->cpus_allowed >> w->waker_cpu) & 1)))
+		return BAD("wakeup: flags: current_cpu without %s", !(w->flags & FS_WAKE_FLAGS_KNOWN) ?
+			   "flags_known" : "the waker's CPU in cpus_allowed");
 	return 0;
 }
 
