@@ -59,8 +59,8 @@ enum fs_live_counter {
  * hidden FS_BENCH_SELF_TIME=1): bucket k holds the snapshots that took
  * [k, k + 1) x FS_SELF_NS ns, the last one everything longer.
  */
-#define FS_SELF_NS 32
-#define FS_SELF_BUCKETS 512
+#define FS_SELF_NS 8
+#define FS_SELF_BUCKETS 2048
 struct fs_self_hist {
 	__u64 n[FS_SELF_BUCKETS];
 };
