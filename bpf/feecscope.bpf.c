@@ -256,6 +256,16 @@ static __always_inline struct rq *rq_of(__u32 cpu)
  */
 enum rq_read { RQ_COPY, RQ_CAST, RQ_KSYM };
 
+/*
+ * CPUs per call of landscape_cpu*(): the call with its scratch lookup costs
+ * about 70 arm64 instructions, a quarter of a CPU's landscape where fields
+ * are loaded (6.18 lab, -icount shift=0: 272 instructions per other CPU at
+ * one CPU a call, 197 at four). The copies stay at one: each CPU's
+ * read_cpu() call is one more walk of it per program (6.1 lab: start-up
+ * 0.48 -> 0.82 s at four, for 1,040 -> 949 instructions a CPU).
+ */
+#define LANDSCAPE_BATCH(how) ((how) == RQ_COPY ? 1 : 4)
+
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
 /* Where `runqueues` is in kallsyms (CONFIG_KALLSYMS_ALL) and BTF: every CPU's rq. */
 extern const struct rq runqueues __ksym __weak;
@@ -510,9 +520,11 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq, __u32 plan
  * One CPU's landscape from m: the rq itself (a BTF pointer) or the scratch
  * copy, where only the plan's fields are valid: for another CPU than the
  * waker's, neither nr_running (FS_CPU_NO_NR_RUNNING) nor online (the
- * caller's).
+ * caller's). Returns c's flags, which the caller completes and stores: built
+ * in a register, they are stored once instead of read back and or-ed into
+ * c per bit.
  */
-static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
+static __always_inline __u32 fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 {
 	struct rq___capacity_orig *mo = (void *)m;
 	struct rq___thermal *mt = (void *)m;
@@ -521,7 +533,7 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 	struct rq___irq *mi = (void *)m;
 	struct sched_avg *a = &m->cfs.avg;
 	struct sched_avg___runnable *ar = (void *)a;
-	__u32 ewma;
+	__u32 ewma, flags;
 
 	c->cfs_last_update_time = a->last_update_time;
 	c->util_avg = a->util_avg;
@@ -541,27 +553,29 @@ static __always_inline void fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 		c->hw_load_avg = mh->avg_hw.load_avg;
 	else if (bpf_core_field_exists(mt->avg_thermal)) /* v5.7 - v6.9 */
 		c->hw_load_avg = mt->avg_thermal.load_avg;
-	c->uclamp_min = 0;
-	c->uclamp_max = SCHED_CAPACITY_SCALE;
 	if (waker) {
 		c->nr_running = m->nr_running;
-		c->flags = 0;
 		/* rq->online: the rq is attached to its root domain (cpu active) */
-		if (m->online)
-			c->flags |= FS_CPU_ONLINE;
+		flags = m->online ? FS_CPU_ONLINE : 0;
 	} else {
 		c->nr_running = 0;
-		c->flags = FS_CPU_NO_NR_RUNNING;
+		flags = FS_CPU_NO_NR_RUNNING;
 	}
 	if (bpf_core_field_exists(mu->uclamp_flags)) { /* CONFIG_UCLAMP_TASK */
-		c->uclamp_min = mu->uclamp[0].value;
-		c->uclamp_max = mu->uclamp[1].value;
-		note_clamps(c->uclamp_min, c->uclamp_max);
+		__u32 min = mu->uclamp[0].value, max = mu->uclamp[1].value;
+
+		c->uclamp_min = min;
+		c->uclamp_max = max;
+		note_clamps(min, max);
 		if (mu->uclamp_flags & UCLAMP_FLAG_IDLE)
-			c->flags |= FS_CPU_UCLAMP_IDLE;
+			flags |= FS_CPU_UCLAMP_IDLE;
+	} else {
+		c->uclamp_min = 0;
+		c->uclamp_max = SCHED_CAPACITY_SCALE;
 	}
 	if (m->rt.rt_queued && m->rt.rt_nr_running)
-		c->flags |= FS_CPU_RT_RUNNABLE;
+		flags |= FS_CPU_RT_RUNNABLE;
+	return flags;
 }
 
 /*
@@ -575,7 +589,7 @@ static __noinline bool read_cpu(struct fs_cpu *c, struct pending *s, struct rq *
 {
 	if (!copy_rq(s, rq, waker ? RQ_PLAN_WAKER : RQ_PLAN_OTHER))
 		return false;
-	fill_cpu(c, (void *)s->rq, waker);
+	c->flags = fill_cpu(c, (void *)s->rq, waker);
 	return true;
 }
 
@@ -672,50 +686,42 @@ static __always_inline bool other_online(struct pending *s, __u32 cpu, struct rq
 }
 
 /*
- * The landscape of the i-th CPU counted from the waker's (which comes first,
- * i = 0, and gives feec's rd and sd) into this CPU's scratch snapshot: 0, or
+ * The landscape of the i-th CPU counted from the waker's, cpu, into s: 0, or
  * 1 where its struct rq is unknown or does not fit the copy (its entry is
- * then zeroed).
- * A global function, so the verifier checks it once per program with cpu
- * unknown, instead of once per CPU inside snapshot()'s loop (start-up grew
- * with the CPU count: 31,771 instructions verified at 4 CPUs, 148,122 at 8).
- * Global functions take only numbers before v5.12 (and a pointer passed as
- * one is refused), hence the scratch lookup here. Everything that depends on
- * the CPU is done here too (the waking task's CPU, the waker's rd and sd):
- * each branch left in the caller's loop doubles the states it walks per CPU.
+ * then zeroed). The waker's (i = 0, only where may_be_waker) comes first and
+ * gives feec's rd and sd.
  */
-static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
+static __always_inline int landscape_one(struct pending *s, __u32 i, __u32 cpu, enum rq_read how,
+					 bool may_be_waker)
 {
-	__u32 zero = 0, cpu = waker + i;
-	struct pending *s;
+	bool waker = may_be_waker && !i;
 	struct fs_cpu *c;
 	struct rq *rq, *m;
+	__u32 flags;
 
-	s = bpf_map_lookup_elem(&scratch, &zero);
-	if (!s)
-		return 1;
-	if (cpu >= nr_cpus)
-		cpu -= nr_cpus;
 	cpu &= FS_MAX_CPUS - 1; /* the bound the verifier needs; callers pass i, waker < nr_cpus */
 	c = &s->w.cpu[cpu];
+	barrier_var(c); /* one register for c: clang would redo s + cpu * 72 for every store */
 	if (how == RQ_COPY) {
 		rq = rq_of(cpu);
-		if (!rq || !read_cpu(c, s, rq, !i)) {
+		if (!rq || !read_cpu(c, s, rq, waker)) {
 			__builtin_memset(c, 0, sizeof(*c));
 			return 1;
 		}
 		m = (void *)s->rq; /* the copy read_cpu() left: only the plan's fields are valid */
+		flags = c->flags;
 	} else {
 		rq = m = rq_btf(cpu, how);
 		if (!m) {
 			__builtin_memset(c, 0, sizeof(*c));
 			return 1;
 		}
-		fill_cpu(c, m, !i);
+		flags = fill_cpu(c, m, waker);
 	}
-	if (i && other_online(s, cpu, rq, how))
-		c->flags |= FS_CPU_ONLINE;
-	if (!i) { /* feec runs here: its rd and sd are the waker's */
+	if (!waker) {
+		if (other_online(s, cpu, rq, how))
+			flags |= FS_CPU_ONLINE;
+	} else { /* feec runs here: its rd and sd are the waker's */
 		s->rd = (__u64)m->rd;
 		s->sd = (__u64)m->sd;
 		s->waker_known = 1;
@@ -729,9 +735,47 @@ static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
 		 * feec: the waker's CPU's, no other rq's curr.
 		 */
 		if (bpf_get_current_task() == s->task)
-			c->flags |= FS_CPU_CURR_IS_P;
+			flags |= FS_CPU_CURR_IS_P;
 	}
+	c->flags = flags;
 	return 0;
+}
+
+/*
+ * The landscapes of the i-th CPU counted from the waker's and of the next
+ * ones, LANDSCAPE_BATCH(how) in all but none past landscape_cpus, into this CPU's
+ * scratch snapshot: 0, or 1 where any landscape_one() was.
+ * A global function, so the verifier checks it once per program with cpu
+ * unknown, instead of once per CPU inside snapshot()'s loop (start-up grew
+ * with the CPU count: 31,771 instructions verified at 4 CPUs, 148,122 at 8);
+ * a batch shares one call and one scratch lookup, and only its first CPU can
+ * be the waker's, so the others are verified without that branch.
+ * Global functions take only numbers before v5.12 (and a pointer passed as
+ * one is refused), hence the scratch lookup here. Everything that depends on
+ * the CPU is done here too (the waking task's CPU, the waker's rd and sd):
+ * each branch left in the caller's loop doubles the states it walks per CPU.
+ */
+static __always_inline int landscape(__u32 i, __u32 waker, enum rq_read how)
+{
+	__u32 zero = 0, cpu = waker + i, k;
+	struct pending *s;
+	int r;
+
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 1;
+	if (cpu >= nr_cpus)
+		cpu -= nr_cpus;
+	r = landscape_one(s, i, cpu, how, true);
+#pragma unroll
+	for (k = 1; k < LANDSCAPE_BATCH(how); k++) {
+		if (i + k >= landscape_cpus)
+			break;
+		if (++cpu >= nr_cpus)
+			cpu = 0;
+		r |= landscape_one(s, i + k, cpu, how, false);
+	}
+	return r;
 }
 
 __noinline int landscape_cpu(__u32 i, __u32 waker) { return landscape(i, waker, RQ_COPY); }
@@ -943,7 +987,7 @@ static __always_inline struct pending *snapshot(bool btf, enum rq_read how, stru
 	s->waker_known = 0;
 	s->rd_masks_known = 0;
 #pragma clang loop unroll(disable)
-	for (i = 0; i < FS_MAX_CPUS; i++) {
+	for (i = 0; i < FS_MAX_CPUS; i += LANDSCAPE_BATCH(how)) {
 		if (i >= landscape_cpus)
 			break;
 		if (how == RQ_CAST)
