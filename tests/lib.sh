@@ -27,4 +27,16 @@ expect_same() { if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$2 and $3 d
 
 # A message as one line: wrapped messages (80 columns) go on in lines indented by two blanks.
 unwrap() { awk 'NR > 1 && /^  / { sub(/^ +/, " "); printf "%s", $0; next } NR > 1 { print "" } { printf "%s", $0 } END { if (NR) print "" }' "$@"; }
+# report FILE: a checker's lines "ok WHAT" and "FAIL WHAT: WHY" as passes and failures;
+# any other line is shown as it is.
+report() {
+	local st what
+	while read -r st what; do
+		case $st in
+		ok) pass "$what" ;;
+		FAIL) fail "${what%%: *}" "${what#*: }" ;;
+		*) echo "    $st $what" ;;
+		esac
+	done <"$1"
+}
 finish() { echo "$_pass passed, $_fail failed"; [ $_fail -eq 0 ]; }

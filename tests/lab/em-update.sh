@@ -104,11 +104,5 @@ if ! python3 tests/qemu/check-em-update.py "$O" "$TMP/records.csv" "$TMP/new.csv
 	python3 tests/qemu/check-em-update.py "$O" "$TMP/records.csv" "$TMP/new.csv" "$TMP/old.csv" "$kp" "$PCT" "$MIN_FEEC" >"$TMP/check"
 fi
 cp "$TMP/check" "$D/check.txt"
-while read -r st what; do
-	case $st in
-	ok) pass "$what" ;;
-	FAIL) fail "${what%%: *}" "${what#*: }" ;;
-	*) echo "    $st $what" ;;
-	esac
-done <"$TMP/check"
+report "$TMP/check"
 finish
