@@ -114,8 +114,11 @@ read -r med p10 p90 runs <<<"$(sed -nE 's/^bpf-self: median ([0-9]+) ns per snap
 # microseconds apart, and each wake-up both recorded is compared field by field. A
 # field may differ where the other CPU changed it in between (util and the waker's
 # nr_running move fast), so each must agree on 95 % of them; the cap and flags fields,
-# which change seldom, too. Other CPUs' nr_running, read by neither, is empty in both
-# (checked above).
+# which change seldom, too. A `cfs_last_update_time` moves with every PELT update of
+# its CPU, as often as every microsecond on a busy one, so those must agree on 80 %
+# (seen: 432 of 456 beside a busy host). A field read from a wrong place would agree
+# on next to none. Other CPUs' nr_running, read by neither, is empty in both (checked
+# above).
 if unwrap "$TMP/all.err" | grep -q "struct rq loaded field by field"; then
 	how=$(unwrap "$TMP/all.err" | grep -o "loaded field by field through [^ ]*" | head -n 1)
 	"$FEECSCOPE" live -d 4 -i 1 -w "$TMP/loads.rec" >/dev/null 2>"$TMP/loads.err" &
@@ -154,13 +157,15 @@ for r in a:
     pairs += 1
     for k in fields:
         same[k] += r[k] == x[k]
-worst = min(fields, key=lambda k: same[k]) if fields else '-'
-print(pairs, len(fields), worst, same[worst] if fields else 0)
+# the share each field must reach, in percent: PELT's clock moves too fast for 95
+need = {k: 80 if k.endswith('_last_update_time') else 95 for k in fields}
+worst = min(fields, key=lambda k: same[k] * 100 - need[k] * pairs) if fields else '-'
+print(pairs, len(fields), worst, same[worst] if fields else 0, need.get(worst, 95))
 PY
 )
-	read -r pairs nf worst agree <<<"$res"
-	[ "${pairs:-0}" -ge 50 ] && [ "${nf:-0}" -ge $((16 * N)) ] && [ $((agree * 100)) -ge $((pairs * 95)) ] &&
-		pass "rq fields $how = the copies' on $pairs wake-ups ($nf fields; least: $worst $agree)" ||
-		fail "rq fields $how = the copies'" "$res (wake-ups both saw, fields, least equal) $(grep -hm1 -iE 'error|refused' "$TMP/loads.err" "$TMP/copies.err")"
+	read -r pairs nf worst agree need <<<"$res"
+	[ "${pairs:-0}" -ge 50 ] && [ "${nf:-0}" -ge $((16 * N)) ] && [ $((agree * 100)) -ge $((pairs * ${need:-95})) ] &&
+		pass "rq fields $how = the copies' on $pairs wake-ups ($nf fields; nearest its bound: $worst $agree, >= $need %)" ||
+		fail "rq fields $how = the copies'" "$res (wake-ups both saw, fields, nearest its bound, equal, % needed) $(grep -hm1 -iE 'error|refused' "$TMP/loads.err" "$TMP/copies.err")"
 fi
 finish
