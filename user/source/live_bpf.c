@@ -1139,18 +1139,22 @@ int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)
 
 int fs_live_bpf_self_times(struct fs_live_bpf *b, struct fs_self_quantiles *q)
 {
-	static struct fs_self_hist per_cpu[FS_MAX_CPUS]; /* nr_possible <= FS_MAX_CPUS */
 	__u64 sum[FS_SELF_BUCKETS] = { 0 }, want[3], seen = 0;
+	struct fs_self_hist *per_cpu; /* one per possible CPU, as a per-CPU map's lookup fills */
 	__u32 zero = 0;
 	int k = 0;
 
 	memset(q, 0, sizeof(*q));
-	if (!b->skel->rodata->self_time ||
-	    bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.self_hist), &zero, per_cpu))
+	if (!b->skel->rodata->self_time || !(per_cpu = calloc(b->nr_possible, sizeof(*per_cpu))))
 		return -1;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.self_hist), &zero, per_cpu)) {
+		free(per_cpu);
+		return -1;
+	}
 	for (int cpu = 0; cpu < b->nr_possible; cpu++)
 		for (int i = 0; i < FS_SELF_BUCKETS; i++)
 			sum[i] += per_cpu[cpu].n[i];
+	free(per_cpu);
 	for (int i = 0; i < FS_SELF_BUCKETS; i++)
 		q->count += sum[i];
 	if (!q->count)
