@@ -38,9 +38,25 @@ echo \$? >/out/live.rc
 kill \$w; wait
 EOF
 D=build/lab/current-cpu/$series
-FS_LAB_EXTRA=$X tests/qemu/run-lab.sh -t 2+2 -d "$SECS" -K "$kd" -o "$D" >"$TMP/run" 2>&1 ||
-	{ fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
 O=$D/out
+boot() {
+	FS_LAB_EXTRA=$X tests/qemu/run-lab.sh -t 2+2 -d "$SECS" -K "$kd" -o "$D" "$@" >"$TMP/run" 2>&1 ||
+		{ fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
+}
+# percent of the snapshots paired with their placement (sched_wakeup / migrate)
+paired_pct() {
+	local s p
+	s=$(sed -nE 's/^collector: snapshots ([0-9]+).*/\1/p' "$O/live.err" 2>/dev/null | tail -n 1)
+	p=$(sed -nE 's/^pairing: paired ([0-9]+).*/\1/p' "$O/live.err" 2>/dev/null | tail -n 1)
+	[ "${s:-0}" -gt 0 ] && echo $((${p:-0} * 100 / s)) || echo 0
+}
+boot
+# Seen once in TCG (CI, 6.12): the sched_wakeup program ran for 2 % of the wake-ups, so
+# almost no placement was known (the symptom docs/agreement.md describes); boot again.
+if [ "$(paired_pct)" -lt 90 ]; then
+	echo "    only $(paired_pct) % of the snapshots paired with a placement: booting the guest again"
+	boot -k
+fi
 if [ "$(cat "$O/live.rc" 2>/dev/null)" != 0 ]; then
 	fail "feecscope live ran in the guest" "exit $(cat "$O/live.rc" 2>/dev/null): $(head -c 300 "$O/live.err" 2>/dev/null)"
 	finish; exit
