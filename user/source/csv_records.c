@@ -411,8 +411,7 @@ static int cerr(struct fs_csv_reader *r, char *err, size_t errlen, int col, cons
 	return -1;
 }
 
-/* Next line without its newline; 0 at EOF. */
-/* 1: a line in r->line, 0: end of file, -1: error in err. */
+/* The next line, without its newline, in r->line: 1; end of file: 0; an error in err: -1. */
 static int read_line(struct fs_csv_reader *r, char *err, size_t errlen)
 {
 	ssize_t n = getline(&r->line, &r->cap, r->f);

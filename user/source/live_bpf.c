@@ -578,6 +578,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 			 char *err, size_t errlen)
 {
 	struct feecscope_bpf *s;
+	const char *self_time = getenv("FS_BENCH_SELF_TIME"); /* the cost bench's own clock */
 	bool t = b->feat.tp_btf;
 	int rc;
 
@@ -593,7 +594,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	}
 	s->rodata->nr_cpus = b->nr_possible;
 	s->rodata->landscape_cpus = b->landscape_cpus;
-	s->rodata->self_time = getenv("FS_BENCH_SELF_TIME") && !strcmp(getenv("FS_BENCH_SELF_TIME"), "1");
+	s->rodata->self_time = self_time && !strcmp(self_time, "1");
 	s->rodata->self_tgid = getpid();
 	s->rodata->select_nargs = b->feat.fentry_select ? b->feat.select_nargs : 0;
 	s->rodata->util_est_off = b->feat.util_est_off;
@@ -1152,11 +1153,11 @@ int fs_live_bpf_self_times(struct fs_live_bpf *b, struct fs_self_quantiles *q)
 		return -1;
 	}
 	for (int cpu = 0; cpu < b->nr_possible; cpu++)
-		for (int i = 0; i < FS_SELF_BUCKETS; i++)
+		for (int i = 0; i < FS_SELF_BUCKETS; i++) {
 			sum[i] += per_cpu[cpu].n[i];
+			q->count += per_cpu[cpu].n[i];
+		}
 	free(per_cpu);
-	for (int i = 0; i < FS_SELF_BUCKETS; i++)
-		q->count += sum[i];
 	if (!q->count)
 		return -1;
 	/* the bucket holding the 10th, 50th and 90th percentile snapshot; its middle */
