@@ -51,8 +51,10 @@ TEST_SRCS  := $(wildcard tests/unit/*.c)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 
 CORE_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(CORE_SRCS))
-SAN_OBJS   := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS) $(TEST_SRCS))
-TEST_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_SRCS))
+# live's libbpf-free parts the unit tests also take
+UNIT_LIVE  := user/source/live_env.c
+SAN_OBJS   := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS) $(TEST_SRCS) $(UNIT_LIVE))
+TEST_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_SRCS) $(UNIT_LIVE))
 LIVE_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIVE_SRCS))
 HDRS       := $(wildcard user/*.h user/*/*.h tests/unit/*.h)
 

@@ -59,6 +59,7 @@ struct fs_live_bpf {
 static int g_verbose;
 static __u64 g_t0; /* fs_live_bpf_start() entry, for -v's phase times */
 static char g_refused[64]; /* the program a failed load names, for the fallback to drop */
+static bool g_verifier_log; /* libbpf showed a verifier log: the verifier ran and refused */
 
 static int log_wrapped(const char *lead, const char *fmt, va_list ap);
 
@@ -72,6 +73,8 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 		snprintf(g_refused, sizeof(g_refused), "%s", va_arg(aq, const char *));
 		va_end(aq);
 	}
+	if (level == LIBBPF_WARN && strstr(fmt, "BEGIN PROG LOAD LOG"))
+		g_verifier_log = true;
 	if (level == LIBBPF_DEBUG && g_verbose < 3)
 		return 0;
 	if (level == LIBBPF_INFO && g_verbose < 2)
@@ -629,10 +632,12 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 
 	b->feat.loads++;
 	g_refused[0] = 0;
+	g_verifier_log = false;
 	rc = feecscope_bpf__load(s);
 	if (rc) {
 		b->load_errno = -rc;
-		return fs_bpf_load_error(-rc, err, errlen); /* -2: the environment refused it */
+		/* -2: the environment refused it */
+		return fs_bpf_load_error(-rc, g_verifier_log, err, errlen);
 	}
 	return 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Telling the reasons bpf() fails apart (live_env.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,9 +46,10 @@ int fs_bpf_env_check(char *err, size_t errlen)
 	return -1;
 }
 
-int fs_bpf_load_error(int err_no, char *err, size_t errlen)
+int fs_bpf_load_error(int err_no, bool verifier_log, char *err, size_t errlen)
 {
-	if (refusal(err_no)) {
+	/* the verifier returns EACCES (and EPERM) for programs it rejects: its log tells them apart */
+	if (!verifier_log && refusal(err_no)) {
 		snprintf(err, errlen, "loading the BPF programs: %s", refusal(err_no));
 		return -2;
 	}

@@ -9,6 +9,7 @@
 #ifndef FEECSCOPE_LIVE_ENV_H
 #define FEECSCOPE_LIVE_ENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One harmless bpf() call before anything is loaded: 0, or -1 with the message. */
@@ -16,9 +17,10 @@ int fs_bpf_env_check(char *err, size_t errlen);
 
 /*
  * The message for a failed load of the BPF object (err_no as libbpf
- * returned it, positive): -2 when the environment refused it, -1 when the
+ * returned it, positive; verifier_log: the verifier wrote a log, so it ran
+ * and rejected a program): -2 when the environment refused it, -1 when the
  * verifier (or anything else) did.
  */
-int fs_bpf_load_error(int err_no, char *err, size_t errlen);
+int fs_bpf_load_error(int err_no, bool verifier_log, char *err, size_t errlen);
 
 #endif /* FEECSCOPE_LIVE_ENV_H */
