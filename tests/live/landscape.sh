@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The per-CPU landscape (bpf/feecscope.bpf.c landscape_cpu()) on this kernel (root):
+# The per-CPU landscape (feecscope.bpf.c landscape_waker(), _others()) here (root):
 # every snapshot carries every CPU's struct rq (a non-zero capacity, the online flag),
 # and the cost bench's hidden FS_BENCH_LANDSCAPE_CPUS=1 (tests/bench/landscape_cost.sh)
 # really leaves the waker's CPU alone in it: were it ignored, the bench would report a
@@ -67,7 +67,7 @@ nr_bad() {
 bad=$(nr_bad all)
 [ "$bad" -eq 0 ] && pass "nr_running read on the waker's CPU alone, in all $n snapshots" ||
 	fail "nr_running read on the waker's CPU alone" "$bad of $n snapshots: $(grep -m1 '^wakeup ' "$TMP/all.err" | cut -c1-300)"
-# Other CPUs' online comes from the waker's rd->online (landscape_cpu()); a CPU
+# Other CPUs' online comes from the waker's rd->online (landscape_others()); a CPU
 # outside its root domain (isolcpus, a cpuset partition) would read its own rq.
 own=$(unwrap "$TMP/all.err" | grep -o "online read from their own rq [0-9]*" | tail -n 1 | grep -o "[0-9]*$")
 if [ -z "$(cat /sys/devices/system/cpu/isolated 2>/dev/null)" ] &&

@@ -292,13 +292,13 @@ static void prime_cpus(int nr_cpus, __u64 mask)
 
 static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
 {
-	int fd = bpf_map__fd(b->skel->maps.rqs), known = 0;
+	/* the programs' global array, mapped: written by the harvest, never here */
+	const volatile __u64 *addr = b->skel->bss->rq_addr;
+	int known = 0;
 
 	*unknown = 0;
-	for (__u32 cpu = 0; cpu < (__u32)b->feat.nr_cpus; cpu++) {
-		__u64 v = 0;
-
-		if (!bpf_map_lookup_elem(fd, &cpu, &v) && v)
+	for (int cpu = 0; cpu < b->feat.nr_cpus && cpu < FS_MAX_CPUS; cpu++) {
+		if (addr[cpu])
 			known++;
 		else
 			*unknown |= 1ull << cpu;
@@ -528,7 +528,7 @@ static void count_programs(struct fs_live_bpf *b)
 
 /*
  * The CPUs whose landscape the collector reads: all, unless the hidden
- * FS_BENCH_LANDSCAPE_CPUS (1..nr) asks for fewer, counted from the waker's.
+ * FS_BENCH_LANDSCAPE_CPUS (1..nr) asks for fewer: the waker's and the lowest others.
  * Only the cost bench sets it (tests/bench/landscape_cost.sh); its records
  * then lack the other CPUs, so live says so.
  */
@@ -545,7 +545,7 @@ static __u32 landscape_cpus(int nr)
 		vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%s ignored (not 1..%d)\n", e, nr);
 		return nr;
 	}
-	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only the waker's CPU and the %ld after it are "
+	vlog(0, "warning: FS_BENCH_LANDSCAPE_CPUS=%ld: only the waker's CPU and the %ld lowest others are "
 	     "read (a benchmark setting: placements and energy are wrong)\n", n, n - 1);
 	return n;
 }
