@@ -261,12 +261,12 @@ enum rq_read { RQ_COPY, RQ_CAST, RQ_KSYM };
 
 /*
  * Other CPUs per call of landscape_others*() (a power of two dividing
- * FS_MAX_CPUS): the call with its scratch lookup costs about 70 arm64
- * instructions, a quarter of a CPU's landscape where fields are loaded
- * (6.18 lab, -icount shift=0: 272 instructions per other CPU at one CPU a
- * call, 197 at four). The copies stay at one: each CPU's read_cpu() call is
- * one more walk of it per program (6.1 lab: start-up 0.48 -> 0.82 s at four,
- * for 1,040 -> 949 instructions a CPU).
+ * FS_MAX_CPUS). Where fields are loaded, eight: a phone's CPUs in one call,
+ * whose fixed part (scratch lookup, the batch's mask, eight casts) is about
+ * 200 arm64 instructions (6.18 lab, -icount shift=0); the verifier walks
+ * the longer body once per program (start-up +0.1 s there). The copies
+ * stay at one: each CPU's read_cpu() call is one more walk of it per
+ * program (6.1 lab: start-up 0.48 -> 0.82 s at four).
  */
 #define OTHERS_BATCH(how) ((how) == RQ_COPY ? 1 : 8)
 
@@ -789,8 +789,9 @@ static __always_inline int landscape_waker(__u32 cpu, enum rq_read how)
  * a batch's entries and rq addresses sit at constant distances from its
  * first. The BTF pointers are all made first: bpf_rdonly_cast() and
  * bpf_per_cpu_ptr() are calls, which take r0-r5, and the field loads and
- * stores after them then have every register (6.18 lab: 197 -> N arm64
- * instructions per other CPU).
+ * stores after them then have every register (6.18 lab: 197 -> 144 arm64
+ * instructions per other CPU, 78 of them the verifier's guards of the
+ * loads: docs/lab.md, Cost, the kernel's guard).
  */
 static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end, enum rq_read how)
 {
