@@ -133,36 +133,7 @@ if unwrap "$TMP/all.err" | grep -q "struct rq loaded field by field"; then
 	for f in loads copies; do
 		"$FEECSCOPE" replay "$TMP/$f.rec" --convert-csv "$TMP/$f.csv" >/dev/null 2>&1
 	done
-	res=$(python3 - "$TMP/loads.csv" "$TMP/copies.csv" <<'PY'
-import csv, sys
-from collections import defaultdict
-def wakeups(f):
-    try:
-        return [r for r in csv.DictReader(l for l in open(f) if not l.startswith('#'))
-                if r['type'] == 'wakeup']
-    except OSError:
-        return []
-a, b = wakeups(sys.argv[1]), wakeups(sys.argv[2])
-by_pid = defaultdict(list)
-for r in b:
-    by_pid[r['pid']].append(r)
-fields = [k for k in (a[0] if a else {}) if k.startswith('cpu') and k[3].isdigit()
-          and not k.endswith('_busy_ns')]
-same, pairs = defaultdict(int), 0
-for r in a:
-    near = [x for x in by_pid[r['pid']] if abs(int(x['ts_ns']) - int(r['ts_ns'])) < 20000]
-    if not near:
-        continue
-    x = min(near, key=lambda x: abs(int(x['ts_ns']) - int(r['ts_ns'])))
-    pairs += 1
-    for k in fields:
-        same[k] += r[k] == x[k]
-# the share each field must reach, in percent: PELT's clock moves too fast for 95
-need = {k: 80 if k.endswith('_last_update_time') else 95 for k in fields}
-worst = min(fields, key=lambda k: same[k] * 100 - need[k] * pairs) if fields else '-'
-print(pairs, len(fields), worst, same[worst] if fields else 0, need.get(worst, 95))
-PY
-)
+	res=$(python3 "$(dirname "$0")/rq_agree.py" "$TMP/loads.csv" "$TMP/copies.csv")
 	read -r pairs nf worst agree need <<<"$res"
 	[ "${pairs:-0}" -ge 50 ] && [ "${nf:-0}" -ge $((16 * N)) ] && [ $((agree * 100)) -ge $((pairs * ${need:-95})) ] &&
 		pass "rq fields $how = the copies' on $pairs wake-ups ($nf fields; nearest its bound: $worst $agree, >= $need %)" ||
