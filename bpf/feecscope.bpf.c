@@ -401,7 +401,7 @@ static __always_inline bool skip_task(bool btf, struct task_struct *p)
  * The waker's rq gives everything; another CPU's gives neither nr_running
  * (in the rq's first line, its lock's, which that CPU writes all the time;
  * no feec reads another CPU's) nor online (beside cfs_tasks, written on
- * every enqueue: other_online() takes it from the waker's rd->online), nor
+ * every enqueue: landscape_others() takes it from the waker's rd->online), nor
  * rd and sd (only the waker's matter).
  */
 enum rq_plan { RQ_PLAN_WAKER, RQ_PLAN_OTHER };
@@ -549,7 +549,7 @@ static __always_inline __u32 fill_cpu(struct fs_cpu *c, struct rq *m, bool waker
 
 	c->cfs_last_update_time = a->last_update_time;
 	c->util_avg = a->util_avg;
-	/* util_est's enqueued word, flag bit masked (the waking task's also takes ewma: read_util_est()) */
+	/* util_est's enqueued word, flag bit masked (the waking task's takes ewma too: read_util_est()) */
 	if (bpf_core_field_exists(ao->util_est.enqueued)) { /* v5.13 - v6.7 */
 		c->util_est = ao->util_est.enqueued & ~UTIL_AVG_UNCHANGED_MSB;
 		barrier();
@@ -723,7 +723,7 @@ static __always_inline bool other_rq_online(struct rq *rq, enum rq_read how)
 	return v;
 }
 
-/* The scratch snapshot of this CPU (a global function cannot take it as an argument before v5.12). */
+/* This CPU's scratch snapshot (before v5.12 a global function cannot take it as an argument). */
 static __always_inline struct pending *scratch_snapshot(void)
 {
 	__u32 zero = 0;
@@ -733,8 +733,9 @@ static __always_inline struct pending *scratch_snapshot(void)
 
 /*
  * The waker's CPU's landscape into s, with what feec takes from it: its rq's
- * rd and sd, the rd's masks (other_online()) and whether p is its current.
- * 0, or 1 where its struct rq is unknown (its entry is then zeroed).
+ * rd and sd, the rd's span and online masks (where landscape_others() finds
+ * the other CPUs' online) and whether p is its current. 0, or 1 where its
+ * struct rq is unknown (its entry is then zeroed).
  */
 static __always_inline int landscape_waker(__u32 cpu, enum rq_read how)
 {
@@ -808,7 +809,8 @@ static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end,
 	/* the verifier's bound: callers pass first < end <= nr_cpus, a multiple of the batch */
 	first &= FS_MAX_CPUS - OTHERS_BATCH(how);
 	/* bit k: CPU first + k is read (below end, not the waker's) */
-	todo = end - first >= OTHERS_BATCH(how) ? (1u << OTHERS_BATCH(how)) - 1 : (1u << (end - first)) - 1;
+	todo = end - first >= OTHERS_BATCH(how) ? (1u << OTHERS_BATCH(how)) - 1
+						: (1u << (end - first)) - 1;
 	if (waker - first < OTHERS_BATCH(how))
 		todo &= ~(1u << (waker - first));
 	addr = &rq_addr[first];
@@ -816,7 +818,7 @@ static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end,
 	/*
 	 * Every CPU's pointer, whether read or not, and unchecked until used:
 	 * a branch here would be a path the verifier walks through all of the
-	 * rest (start-up 0.62 -> 1.11 s on the 6.18 lab). A cast of an unknown
+	 * rest (with one a CPU, start-up 0.62 -> 1.11 s on the 6.18 lab). A cast of an unknown
 	 * address (0) is never dereferenced.
 	 */
 	if (how == RQ_CAST) {
@@ -853,7 +855,7 @@ static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end,
 			}
 			flags = fill_cpu(ck, rq, false);
 		}
-		/* other_online(), the counter bumped once a call */
+		/* online: its bit in the waker's rd->online, else its own rq's (counted once a call) */
 		if ((span >> k) & 1) {
 			if ((online >> k) & 1)
 				flags |= FS_CPU_ONLINE;
