@@ -99,6 +99,20 @@ int fs_em_load(const char *spec, struct fs_em *em, char *err, size_t errlen);
 int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, struct fs_em *em,
 		    char *err, size_t errlen);
 
+/* Did the table change (power, cost, performance, flags of any state) from a to b? */
+bool fs_em_tables_differ(const struct fs_em *a, const struct fs_em *b);
+/* A reader of a changing EM: fs_em_load()'s return values. */
+typedef int (*fs_em_reader)(void *ctx, struct fs_em *em, char *err, size_t errlen);
+/* The reader of fs_em_load(spec): spec as ctx, NULL for the running kernel's. */
+int fs_em_read_spec(void *spec, struct fs_em *em, char *err, size_t errlen);
+/*
+ * em holds a read of a table the kernel may be rewriting (em_settle.c): read
+ * it again, up to rereads times, until two reads in a row agree. 0: em is
+ * that table; 1: it kept changing (em holds the last read); else the reader's
+ * error (em holds the last good read).
+ */
+int fs_em_settle(fs_em_reader read, void *ctx, struct fs_em *em, int rereads, char *err, size_t errlen);
+
 /* Human-readable dump for `feecscope em`. */
 void fs_em_print(FILE *out, const struct fs_em *em);
 

@@ -204,25 +204,6 @@ static void feed_cpu_stats(struct fs_live_run *r)
 		feed(r, &fq[i].hdr);
 }
 
-/* Did the kernel change its table (power, cost, performance, flags) since cur? */
-static bool em_table_changed(const struct fs_em *cur, const struct fs_em *now)
-{
-	if (cur->nr_pd != now->nr_pd)
-		return true;
-	for (int i = 0; i < cur->nr_pd; i++) {
-		const struct fs_em_pd *a = &cur->pd[i], *b = &now->pd[i];
-
-		if (a->nr_ps != b->nr_ps || a->flags != b->flags)
-			return true;
-		for (int s = 0; s < a->nr_ps; s++)
-			if (a->ps[s].frequency != b->ps[s].frequency || a->ps[s].power != b->ps[s].power ||
-			    a->ps[s].cost != b->ps[s].cost || a->ps[s].performance != b->ps[s].performance ||
-			    a->ps[s].inefficient != b->ps[s].inefficient)
-				return true;
-	}
-	return false;
-}
-
 /*
  * v6.9+ EMs change at run time (em_dev_update_perf_domain(): thermal or
  * vendor drivers). The kernel's EM is read again when v6.19+ notifies a
@@ -239,25 +220,11 @@ static void check_em_update(struct fs_live_run *r)
 	FILE *f;
 	long n;
 
-	if (fs_em_load(NULL, &now, err, sizeof(err)) || !em_table_changed(&r->em_cur, &now))
+	if (fs_em_load(NULL, &now, err, sizeof(err)) || !fs_em_tables_differ(&r->em_cur, &now))
 		return; /* unreadable for now: the last table stands */
-	/*
-	 * debugfs serves a table file by file, so a read that spans
-	 * em_dev_update_perf_domain() can mix the old and the new table (seen in
-	 * the lab: an em record with one state's old power before the right one).
-	 * A changed table counts once the next read returns the same.
-	 */
-	for (int tries = 0;; tries++) {
-		static struct fs_em again;
-
-		if (fs_em_load(NULL, &again, err, sizeof(err)))
-			return;
-		if (!em_table_changed(&now, &again))
-			break;
-		if (tries == 3)
-			return; /* still changing: the next interval reads it again */
-		now = again;
-	}
+	/* a changed table counts once read the same twice (em_settle.c); else the next interval */
+	if (fs_em_settle(fs_em_read_spec, NULL, &now, 4, err, sizeof(err)))
+		return;
 	feed_em_update(r); /* an earlier change still waiting goes first */
 	f = fmemopen(u->text, sizeof(u->text), "w");
 	if (!f)
