@@ -179,6 +179,14 @@ struct {
 	__type(value, struct pending);
 } scratch SEC(".maps");
 
+/* This CPU's scratch snapshot (before v5.12 a global function cannot take it as an argument). */
+static __always_inline struct pending *scratch_snapshot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
 static __always_inline void count_n(__u32 idx, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&counters, &idx);
@@ -723,14 +731,6 @@ static __always_inline bool other_rq_online(struct rq *rq, enum rq_read how)
 	return v;
 }
 
-/* This CPU's scratch snapshot (before v5.12 a global function cannot take it as an argument). */
-static __always_inline struct pending *scratch_snapshot(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&scratch, &zero);
-}
-
 /*
  * The waker's CPU's landscape into s, with what feec takes from it: its rq's
  * rd and sd, the rd's span and online masks (where landscape_others() finds
@@ -1056,14 +1056,14 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 static __always_inline struct pending *snapshot(bool btf, enum rq_read how, struct task_struct *p,
 						__u64 now)
 {
-	__u32 zero = 0, waker = bpf_get_smp_processor_id();
+	__u32 waker = bpf_get_smp_processor_id();
 	const struct cpumask *mask;
 	struct pending *s;
 	struct fs_wakeup *w;
 	bool incomplete;
 	__u32 i, end;
 
-	s = bpf_map_lookup_elem(&scratch, &zero);
+	s = scratch_snapshot();
 	if (!s)
 		return NULL;
 	w = &s->w;
@@ -1193,7 +1193,6 @@ static __always_inline bool reaches_select(bool btf, struct task_struct *p)
 static __always_inline int on_waking(bool btf, enum rq_read how, struct task_struct *p)
 {
 	struct pending *s;
-	__u32 zero = 0;
 	__u64 t0;
 
 	count(FS_CNT_WAKING);
@@ -1212,7 +1211,7 @@ static __always_inline int on_waking(bool btf, enum rq_read how, struct task_str
 		     .kind = FS_PLACE_RUNNABLE);
 		return 0;
 	}
-	s = bpf_map_lookup_elem(&scratch, &zero);
+	s = scratch_snapshot();
 	if (!s)
 		return 0;
 	if (s->valid) /* the previous wake-up never reached select (ttwu wakelist) */
@@ -1238,8 +1237,8 @@ static __always_inline int on_waking(bool btf, enum rq_read how, struct task_str
  */
 static __always_inline int on_select(enum rq_read how, struct task_struct *p, __u64 wake_flags)
 {
-	__u32 zero = 0, sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
-	struct pending *s = bpf_map_lookup_elem(&scratch, &zero);
+	__u32 sync = select_nargs == 4 ? 0x01 : 0x10; /* WF_SYNC <= v5.10 : v5.11+ */
+	struct pending *s = scratch_snapshot();
 	__u32 waker;
 	__u64 t0;
 
