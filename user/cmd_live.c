@@ -201,9 +201,10 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 			"this machine", why, nr_cpus);
 	}
 	/* the kernel's own may be changing while read (v6.9+): as live's later reads, twice alike */
-	if (!*emulate && fs_em_settle(fs_em_read_spec, (void *)o->run.em_spec, em, 4, err, sizeof(err)) == 1)
-		fs_cli_error("live", "the kernel's Energy Model changed at each of 5 reads; using the last (live "
-			"follows its later changes)");
+	if (!*emulate &&
+	    fs_em_settle(fs_em_read_spec, (void *)o->run.em_spec, em, FS_EM_REREADS, err, sizeof(err)) == 1)
+		fs_cli_error("live", "the kernel's Energy Model changed at each of %d reads; using the last "
+			"(live follows its later changes)", FS_EM_REREADS + 1);
 	if (fs_kernel_fs_mounted())
 		fs_cli_error("live", "mounted %s (it was not mounted; left mounted)", fs_kernel_fs_mounted());
 	if (em->nr_cpus > nr_cpus) {

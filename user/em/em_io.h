@@ -112,6 +112,8 @@ int fs_em_read_spec(void *spec, struct fs_em *em, char *err, size_t errlen);
  * error (em holds the last good read).
  */
 int fs_em_settle(fs_em_reader read, void *ctx, struct fs_em *em, int rereads, char *err, size_t errlen);
+/* The rereads live gives a table, at start and on each change: five reads in all. */
+#define FS_EM_REREADS 4
 
 /* Human-readable dump for `feecscope em`. */
 void fs_em_print(FILE *out, const struct fs_em *em);

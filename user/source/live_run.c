@@ -223,7 +223,7 @@ static void check_em_update(struct fs_live_run *r)
 	if (fs_em_load(NULL, &now, err, sizeof(err)) || !fs_em_tables_differ(&r->em_cur, &now))
 		return; /* unreadable for now: the last table stands */
 	/* a changed table counts once read the same twice (em_settle.c); else the next interval */
-	if (fs_em_settle(fs_em_read_spec, NULL, &now, 4, err, sizeof(err)))
+	if (fs_em_settle(fs_em_read_spec, NULL, &now, FS_EM_REREADS, err, sizeof(err)))
 		return;
 	feed_em_update(r); /* an earlier change still waiting goes first */
 	f = fmemopen(u->text, sizeof(u->text), "w");
