@@ -123,9 +123,9 @@ struct {
 
 /*
  * Every CPU's struct rq address, 0 until a harvest program learnt it (no
- * `runqueues` ksym needed: see harvest()). A
- * global array, not a map: a snapshot takes a batch of CPUs' addresses at
- * constant offsets from one pointer, where a map costs a lookup per CPU.
+ * `runqueues` ksym needed: see harvest()). A global array, not a map: a
+ * snapshot takes a batch of CPUs' addresses at constant offsets from one
+ * pointer, where a map costs a lookup per CPU.
  */
 __u64 rq_addr[FS_MAX_CPUS];
 
