@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The closed-loop simulation (docs/simulation.md): a recording's workload,
+ * replayed on a simulated machine whose wake-ups are placed by one feec
+ * policy, so each policy's energy comes from what it would have made the
+ * workload do, not from pricing the recorded kernel's decisions one by one.
+ * Pure C on the engine: no I/O, no libbpf.
+ *
+ * Two halves meet here:
+ *   workload.c  records -> struct fs_sim_workload (tasks and activations)
+ *   machine.c   fs_sim_workload + policy + EM -> struct fs_sim_result
+ */
+#ifndef FEECSCOPE_SIM_H
+#define FEECSCOPE_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../record.h"
+#include "../engine/em.h"
+#include "../engine/policy.h"
+
+/*
+ * How long work takes on a CPU.
+ *   DEVICE: as on silicon, time = work * 1024 / capacity * fmax_pd / f.
+ *   LAB:    as under QEMU -icount: every CPU at every OPP runs the same
+ *           instructions a nanosecond, time = work (the kernel still scales
+ *           PELT by capacity and frequency: it does not know).
+ */
+enum fs_sim_physics { FS_SIM_DEVICE = 0, FS_SIM_LAB };
+
+/*
+ * Work unit: nanoseconds of running on a CPU of capacity 1024 at its PD's
+ * highest frequency (DEVICE). Under LAB physics the unit is plain CPU ns.
+ */
+#define FS_SIM_NO_TASK (-1)
+#define FS_SIM_NEVER   (~0ull)
+
+/* One activation: the task woke at wake_ns and ran `work` before it slept. */
+struct fs_sim_act {
+	__u64 wake_ns;   /* since the workload's t0 */
+	__u64 work;      /* work units (above) */
+	__u64 rec_cpu_ns;/* the CPU time the recorded kernel gave it (self-check) */
+	__s32 rec_cpu;   /* CPU the recorded kernel placed it on, -1 unknown */
+	__s32 waker;     /* task index of the waker, FS_SIM_NO_TASK if unknown */
+	__u32 flags;     /* FS_SIM_ACT_* */
+	__u32 pad;
+};
+#define FS_SIM_ACT_FORK (1u << 0) /* the task's first activation is its fork (no feec) */
+#define FS_SIM_ACT_SYNC (1u << 1) /* WF_SYNC as recorded */
+
+struct fs_sim_task {
+	__s32 pid, tgid;
+	__u32 uid;               /* FS_NO_UID if unknown */
+	char comm[FS_COMM_LEN];
+	__u64 cpus_allowed;      /* mask as first recorded */
+	__u16 uclamp_min, uclamp_max;
+	__u32 init_util;         /* PELT util_avg at its first recorded wake-up (synced) */
+	__u32 init_util_est;     /* util_est (ewma) then */
+	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up */
+	__u64 exit_ns;           /* since t0, FS_SIM_NEVER if it did not exit */
+	__u32 first_act, nr_act; /* its activations: acts[first_act .. first_act + nr_act) */
+};
+
+/*
+ * Per-CPU and overall figures of the recording the workload came from, for
+ * the self-check (the simulation under the recorded kernel's policy against
+ * what the recorded kernel did).
+ */
+struct fs_sim_observed {
+	__u64 busy_ns[FS_MAX_CPUS]; /* CPU time of the activations by the CPU it ran on */
+	__u64 wakeups;              /* activations with a known placement */
+	__u64 migrations;           /* wake-up placements on another CPU than prev + balance moves */
+	__u64 balance_migrations;   /* FS_MIG_BALANCE records */
+};
+
+struct fs_sim_workload {
+	__u64 t0_ns, end_ns;         /* recording time of t0; end = length since t0 */
+	int nr_cpus;
+	enum fs_sim_physics physics; /* the unit `work` was derived in */
+	int nr_tasks;
+	struct fs_sim_task *tasks;
+	__u64 nr_acts;
+	struct fs_sim_act *acts;     /* grouped by task, each task's in wake order */
+	struct fs_sim_observed observed;
+	/* What the recording could not give (docs/simulation.md, "What a recording cannot tell"). */
+	__u64 acts_unknown_work;     /* activations whose CPU time was not recorded: work 0 */
+	__u64 tasks_never_woke;      /* CPU time of tasks without a wake-up in the window: not simulated */
+	__u64 never_woke_ns;
+};
+
+struct fs_sim_builder;
+
+/* Records are fed in timestamp order, as fs_pipeline_feed() gets them. */
+struct fs_sim_builder *fs_sim_builder_new(const struct fs_em *em, enum fs_sim_physics physics);
+/* Returns 0, or -1 with err naming the record and what is wrong. */
+int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, char *err, size_t errlen);
+/* Hands the workload over (free with fs_sim_workload_free) and frees the builder. */
+int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen);
+void fs_sim_builder_free(struct fs_sim_builder *b);
+void fs_sim_workload_free(struct fs_sim_workload *wl);
+
+/* The simulated machine's rules where kernels differ or a device chooses. */
+struct fs_sim_params {
+	const struct fs_em *em;
+	const struct fs_policy_desc *policy; /* places every wake-up feec decides */
+	enum fs_sim_physics physics;
+	unsigned int hz;                     /* scheduler tick, 250 if 0 */
+	__u64 sugov_rate_limit_ns;           /* schedutil rate_limit_us * 1000; 0: every update */
+};
+
+#define FS_SIM_LAT_BUCKETS 64 /* log2 buckets of ns, bucket i holds [2^i, 2^(i+1)) */
+
+struct fs_sim_task_result {
+	double energy;        /* the task's share: busy time it ran x its CPU's power, EM unit x s */
+	__u64 run_ns;         /* time it ran */
+	__u64 wait_ns;        /* time runnable but not running */
+	__u64 acts_done;      /* activations completed */
+	__u64 work_left;      /* work still queued at the end */
+};
+
+struct fs_sim_result {
+	double energy;                        /* sum over CPUs of busy time x power of its OPP, EM unit x s */
+	double energy_mj;                     /* the same in mJ; NAN for a bogoWatt EM */
+	__u64 busy_ns[FS_MAX_CPUS];
+	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS]; /* busy time of a PD's CPUs at each OPP */
+	__u64 wakeups, feec_eligible, overutilized_wakeups;
+	__u64 overutilized_ns;
+	__u64 migrations_wakeup, migrations_misfit, migrations_newidle;
+	__u64 work_given, work_done, work_left;
+	__u64 lat_hist[FS_SIM_LAT_BUCKETS];   /* activation wake -> completion */
+	__u64 wait_hist[FS_SIM_LAT_BUCKETS];  /* an activation's runnable wait */
+	int nr_tasks;
+	struct fs_sim_task_result *task;      /* nr_tasks entries, indexed as the workload's */
+};
+
+/* Returns 0, or -1 with err set (bad params). r is freed with fs_sim_result_free. */
+int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, struct fs_sim_result *r,
+	       char *err, size_t errlen);
+void fs_sim_result_free(struct fs_sim_result *r);
+/* Percentile q (0..1) of a log2 histogram, the bucket's upper bound in ns. */
+__u64 fs_sim_hist_quantile(const __u64 *hist, double q);
+
+#endif /* FEECSCOPE_SIM_H */
