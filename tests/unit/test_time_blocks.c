@@ -160,3 +160,27 @@ FS_TEST(verdict_needs_four_time_blocks)
 	v.lo_fj = -5, v.hi_fj = -1;
 	EXPECT_TRUE(fs_verdict_measurable(&v));  /* all below 0: the margin saves */
 }
+
+/*
+ * A trace shorter than 10 s still gets at least FS_BLOCK_MIN_BLOCKS blocks
+ * (docs/accounting.md): 5 s in 10 ms bins, span / 10 = 500 ms, so blocks of
+ * 320 ms (32 bins, the last power of two not above it): 16 blocks. Rounding
+ * up instead (640 ms) would give 8.
+ */
+FS_TEST(blocks_short_trace_has_ten_blocks)
+{
+	struct fs_time_blocks b;
+	fs_fj_t out[FS_BLOCK_BINS], one = 1000000000000ll, zero = 0;
+	__u64 w;
+
+	ASSERT_TRUE(fs_blocks_init(&b, 1) == 0);
+	fs_blocks_start(&b, 0);
+	for (int k = 0; k < 50; k++)
+		fs_blocks_add(&b, (__u64)k * 100000000ull, &one);
+	fs_blocks_add(&b, 4999999999ull, &zero);
+	size_t n = fs_blocks_cut(&b, 0, 4999999999ull, out, FS_BLOCK_BINS, &w);
+	EXPECT_EQ_U64(w, 320000000ull);
+	EXPECT_EQ(n, 16);
+	EXPECT_TRUE(n >= FS_BLOCK_MIN_BLOCKS);
+	fs_blocks_free(&b);
+}

@@ -81,8 +81,16 @@ size_t fs_blocks_cut(const struct fs_time_blocks *b, int q, __u64 end, fs_fj_t *
 	__u64 want = span / FS_BLOCK_MIN_BLOCKS < FS_BLOCK_TARGET_NS ? span / FS_BLOCK_MIN_BLOCKS : FS_BLOCK_TARGET_NS;
 	size_t per = 1; /* bins per block */
 
-	while (per * b->bin_ns < want && per < FS_BLOCK_BINS)
-		per *= 2;
+	/* Long traces: the first power-of-two block from 1 s. Shorter ones (span
+	 * under 10 s): the last one not above span / 10, so there are at least
+	 * FS_BLOCK_MIN_BLOCKS blocks (docs/accounting.md, The interval). */
+	if (want == FS_BLOCK_TARGET_NS) {
+		while (per * b->bin_ns < want && per < FS_BLOCK_BINS)
+			per *= 2;
+	} else {
+		while (2 * per * b->bin_ns <= want && per < FS_BLOCK_BINS)
+			per *= 2;
+	}
 	*block_ns = per * b->bin_ns;
 	if (!b->started || !max)
 		return 0;

@@ -210,7 +210,7 @@ static void print_verdict_detail(FILE *out, const struct fs_report *r)
 		fmt_mj(hi, sizeof(hi), V->hi_fj);
 		char width[32];
 
-		fs_fmt_fj(width, sizeof(width), (fs_fj_t)V->block_ns, 9, V->block_ns >= 1000000000ull ? 0 : 2);
+		fs_fmt_fj(width, sizeof(width), (fs_fj_t)V->block_ns, 9, 2); /* blocks are whole 10 ms bins */
 		if (!fs_verdict_has_interval(V))
 			snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, no interval: %zu time block%s of %s s, "
 				 "fewer than %d; %llu of %llu decisions differ", r->st->pol[V->pol].desc->name,
