@@ -126,8 +126,15 @@ void fs_cpu_energy_result(const struct fs_cpu_energy *ce, const __u64 *run_cpu_n
 	memset(out, 0, sizeof(*out));
 	if (ce->nr_cpustat >= 2) {
 		out->busy_src = ce->busy_src == FS_CPUSTAT_SCHEDSTAT ? FS_BUSY_SCHEDSTAT : FS_BUSY_PROC_STAT;
-		for (int c = 0; c < ce->nr_cpus; c++)
-			out->busy_ns[c] = ce->busy_last[c] >= ce->busy_first[c] ? ce->busy_last[c] - ce->busy_first[c] : 0;
+		/* A CPU was busy at least while the observed tasks ran there:
+		 * /proc/stat's ticks can miss short runs entirely (an idle x86 VM
+		 * read 0 busy ticks in 5 s of live). */
+		for (int c = 0; c < ce->nr_cpus; c++) {
+			__u64 d = ce->busy_last[c] >= ce->busy_first[c] ? ce->busy_last[c] - ce->busy_first[c] : 0;
+
+			out->busy_ns[c] = d >= run_cpu_ns[c] ? d : run_cpu_ns[c];
+			out->busy_floored += d < run_cpu_ns[c];
+		}
 	} else {
 		out->busy_src = FS_BUSY_TASK_RUNTIME;
 		for (int c = 0; c < ce->nr_cpus; c++)

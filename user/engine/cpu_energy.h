@@ -7,8 +7,8 @@
  *     E = Σ_cpu busy_cpu × Σ_s share_pd(s) × P(s)
  *
  * Busy time: the difference between the first and last cpustat records
- * (/proc/schedstat, else /proc/stat), else the CPU time the observed tasks
- * ran there. Residency: cpufreq's time_in_state between the first and last
+ * (/proc/schedstat, else /proc/stat), never less than the CPU time the
+ * observed tasks ran there; without cpustat, that CPU time. Residency: cpufreq's time_in_state between the first and last
  * freqstat records where every frequency is one of the PD's EM states, else
  * the states fs_system_power_uw() picks (schedutil's 1.25 headroom) at each
  * wake-up, weighted by the time to the next one. The same EM power × busy
@@ -57,6 +57,7 @@ struct fs_cpu_energy_result {
 	enum fs_freq_source freq_src;
 	__u64 busy_ns[FS_MAX_CPUS];
 	__u64 mean_power_uw[FS_MAX_PDS]; /* busy power of the PD's residency (0: none) */
+	int busy_floored;                /* CPUs whose cpustat busy time was below the tasks' CPU time there */
 };
 
 void fs_cpu_energy_init(struct fs_cpu_energy *ce, const struct fs_em *em);

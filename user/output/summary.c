@@ -186,8 +186,10 @@ static void print_header(FILE *out, const struct fs_report *r)
 		snprintf(text, sizeof(text), "%s mJ under %s placements (mean %s mW), wall-time estimate", buf,
 			 st->pol[0].desc->name, mean);
 	else
-		snprintf(text, sizeof(text), "%s mJ (mean %s mW); busy time: %s; frequencies: %s", buf, mean,
-			 fs_busy_source_name(r->cpu.busy_src), fs_freq_source_name(r->cpu.freq_src));
+		snprintf(text, sizeof(text), "%s mJ (mean %s mW); busy time: %s%s; frequencies: %s", buf, mean,
+			 fs_busy_source_name(r->cpu.busy_src),
+			 r->cpu.busy_floored ? " (raised to the tasks' CPU time on some CPUs)" : "",
+			 fs_freq_source_name(r->cpu.freq_src));
 	wrap(out, "CPU energy: ", text, 4);
 	if (!r->wall_time) {
 		fs_fmt_fj(buf, sizeof(buf), (fs_fj_t)r->tot->runtime_ns, 9, 3);
