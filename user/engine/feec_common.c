@@ -197,3 +197,13 @@ void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out)
 		best = in->prev;
 	conclude(out, in->prev, best, move, margin);
 }
+
+void fs_feec_util_changed(struct fs_feec_result *out, int prev, __u64 base, __u64 prev_delta, __u64 best_delta)
+{
+	out->base_energy = base;
+	out->prev_delta = prev_delta;
+	out->best_delta = best_delta;
+	out->eligible = true;
+	out->cpu = prev;
+	out->reason = FS_FEEC_UTIL_CHANGED;
+}

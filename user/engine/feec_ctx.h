@@ -65,7 +65,27 @@ static inline int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, 
  */
 void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out);
 
-/* Body of each era, in its own file. */
+/*
+ * v5.14+ "CPU utilization has changed" (an energy fell below its base, or a
+ * delta would wrap): feec returns prev with the figures it had so far.
+ */
+void fs_feec_util_changed(struct fs_feec_result *out, int prev, __u64 base, __u64 prev_delta, __u64 best_delta);
+
+/* The task's utilization is 0: feec keeps prev. Returns whether it did. */
+static inline bool fs_feec_zero_util_exit(const struct fs_feec_ctx *c, struct fs_feec_result *out, bool zero)
+{
+	if (!zero)
+		return false;
+	out->cpu = c->w->prev_cpu;
+	out->reason = FS_FEEC_ZERO_UTIL;
+	return true;
+}
+
+/*
+ * Body of each era, in its own file. The bodies are deliberate per-version
+ * copies: each follows its kernel range's find_energy_efficient_cpu() line
+ * for line, so a reader can hold one against fair.c of that range.
+ */
 void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);
 void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out);
 void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out);

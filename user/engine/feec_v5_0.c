@@ -3,6 +3,10 @@
  * feec of v5.0 - v5.2 (the original EAS wake-up path): every candidate is
  * scored by the energy of the whole root domain, and p moves only when that
  * saves more than prev_energy >> 4 (6.25 %).
+ *
+ * A deliberate per-version copy: this body follows its kernel range's
+ * find_energy_efficient_cpu() line for line (the feec_v*.c files share
+ * only what feec_common.c holds).
  */
 #include "util.h"
 
@@ -42,11 +46,8 @@ void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		return;
 	/* v5.0 - v5.12: _task_util_est() has bit 0 set, so this never fires
 	 * with the kernel's own flag rule; kept for twins with other rules. */
-	if (!c->task_util_est) {
-		out->cpu = prev;
-		out->reason = FS_FEEC_ZERO_UTIL;
+	if (fs_feec_zero_util_exit(c, out, !c->task_util_est))
 		return;
-	}
 
 	/* rd->pd is built by prepending: PDs are visited highest first CPU first. */
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {

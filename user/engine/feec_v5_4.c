@@ -7,6 +7,10 @@
  * max spare and wraps the deltas; v5.14+ (8d4c97c105ca, 619e090c8e40) sums
  * only candidate PDs, excludes prev and keeps prev when an energy falls below
  * its base. Late 5.10.y / 5.15.y add the 6.2 uclamp backports.
+ *
+ * A deliberate per-version copy: this body follows its kernel range's
+ * find_energy_efficient_cpu() line for line (the feec_v*.c files share
+ * only what feec_common.c holds).
  */
 #include "top2.h"
 #include "util.h"
@@ -159,11 +163,8 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		return;
 	/* Dead before the v5.13 flag move (_task_util_est() ORs bit 0); the
 	 * 6.2 series backport also keeps going for a uclamp_min boost. */
-	if (!c->task_util_est && !(c->r->zero_exit_uclamp_min && c->p_min)) {
-		out->cpu = prev;
-		out->reason = FS_FEEC_ZERO_UTIL;
+	if (fs_feec_zero_util_exit(c, out, !c->task_util_est && !(c->r->zero_exit_uclamp_min && c->p_min)))
 		return;
-	}
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
 		struct pd_energy pe;
@@ -208,11 +209,5 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	return;
 
 util_changed:
-	/* v5.14+ "CPU utilization has changed": feec returns prev. */
-	out->base_energy = base_energy;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
-	out->eligible = true;
-	out->cpu = prev;
-	out->reason = FS_FEEC_UTIL_CHANGED;
+	fs_feec_util_changed(out, prev, base_energy, prev_delta, best_delta);
 }

@@ -5,6 +5,10 @@
  * b812fc9768e0 removed the margin: move iff best_delta < prev_delta.
  * The "+margin" twin puts back the v5.14 - v5.19 rule with the base summed
  * over the PDs that had a candidate, as this kernel computes it.
+ *
+ * A deliberate per-version copy: this body follows its kernel range's
+ * find_energy_efficient_cpu() line for line (the feec_v*.c files share
+ * only what feec_common.c holds).
  */
 #include "eenv.h"
 #include "util.h"
@@ -18,11 +22,8 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 
 	if (fs_feec_entry_exit(c, out))
 		return;
-	if (!c->task_util_est) {
-		out->cpu = prev;
-		out->reason = FS_FEEC_ZERO_UTIL;
+	if (fs_feec_zero_util_exit(c, out, !c->task_util_est))
 		return;
-	}
 	eenv.task_busy_time = fs_eenv_task_busy_time(c, prev);
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
@@ -93,11 +94,5 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	return;
 
 util_changed:
-	/* An energy below its base means the landscape moved under us: keep prev. */
-	out->base_energy = base_sum;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
-	out->eligible = true;
-	out->cpu = prev;
-	out->reason = FS_FEEC_UTIL_CHANGED;
+	fs_feec_util_changed(out, prev, base_sum, prev_delta, best_delta);
 }

@@ -16,6 +16,10 @@
  * (6.9), get_actual_cpu_capacity() = arch - max(hw_load_avg,
  * cpufreq_pressure) (6.10); before, arch - thermal_pressure.
  * The "+margin" twins add the v5.x 6.25 % rule to the energy clause.
+ *
+ * A deliberate per-version copy: this body follows its kernel range's
+ * find_energy_efficient_cpu() line for line (the feec_v*.c files share
+ * only what feec_common.c holds).
  */
 #include "eenv.h"
 #include "util.h"
@@ -31,11 +35,8 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	if (fs_feec_entry_exit(c, out))
 		return;
 	/* v6.7+: a uclamp_min-boosted task with no utilization still goes on. */
-	if (!c->task_util_est && c->p_min == 0) {
-		out->cpu = prev;
-		out->reason = FS_FEEC_ZERO_UTIL;
+	if (fs_feec_zero_util_exit(c, out, !c->task_util_est && c->p_min == 0))
 		return;
-	}
 	eenv.task_busy_time = fs_eenv_task_busy_time(c, prev);
 
 	for (int i = c->em->nr_pd - 1; i >= 0; i--) {
@@ -124,10 +125,5 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 	return;
 
 util_changed:
-	out->base_energy = base_sum;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
-	out->eligible = true;
-	out->cpu = prev;
-	out->reason = FS_FEEC_UTIL_CHANGED;
+	fs_feec_util_changed(out, prev, base_sum, prev_delta, best_delta);
 }
