@@ -61,6 +61,16 @@ static inline __u64 lsub(__u64 a, __u64 b)
 	return a > b ? a - b : 0;
 }
 
+/* v6.8+ effective_cpu_util()'s actual utilization: cfs + rt + dl, irq-scaled, at most cap. */
+static inline __u64 actual_util_6_8(const struct fs_cpu *c, __u64 cfs, __u64 cap)
+{
+	const __u64 irq = c->irq_util, u = cfs + c->rt_util + c->dl_util;
+
+	if (u >= cap)
+		return cap;
+	return irq ? fs_scale_irq_capacity(u, irq, cap) + irq : u;
+}
+
 /*
  * sugov_get_util() of CPU i from its cpu_util_cfs() value: v5.0 - v6.7
  * effective_cpu_util(FREQUENCY_UTIL), or v6.8+'s (*min, *max) form through
@@ -79,11 +89,7 @@ static __attribute__((noinline)) __u64 freq_util(const struct fs_cpu *c, __u64 c
 	if (dvfs == FS_DVFS_6_8) {
 		__u64 floor = rt ? cap : irq + bw; /* an RT task runs at the top */
 
-		u = cfs + c->rt_util + c->dl_util;
-		if (u >= cap)
-			u = cap;
-		else if (irq)
-			u = fs_scale_irq_capacity(u, irq, cap) + irq;
+		u = actual_util_6_8(c, cfs, cap);
 		u += u >> 2;
 		if (u > cap)
 			u = cap;
@@ -120,11 +126,7 @@ static __attribute__((noinline)) __u64 freq_util_uclamp(const struct fs_cpu *c, 
 	if (dvfs == FS_DVFS_6_8) {
 		__u64 floor = irq + bw > umin ? irq + bw : umin, top = umax < cap ? umax : cap;
 
-		u = cfs + c->rt_util + c->dl_util;
-		if (u >= cap)
-			u = cap;
-		else if (irq)
-			u = fs_scale_irq_capacity(u, irq, cap) + irq;
+		u = actual_util_6_8(c, cfs, cap);
 		u += u >> 2;
 		u = u < top ? u : top;
 		u = floor > u ? floor : u;
