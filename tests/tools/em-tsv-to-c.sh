@@ -3,6 +3,8 @@
 # TSVs: tests/tools/em-tsv-to-c.sh NAME=FILE.tsv ... > user/em/em_profile_data.c
 # Facts only (frequency, voltage, coefficients); the arithmetic lives in em_dt.c.
 set -eu
+here=$(dirname "$0")
+{
 cat <<'HDR'
 // SPDX-License-Identifier: GPL-2.0
 /*
@@ -54,3 +56,4 @@ cat <<'FTR'
 
 const int fs_dt_nr_devices = sizeof(fs_dt_devices) / sizeof(fs_dt_devices[0]);
 FTR
+} | awk -f "$here/em-opps-once.awk"
