@@ -97,7 +97,7 @@ $(OUTPUT)/feecscope: $(OUTPUT)/obj/user/main.o $(LIVE_OBJS) $(OUTPUT)/libfeecsco
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
 
 # BPF: object -> linked object -> skeleton (a build product, never committed).
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h $(VMLINUX)
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h user/records/live_wire.h $(VMLINUX)
 	$(call msg,BPF,$<)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && \
 		$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp

@@ -18,7 +18,7 @@
 #include "em/kernel_fs.h"
 #include "output/outputs_open.h"
 #include "source/live_run.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 enum { O_RB = FS_RUN_OWN, O_BTF, O_RAW_TP };
 

@@ -26,7 +26,7 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "output/outputs_open.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 static __u64 rng;
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "decisions_csv.h"
 #include "out_file.h"
-#include "../source/csv_records.h"
+#include "../records/csv_records.h"
 
 int fs_decisions_csv_header(FILE *out, int nr, const struct fs_policy_desc *const *pols)
 {

@@ -6,7 +6,7 @@
 #include "output.h"
 #include "out_file.h"
 #include "../pipeline.h"
-#include "../source/recording.h"
+#include "../records/recording.h"
 
 #define FS_JSON_SCHEMA 1
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include "pipeline.h"
-#include "source/live_wire.h"
+#include "records/live_wire.h"
 
 #define FS_FRAME_MAX_ROWS 200
 #define FS_FRAME_MAX_COLS 400
