@@ -6,7 +6,7 @@
 #include "output.h"
 #include "out_file.h"
 #include "../pipeline.h"
-#include "../records/recording.h"
+#include "../records/version.h"
 
 #define FS_JSON_SCHEMA 1
 

@@ -29,7 +29,7 @@
 #include "protobuf.h"
 #include "summary.h"
 #include "../pipeline.h"
-#include "../records/recording.h"
+#include "../records/version.h"
 
 /* Field numbers as Perfetto's protos/perfetto/trace/ publishes them (tests/perfetto/perfetto_trace.proto). */
 enum {
