@@ -10,6 +10,7 @@
 #include <zlib.h>
 #include "test.h"
 #include "output/decisions_csv.h"
+#include "records/csv_cells.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "output/outputs_open.h"
