@@ -5,7 +5,6 @@
 #include <string.h>
 #include "output.h"
 #include "out_file.h"
-#include "../pipeline.h"
 #include "../records/version.h"
 
 #define FS_JSON_SCHEMA 1

@@ -28,7 +28,6 @@
 #include "out_file.h"
 #include "protobuf.h"
 #include "summary.h"
-#include "../pipeline.h"
 #include "../records/version.h"
 
 /* Field numbers as Perfetto's protos/perfetto/trace/ publishes them (tests/perfetto/perfetto_trace.proto). */
