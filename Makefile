@@ -44,8 +44,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # The core: engine, EM readers, replay source and outputs. No libbpf here.
-CORE_SRCS  := $(filter-out user/main.c user/cmd_live.c user/source/live%.c user/output/live%.c,$(wildcard user/*.c user/*/*.c))
-LIVE_SRCS  := $(wildcard user/cmd_live.c user/source/live*.c user/output/live*.c)
+CORE_SRCS  := $(filter-out user/main.c user/cmd_live.c user/live%.c user/source/live%.c user/output/live%.c,$(wildcard user/*.c user/*/*.c))
+LIVE_SRCS  := $(wildcard user/cmd_live.c user/live*.c user/source/live*.c user/output/live*.c)
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 TEST_SRCS  := $(wildcard tests/unit/*.c)
 BENCH_SRCS := $(wildcard tests/bench/*.c)

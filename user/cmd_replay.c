@@ -9,7 +9,7 @@
 #include "output/out_file.h"
 #include "em/em_io.h"
 #include "run_opts.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "records/csv_records.h"
 #include "records/recording.h"
 #include "source/spool.h"

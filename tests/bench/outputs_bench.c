@@ -25,7 +25,7 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "records/recording.h"
 
 static __u64 rng;

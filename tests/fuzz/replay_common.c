@@ -3,7 +3,7 @@
 #include <string.h>
 #include "replay_common.h"
 #include "pipeline.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "em/em_io.h"
 #include "records/csv_records.h"
 

@@ -13,7 +13,7 @@
 #include "records/csv_cells.h"
 #include "pipeline.h"
 #include "em/em_io.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "output/protobuf.h"
 
 static struct fs_em em;
