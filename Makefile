@@ -44,8 +44,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 # The core: engine, EM readers, replay source and outputs. No libbpf here.
-CORE_SRCS  := $(filter-out user/main.c user/cmd_live.c user/source/live%.c user/output/live%.c,$(wildcard user/*.c user/*/*.c))
-LIVE_SRCS  := $(wildcard user/cmd_live.c user/source/live*.c user/output/live*.c)
+CORE_SRCS  := $(filter-out user/main.c user/cmd_live.c user/live%.c user/source/live%.c user/output/live%.c,$(wildcard user/*.c user/*/*.c))
+LIVE_SRCS  := $(wildcard user/cmd_live.c user/live*.c user/source/live*.c user/output/live*.c)
 BPF_SRCS   := $(wildcard bpf/*.bpf.c)
 TEST_SRCS  := $(wildcard tests/unit/*.c)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
@@ -97,7 +97,7 @@ $(OUTPUT)/feecscope: $(OUTPUT)/obj/user/main.o $(LIVE_OBJS) $(OUTPUT)/libfeecsco
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
 
 # BPF: object -> linked object -> skeleton (a build product, never committed).
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h $(VMLINUX)
+$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h user/records/live_wire.h $(VMLINUX)
 	$(call msg,BPF,$<)
 	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && \
 		$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp

@@ -11,7 +11,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "record.h"
-#include "source/live_wire.h"
+#include "records/live_wire.h"
 #include "core_fixes.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -104,8 +104,8 @@ static __always_inline void note_clamps(__u32 min, __u32 max)
 /*
  * One ring buffer per CPU, created by userspace (sized from --ringbuf-size)
  * and put in this array: producers on different CPUs then share no cache
- * line (a shared ring's lock and producer position cost ~350 ns a record
- * here when the next record came from the other CPU). Userspace merges the
+ * line (a shared ring's lock and producer position bounce between CPUs:
+ * docs/live.md, Overhead, has the cost). Userspace merges the
  * rings by timestamp (user/source/ring_merge.c). Ring buffers in map-in-map:
  * v5.8+, as the ring buffer itself.
  */
@@ -270,11 +270,11 @@ enum rq_read { RQ_COPY, RQ_CAST, RQ_KSYM };
 /*
  * Other CPUs per call of landscape_others*() (a power of two dividing
  * FS_MAX_CPUS). Where fields are loaded, eight: a phone's CPUs in one call,
- * whose fixed part (scratch lookup, the batch's mask, eight casts) is about
- * 200 arm64 instructions (6.18 lab, -icount shift=0); the verifier walks
- * the longer body once per program (start-up +0.1 s there). The copies
+ * whose fixed part (scratch lookup, the batch's mask, eight casts) is paid
+ * once; the verifier walks the longer body once per program. The copies
  * stay at one: each CPU's read_cpu() call is one more walk of it per
- * program (6.1 lab: start-up 0.48 -> 0.82 s at four).
+ * program, which costs more start-up than the batch saves. docs/lab.md
+ * (Cost, batches; Cost, the kernel's guard) has the figures.
  */
 #define OTHERS_BATCH(how) ((how) == RQ_COPY ? 1 : 8)
 
@@ -539,8 +539,8 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq, __u32 plan
  * barrier(): the verifier knows bpf_core_field_exists() and removes the
  * branch not taken, with the jump to it, only where nothing else reaches
  * that code; clang would otherwise merge the branches' loads and stores
- * behind the test, which then stays, two arm64 instructions a field and
- * CPU (6.18 lab).
+ * behind the test, which then stays, for every field and CPU
+ * (docs/lab.md, Cost, the kernel's guard).
  */
 static __always_inline __u32 fill_cpu(struct fs_cpu *c, struct rq *m, bool waker)
 {
@@ -790,9 +790,8 @@ static __always_inline int landscape_waker(__u32 cpu, enum rq_read how)
  * a batch's entries and rq addresses sit at constant distances from its
  * first. The BTF pointers are all made first: bpf_rdonly_cast() and
  * bpf_per_cpu_ptr() are calls, which take r0-r5, and the field loads and
- * stores after them then have every register (6.18 lab: 197 -> 144 arm64
- * instructions per other CPU, 78 of them the verifier's guards of the
- * loads: docs/lab.md, Cost, the kernel's guard).
+ * stores after them then have every register (docs/lab.md, Cost, the
+ * kernel's guard, has what this saved).
  */
 static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end, enum rq_read how)
 {
@@ -818,8 +817,8 @@ static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end,
 	/*
 	 * Every CPU's pointer, whether read or not, and unchecked until used:
 	 * a branch here would be a path the verifier walks through all of the
-	 * rest (with one a CPU, start-up 0.62 -> 1.11 s on the 6.18 lab). A cast of an unknown
-	 * address (0) is never dereferenced.
+	 * rest, once per CPU (docs/lab.md, Cost, the kernel's guard). A cast of
+	 * an unknown address (0) is never dereferenced.
 	 */
 	if (how == RQ_CAST) {
 #pragma unroll
@@ -873,10 +872,10 @@ static __always_inline int landscape_others(__u32 first, __u32 waker, __u32 end,
 
 /*
  * Global functions, so the verifier checks each once per program with its
- * CPU unknown, instead of once per CPU inside snapshot()'s loop (start-up
- * grew with the CPU count: 31,771 instructions verified at 4 CPUs, 148,122
- * at 8). Global functions take only numbers before v5.12 (and a pointer
- * passed as one is refused), hence the scratch lookup in each. Everything
+ * CPU unknown, instead of once per CPU inside snapshot()'s loop, where the
+ * walk and the start-up grew with the CPU count (docs/lab.md, Start-up).
+ * Global functions take only numbers before v5.12 (and a pointer passed as
+ * one is refused), hence the scratch lookup in each. Everything
  * that depends on the CPU is done in them: each branch left in the caller's
  * loop doubles the states it walks per CPU.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `feecscope live`: the options, the Energy Model and the policies, the
- * outputs; then the run (user/source/live_run.c) from the collector to the
+ * outputs; then the run (user/live_run.c) from the collector to the
  * final summary.
  */
 #include <errno.h>
@@ -16,9 +16,9 @@
 #include "run_opts.h"
 #include "em/em_io.h"
 #include "em/kernel_fs.h"
-#include "output/outputs_open.h"
-#include "source/live_run.h"
-#include "source/recording.h"
+#include "outputs_open.h"
+#include "live_run.h"
+#include "records/recording.h"
 
 enum { O_RB = FS_RUN_OWN, O_BTF, O_RAW_TP };
 

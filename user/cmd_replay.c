@@ -9,9 +9,9 @@
 #include "output/out_file.h"
 #include "em/em_io.h"
 #include "run_opts.h"
-#include "output/outputs_open.h"
-#include "source/csv_records.h"
-#include "source/recording.h"
+#include "outputs_open.h"
+#include "records/csv_records.h"
+#include "records/recording.h"
 #include "source/spool.h"
 
 enum { O_CONV_CSV = FS_RUN_OWN, O_CONV_REC };

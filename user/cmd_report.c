@@ -10,7 +10,7 @@
 #include "many_runs.h"
 #include "output/many_report.h"
 #include "output/out_file.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 enum { O_CSV = FS_OPT_LONG, O_JOBS };
 

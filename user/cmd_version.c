@@ -2,7 +2,7 @@
 /* `feecscope version`: what this binary is, for bug reports and for matching a recording to its build. */
 #include <stdio.h>
 #include "commands.h"
-#include "source/recording.h"
+#include "records/version.h"
 
 /* Written by the Makefile (git describe, the BPF object's hash); absent in other builds. */
 #if defined(__has_include)

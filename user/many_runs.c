@@ -8,8 +8,8 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "engine/verdict.h"
-#include "source/csv_records.h"
-#include "source/recording.h"
+#include "records/csv_records.h"
+#include "records/recording.h"
 
 /* ---- one recording ---- */
 

@@ -17,7 +17,7 @@
 #include "engine/time_blocks.h"
 #include "engine/verdict.h"
 #include "em/em_io.h"
-#include "source/recording.h"
+#include "records/wire.h"
 
 struct fs_pipeline {
 	struct fs_pipeline_opts o;

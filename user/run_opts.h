@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "pipeline.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 
 /* Long-only keys of the shared options; a command's own start at FS_RUN_OWN. */
 enum {

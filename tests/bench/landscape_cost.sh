@@ -123,7 +123,7 @@ for k in $(seq $((2 * PAIRS + 1))); do
 	echo "$w $cpus_read" >>"$T/windows"
 done
 echo "$(loadavg)" >"$T/load_after"
-python3 - "$T" "$N" "$LOOPS" "$load_before" user/source/live_wire.h <<'EOF'
+python3 - "$T" "$N" "$LOOPS" "$load_before" user/records/live_wire.h <<'EOF'
 import json, re, statistics, sys
 T, n, loops, load_before = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 names = re.findall(r'^\s*(FS_CNT_\w+)', open(sys.argv[5]).read(), re.M)

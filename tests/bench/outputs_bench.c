@@ -25,8 +25,8 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
-#include "output/outputs_open.h"
-#include "source/recording.h"
+#include "outputs_open.h"
+#include "records/recording.h"
 
 static __u64 rng;
 

@@ -21,7 +21,7 @@
 #include "fuzz.h"
 #include "commands.h"
 #include "em/em_io.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 #define MAX_ARGS 24
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "replay_common.h"
 #include "em/em_io.h"
-#include "source/csv_records.h"
+#include "records/csv_records.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

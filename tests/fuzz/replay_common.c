@@ -3,9 +3,9 @@
 #include <string.h>
 #include "replay_common.h"
 #include "pipeline.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "em/em_io.h"
-#include "source/csv_records.h"
+#include "records/csv_records.h"
 
 void fuzz_records_add(struct fuzz_records *rs, const struct fs_rec_hdr *h)
 {

@@ -4,7 +4,7 @@
 #define FEECSCOPE_FUZZ_REPLAY_COMMON_H
 
 #include "fuzz.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 /* The records of one source, copied out (each hdr.size bytes). */
 struct fuzz_records {

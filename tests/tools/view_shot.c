@@ -19,7 +19,7 @@
 #include "run_opts.h"
 #include "em/em_io.h"
 #include "output/view_frame.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 #define INTERVAL_NS 1000000000ull
 

@@ -2,7 +2,7 @@
 /* CSV records: column subsets with defaults, exact error messages, lossless write/read. */
 #include <unistd.h>
 #include "test.h"
-#include "source/csv_records.h"
+#include "records/csv_records.h"
 
 static const char *write_tmp(const char *tag, const char *text)
 {

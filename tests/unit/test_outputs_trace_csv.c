@@ -10,9 +10,10 @@
 #include <zlib.h>
 #include "test.h"
 #include "output/decisions_csv.h"
+#include "records/csv_cells.h"
 #include "pipeline.h"
 #include "em/em_io.h"
-#include "output/outputs_open.h"
+#include "outputs_open.h"
 #include "output/protobuf.h"
 
 static struct fs_em em;

@@ -4,7 +4,7 @@
 #include "test.h"
 #include "pipeline.h"
 #include "em/em_io.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 static struct fs_em em;
 

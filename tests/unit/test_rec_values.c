@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "test.h"
-#include "source/csv_records.h"
+#include "records/csv_records.h"
 
 #define NCPU 4
 

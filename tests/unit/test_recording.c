@@ -3,7 +3,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "test.h"
-#include "source/recording.h"
+#include "records/recording.h"
 
 #define NCPU 8
 

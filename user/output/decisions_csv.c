@@ -6,7 +6,7 @@
 #include <string.h>
 #include "decisions_csv.h"
 #include "out_file.h"
-#include "../source/csv_records.h"
+#include "../records/csv_cells.h"
 
 int fs_decisions_csv_header(FILE *out, int nr, const struct fs_policy_desc *const *pols)
 {
@@ -26,43 +26,6 @@ static void put_u64_or_none(FILE *out, __u64 v)
 		fputs(",", out);
 	else
 		fprintf(out, ",%llu", (unsigned long long)v);
-}
-
-int fs_csv_comm(char *out, const char *comm)
-{
-	char buf[FS_COMM_LEN];
-	bool quote = false;
-	int n = 0, k = 0;
-
-	/* most names are plain: copied as they are (every row of the decision CSVs has one) */
-	for (; n < FS_COMM_LEN - 1 && comm[n]; n++) {
-		unsigned char c = comm[n];
-
-		if (c < 0x20 || c >= 0x7f || c == ',' || c == '"')
-			break;
-	}
-	if (n == FS_COMM_LEN - 1 || !comm[n]) {
-		memcpy(out, comm, (size_t)n);
-		out[n] = 0;
-		return n;
-	}
-	n = 0;
-	for (; n < FS_COMM_LEN - 1 && comm[n]; n++) {
-		unsigned char c = comm[n];
-		buf[n] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
-		quote |= c == ',' || c == '"';
-	}
-	if (quote)
-		out[k++] = '"';
-	for (int i = 0; i < n; i++) {
-		if (buf[i] == '"')
-			out[k++] = '"';
-		out[k++] = buf[i];
-	}
-	if (quote)
-		out[k++] = '"';
-	out[k] = 0;
-	return k;
 }
 
 static void put_comm(FILE *out, const char *comm)

@@ -6,10 +6,6 @@
 #include <stdio.h>
 #include "output.h"
 
-/* A comm as a CSV cell (printable ASCII, others '?'; quoted when it holds , or "). Returns its length. */
-#define FS_CSV_COMM_MAX (2 * FS_COMM_LEN + 3)
-int fs_csv_comm(char *out, const char *comm);
-
 int fs_decisions_csv_header(FILE *out, int nr, const struct fs_policy_desc *const *pols);
 int fs_decisions_csv_row(FILE *out, const struct fs_decision_row *r, int nr);
 

@@ -15,7 +15,7 @@
 #include "row_pack.h"
 #include "seq_sort.h"
 #include "text_put.h"
-#include "../source/csv_records.h"
+#include "../records/csv_cells.h"
 
 #define HOLD_BYTES (64u << 20) /* rows held in memory before they are sorted on disk */
 #define LINE_MAX_BYTES 640     /* one policy's row: the shared columns (comm, flags) and its own (< 500) */

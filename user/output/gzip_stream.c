@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A FILE * that writes gzip (gzip_stream.h). zlib's deflate at level 1 ran at
- * about 130 MB/s here and cost more than the replay that made the CSV;
- * libdeflate at level 1 about 290 MB/s, still 1.6 times the replay of a
- * 60,000-wake-up capture. ISA-L's igzip at level 1 compresses the same CSV
- * at about 1 GB/s and a little smaller (ratio 9.5 against 9.1), so it is the
- * compressor where Debian ships it as a shared library; the static arm64
- * build (no libisal.a in Debian) keeps libdeflate (FS_GZIP_LIBDEFLATE).
+ * A FILE * that writes gzip (gzip_stream.h). zlib's deflate at level 1 cost
+ * more than the replay that made the CSV, and libdeflate's still more than
+ * the replay; ISA-L's igzip at level 1 is several times faster and
+ * compresses a little better (docs/perfetto.md, Cost, has the figures), so
+ * it is the compressor where Debian ships it as a shared library; the
+ * static arm64 build (no libisal.a in Debian) keeps libdeflate
+ * (FS_GZIP_LIBDEFLATE).
  * Both compress only whole buffers, so the text is cut into independent gzip
  * members of MEMBER bytes each: RFC 1952 allows any number, and gzip, zcat,
  * zlib's gzread, Python's gzip (pandas), DuckDB and Perfetto read them as one

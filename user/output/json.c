@@ -5,8 +5,7 @@
 #include <string.h>
 #include "output.h"
 #include "out_file.h"
-#include "../pipeline.h"
-#include "../source/recording.h"
+#include "../records/version.h"
 
 #define FS_JSON_SCHEMA 1
 

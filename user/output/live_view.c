@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "live_view.h"
 #include "live_term.h"
-#include "cli.h"
+#include "../cli.h"
 
 #define MAX_WARNINGS 16
 #define FULL_EVERY 30 /* frames: a full redraw now and then heals what another writer left */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "../record.h"
 #include "../engine/accounting.h"
+#include "../engine/blocked_hist.h"
 #include "../engine/cpu_energy.h"
 #include "../engine/verdict.h"
 
@@ -41,12 +42,47 @@ struct fs_decision_row {
 	struct fs_decision_pol pol[FS_MAX_POLICIES];
 };
 
-struct fs_stats;
+#define FS_HIST_BUCKETS FS_ACCT_HIST /* blocked-saving histogram, see accounting docs */
+
+/* What the pipeline counted (fs_pipeline_stats()): the report's figures. */
+struct fs_policy_stats {
+	const struct fs_policy_desc *desc;
+	__u64 decided;       /* feec returned a CPU (not -1) */
+	__u64 eligible;      /* feec reached the energy comparison */
+	__u64 differ;        /* chose another CPU than policy 0 (both decided) */
+	__u64 kernel_known;  /* eligible wake-ups whose kernel placement is known */
+	__u64 agree_kernel;  /* ... where the kernel chose what this policy chose */
+	__u64 reasons[FS_FEEC__NR];
+	__u64 pd_moves[FS_MAX_PDS][FS_MAX_PDS]; /* PD of prev_cpu -> PD of the chosen CPU */
+	__u64 blocked_hist[FS_HIST_BUCKETS];    /* savings a margin blocked: policy 0 moved, this kept prev (or the reverse) */
+	/* Added by the pipeline (docs/accounting.md): the same blocked wake-ups, by saving in µW. */
+	__u64 blocked;                          /* wake-ups counted in blocked_hist */
+	__u64 blocked_hist_uw[FS_HIST_BUCKETS]; /* system power on prev minus on the blocked CPU */
+};
+
+struct fs_stats {
+	__u64 records;       /* every record fed */
+	__u64 wakeups;       /* FS_REC_WAKEUP passing the filters */
+	__u64 forks;         /* of which sched_wakeup_new */
+	__u64 migrations;    /* FS_REC_MIGRATE outside wake-up */
+	__u64 exits;         /* FS_REC_EXIT */
+	__u64 lost;          /* records the kernel could not deliver (FS_REC_LOST sum) */
+	__u64 filtered;      /* dropped by --pid/--comm (the report's filter says which kept what) */
+	__u64 overutilized;  /* wake-ups seen with rd->overutilized */
+	__u64 feec_eligible; /* wake-ups where policy 0 reached the energy comparison */
+	__u64 kernel_known;  /* wake-ups with a known kernel placement */
+	__u64 flags_unknown; /* unpinned wake-ups (not forks) without FS_WAKE_FLAGS_KNOWN: no fentry on select_task_rq_fair */
+	__u64 em_updates;    /* FS_REC_EM: the kernel's EM changed at run time (applied unless emulated) */
+	__u64 first_ts, last_ts;
+	int nr_policies;
+	struct fs_policy_stats pol[FS_MAX_POLICIES];
+};
+
 struct fs_filter;
 
 /* The end of a run (or a live snapshot of it): what the summary and JSON print. */
 struct fs_report {
-	const struct fs_stats *st;            /* counts, per-policy statistics (pipeline.h) */
+	const struct fs_stats *st;            /* counts, per-policy statistics */
 	const struct fs_em *em;
 	bool emulate_eas;
 	const char *kernel_release;

@@ -28,8 +28,7 @@
 #include "out_file.h"
 #include "protobuf.h"
 #include "summary.h"
-#include "../pipeline.h"
-#include "../source/recording.h"
+#include "../records/version.h"
 
 /* Field numbers as Perfetto's protos/perfetto/trace/ publishes them (tests/perfetto/perfetto_trace.proto). */
 enum {
@@ -123,8 +122,8 @@ static const char *const arg_names[ARG__NR] = {
 
 /*
  * Packets are written in pieces of this much: the buffer stays in the cache
- * and takes few pages (each first touch of a page costs about 10 us on a
- * virtual machine, as much as a write of the piece).
+ * and takes few pages (on a virtual machine the first touch of a page costs
+ * as much as a write of the piece: docs/perfetto.md, Cost).
  */
 #define FLUSH_BYTES (8u << 10)
 

@@ -2,7 +2,7 @@
 /* The binary recording as an output: every record the pipeline is fed, before filters. */
 #include <stdlib.h>
 #include "output.h"
-#include "../source/recording.h"
+#include "../records/recording.h"
 
 struct rec_out {
 	struct fs_rec_writer *w; /* NULL once finished */

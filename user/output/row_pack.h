@@ -2,9 +2,10 @@
 /*
  * A complete decision row in a few bytes (varints, zigzag for signed
  * values), for writers that hold rows until earlier ones close: held as
- * text, the CSV's rows took about 3.5 times the memory, and on a long
- * capture nearly every row is held (one early task that sleeps to the end
- * holds all later ones), so the held bytes were the CSV's largest cost.
+ * text, the CSV's rows took several times the memory, and on a long capture
+ * nearly every row is held (one early task that sleeps to the end holds all
+ * later ones), so the held bytes were the CSV's largest cost
+ * (docs/perfetto.md, Cost).
  * Packs exactly the fields a row's text is made from; unpacking gives them
  * back bit for bit (tests/unit/test_row_pack.c).
  */

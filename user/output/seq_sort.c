@@ -30,8 +30,8 @@
  * It is reserved at the first row held, and only when the scratch memory a
  * writer lent (fs_seq_sort_set_scratch: the rest of a gzip stream's huge
  * page) no longer holds the rows: a fresh huge page costs its 2 MiB of
- * zeroing, a tenth of a short recording's replay on this VM, and 4 KiB
- * pages cost more (each first touch about 10 us).
+ * zeroing, and 4 KiB pages cost more, a fault each (docs/perfetto.md, Cost:
+ * fresh pages).
  */
 #define ARENA_SLACK (1u << 20) /* room beyond the limit: the spill comes after the add that crosses it */
 #define HUGE_PAGE (2u << 20)   /* a multiple of it gets an aligned range (Linux 6.7+), else the first 2 MiB fault by 4 KiB */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "summary.h"
 #include "out_file.h"
-#include "../pipeline.h"
+#include "../filter.h"
 
 /* ---- small formatters ---- */
 

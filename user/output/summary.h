@@ -11,6 +11,7 @@
 #include "output.h"
 
 #define FS_COLUMNS 80
+#define FS_TOP_TASKS 10 /* processes the summary lists */
 
 void fs_summary_print(FILE *out, const struct fs_report *r);
 

@@ -11,8 +11,8 @@
 #define FEECSCOPE_VIEW_FRAME_H
 
 #include <stdbool.h>
-#include "pipeline.h"
-#include "source/live_wire.h"
+#include "output.h"
+#include "../records/live_wire.h"
 
 #define FS_FRAME_MAX_ROWS 200
 #define FS_FRAME_MAX_COLS 400

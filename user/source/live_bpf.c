@@ -307,10 +307,10 @@ static int count_rqs(struct fs_live_bpf *b, __u64 *unknown)
 }
 
 /*
- * Attach again every harvest program that is attached. Seen on the arm64 7.3
- * lab guest (QEMU TCG, host saturated), once in about twenty boots: the ksym
- * harvest attached without error and never ran, as check_events_run() has
- * seen of event programs on 6.1; a second attach cured it there.
+ * Attach again every harvest program that is attached: a harvest has been
+ * seen to attach without error and never run, as check_events_run() has
+ * seen of event programs, and a second attach cured it (docs/lab.md,
+ * Things seen in this guest).
  */
 static void reattach_harvest(struct feecscope_bpf *s)
 {
@@ -407,13 +407,12 @@ static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool req
 /*
  * Check that the event programs our own threads must trigger (they are
  * created, sleep and wake on every CPU) run, and attach again any that does
- * not. sched_migrate_task is left out: our threads need not move. Seen on the
- * arm64 6.1 lab guest (8 vCPUs, QEMU TCG), in two boots of about eight:
- * sched_wakeup and sched_wakeup_new attached without error, yet never ran for
- * the whole run, so no wake-up that stayed on its CPU was placed. The fentry
- * on select_task_rq_fair is optional: where it never runs, snapshots are
- * taken at sched_waking instead (else every wake-up parked for it is lost;
- * seen once in the 7.3 guest: sched_waking ran, no select in 15 s).
+ * not. sched_migrate_task is left out: our threads need not move. Programs
+ * have been seen to attach without error, yet never run for the whole run
+ * (docs/lab.md, Things seen in this guest): with sched_wakeup so, no wake-up
+ * that stayed on its CPU was placed. The fentry on select_task_rq_fair is
+ * optional: where it never runs, snapshots are taken at sched_waking
+ * instead (else every wake-up parked for it is lost).
  */
 static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 {

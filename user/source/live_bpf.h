@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "live_wire.h"
+#include "../records/live_wire.h"
 
 /* Called for every ring-buffer record; a non-zero return stops the poll. */
 typedef int (*fs_live_record_fn)(void *ctx, const void *data, size_t size);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "live_pair.h"
-#include "live_wire.h"
+#include "../records/live_wire.h"
 
 #define FIFO_SLOTS 8192 /* also the bound on snapshots in flight */
 

@@ -2,7 +2,7 @@
 /* The collector's status lines and end report (live_status.h). */
 #include <string.h>
 #include "live_status.h"
-#include "output/summary.h"
+#include "cli.h"
 #include "em/kernel_fs.h"
 
 /* Why fentry on select_task_rq_fair is not there, when it is not. */
@@ -54,7 +54,7 @@ bool fs_live_fallback_line(const struct fs_live_features *f, const struct fs_liv
 	return true;
 }
 
-/* text at the start of a line, wrapped within FS_COLUMNS, the lines after the first indented by 2 */
+/* text at the start of a line, wrapped within FS_CLI_COLUMNS, the lines after the first indented by 2 */
 static void wrapped(FILE *out, const char *text)
 {
 	int col = 0;
@@ -63,7 +63,7 @@ static void wrapped(FILE *out, const char *text)
 		const char *e = strchr(p, ' ');
 		int wl = e ? (int)(e - p) : (int)strlen(p);
 
-		if (col && col + 1 + wl > FS_COLUMNS)
+		if (col && col + 1 + wl > FS_CLI_COLUMNS)
 			col = fprintf(out, "\n ") - 1;
 		if (col)
 			col += fprintf(out, " ");

@@ -10,10 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "../record.h"
-
-#ifndef FS_VERSION_STRING
-#define FS_VERSION_STRING "0.1"
-#endif
+#include "version.h"
+#include "wire.h"
 
 #define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
 #define FS_REC_MAGIC_LEN 8
@@ -33,22 +31,6 @@ struct fs_rec_meta {
 };
 
 void fs_rec_meta_free(struct fs_rec_meta *m);
-
-/*
- * Wire size a record of this type must have (wake-ups: for hdr.nr_cpus; an em
- * record: its own hdr.size when that lies in its bounds); 0 = unknown type.
- */
-size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
-/*
- * Check one wire record against the recording's CPU count; on error write
- * "<problem>" (no file prefix) to err and return -1.
- */
-int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen);
-/*
- * The values every reader requires (rec_values.c): CPU numbers in range,
- * flags 0/1, known CPU times where a record is one. -1 with "<type>: <field>: <problem>" in why.
- */
-int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size_t len);
 
 struct fs_rec_writer;
 

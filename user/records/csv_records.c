@@ -111,45 +111,8 @@ static const char *const type_names[NR_TYPES] = {
 };
 static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
-static const char *const wake_flag_names[] = {
-	"overutilized", "no_pd", "no_asym", "fork", "sync", "flags_known", "uclamp_used", "util_est_off", "eas_unknown",
-	"no_uclamp", "at_select", "current_cpu",
-};
-static const char *const cpu_flag_names[] = { "online", "in_sd", "rt_runnable", "uclamp_idle", "curr_is_p",
-					      "no_nr_running" };
-#define N_WFLAGS ((int)(sizeof(wake_flag_names) / sizeof(wake_flag_names[0])))
-#define N_CFLAGS ((int)(sizeof(cpu_flag_names) / sizeof(cpu_flag_names[0])))
-/* A name per record bit, in bit order: the newest bit is the last name. */
-_Static_assert(FS_WAKE_CURRENT_CPU == 1u << (N_WFLAGS - 1), "wake_flag_names out of step with FS_WAKE_*");
-_Static_assert(FS_CPU_NO_NR_RUNNING == 1u << (N_CFLAGS - 1), "cpu_flag_names out of step with FS_CPU_*");
 
 /* ---- writer ---- */
-
-static int format_flags(char *buf, size_t len, __u32 flags, const char *const *names, int n)
-{
-	size_t o = 0;
-	buf[0] = 0;
-	if (!flags)
-		return snprintf(buf, len, "0");
-	for (int b = 0; b < n && o < len; b++)
-		if (flags & (1u << b)) {
-			o += snprintf(buf + o, len - o, "%s%s", o ? "|" : "", names[b]);
-			flags &= ~(1u << b);
-		}
-	if (flags && o < len)
-		o += snprintf(buf + o, len - o, "%s0x%x", o ? "|" : "", flags);
-	return (int)o;
-}
-
-int fs_csv_format_wake_flags(char *buf, size_t len, __u32 flags)
-{
-	return format_flags(buf, len, flags, wake_flag_names, N_WFLAGS);
-}
-
-int fs_csv_format_cpu_flags(char *buf, size_t len, __u32 flags)
-{
-	return format_flags(buf, len, flags, cpu_flag_names, N_CFLAGS);
-}
 
 /* Decimal and hex text without fprintf, which parses its format for each of a row's hundreds of fields. */
 static void put_u64(FILE *out, unsigned long long v)
@@ -829,7 +792,8 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 		return 0;
 	case K_WFLAGS:
 	case K_CFLAGS:
-		if (k == K_WFLAGS ? parse_flags(s, wake_flag_names, N_WFLAGS, &f) : parse_flags(s, cpu_flag_names, N_CFLAGS, &f)) {
+		if (k == K_WFLAGS ? parse_flags(s, fs_csv_wake_flag_names, FS_CSV_NR_WAKE_FLAGS, &f) :
+					  parse_flags(s, fs_csv_cpu_flag_names, FS_CSV_NR_CPU_FLAGS, &f)) {
 			snprintf(why, wl, "'%s' is not a flag set (names joined by '|', or a number)", s);
 			return -1;
 		}

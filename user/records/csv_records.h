@@ -9,6 +9,7 @@
 #define FEECSCOPE_CSV_RECORDS_H
 
 #include <stdio.h>
+#include "csv_cells.h"
 #include "recording.h"
 
 /* Comment lines, then the header row, for nr_cpus CPUs. meta->em_text (may be NULL) goes in "# em: " lines. */
@@ -28,9 +29,5 @@ struct fs_csv_reader *fs_csv_reader_open(const char *path, struct fs_rec_meta *m
 int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen);
 __u64 fs_csv_reader_records(const struct fs_csv_reader *r);
 void fs_csv_reader_close(struct fs_csv_reader *r);
-
-/* Symbolic flag names used by both CSV forms ("overutilized|fork", "online|in_sd"). */
-int fs_csv_format_wake_flags(char *buf, size_t len, __u32 flags);
-int fs_csv_format_cpu_flags(char *buf, size_t len, __u32 flags);
 
 #endif /* FEECSCOPE_CSV_RECORDS_H */

@@ -3,7 +3,7 @@
 #ifndef FEECSCOPE_OUTPUTS_OPEN_H
 #define FEECSCOPE_OUTPUTS_OPEN_H
 
-#include "../pipeline.h"
+#include "pipeline.h"
 
 struct fs_output_paths {
 	const char *record;                     /* binary recording, or NULL */

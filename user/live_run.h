@@ -9,7 +9,7 @@
 #define FEECSCOPE_LIVE_RUN_H
 
 #include "pipeline.h"
-#include "live_bpf.h"
+#include "source/live_bpf.h"
 
 struct fs_live_run_cfg {
 	double duration_s;            /* 0: until q, Ctrl-C, SIGTERM or SIGHUP */

@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "live_run.h"
-#include "live_env.h"
-#include "cpufreq_pressure.h"
-#include "live_pair.h"
-#include "live_status.h"
-#include "proc_stats.h"
+#include "source/live_env.h"
+#include "source/cpufreq_pressure.h"
+#include "source/live_pair.h"
+#include "source/live_status.h"
+#include "source/proc_stats.h"
 #include "cli.h"
 #include "run_opts.h"
 #include "em/em_io.h"

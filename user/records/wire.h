@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The checks every reader of wire records makes, whatever carried them (the
+ * ring buffer, a recording, a records CSV): a record's size for its type and
+ * the values it must hold. Defined in recording.c and rec_values.c.
+ */
+#ifndef FEECSCOPE_WIRE_H
+#define FEECSCOPE_WIRE_H
+
+#include <stddef.h>
+#include "../record.h"
+
+/*
+ * Wire size a record of this type must have (wake-ups: for hdr.nr_cpus; an em
+ * record: its own hdr.size when that lies in its bounds); 0 = unknown type.
+ */
+size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
+/*
+ * Check one wire record against the recording's CPU count; on error write
+ * "<problem>" (no file prefix) to err and return -1.
+ */
+int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *err, size_t errlen);
+/*
+ * The values every reader requires (rec_values.c): CPU numbers in range,
+ * flags 0/1, known CPU times where a record is one. -1 with "<type>: <field>: <problem>" in why.
+ */
+int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size_t len);
+
+#endif /* FEECSCOPE_WIRE_H */
