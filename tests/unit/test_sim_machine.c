@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The simulated machine (user/sim/) on workloads whose outcome is worked by hand. */
+#include <math.h>
+#include "test.h"
+#include "sim_builders.h"
+
+#define MS 1000000ull
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+/*
+ * One periodic task on a 1+1 EM with one OPP a PD: little (cap 512, 1 GHz,
+ * 10 W), big (cap 1024, 2 GHz, 20.5 W). The task (util ~128, far below the
+ * little's 409.6 fit limit) last ran on big; it wakes 10 times, every 16 ms,
+ * for 2 ms of work (at capacity 1024 and fmax).
+ *
+ * feec's estimate per unit of util: little 10000/512 = 19.53, big
+ * 20500/1024 = 20.02 (the same ratio in every era's cost: x1000, uW,
+ * 10 x P / performance). Moving saves 2.4 % of prev's energy, base 0 (the
+ * task is alone): under the 6.25 % margin (v5.0's prev_E >> 4, v5.4+'s
+ * (prev_d + base) >> 4) it stays, without it it moves at the first wake-up.
+ *
+ * DEVICE energy, busy time x power:
+ *   margin:    on big,    2 ms x 20.5 W = 41 mJ a wake-up, 410 mJ
+ *   no margin: on little, 4 ms x 10 W   = 40 mJ a wake-up, 400 mJ
+ * LAB (the work takes 2 ms everywhere): margin 410 mJ, no margin 200 mJ.
+ */
+static void periodic_1p1(struct fs_sim_workload *wl)
+{
+	fs_test_wl_init(wl, 2, 1, 10, 200 * MS);
+	wl->tasks[0].init_cpu = 1;
+	wl->tasks[0].init_util = wl->tasks[0].init_util_est = 128;
+	fs_test_wl_periodic(wl, 0, 1 * MS, 16 * MS, 2 * MS, 10);
+}
+
+FS_TEST(sim_periodic_1p1_energy_by_hand_every_policy)
+{
+	struct fs_sim_workload wl;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 10000, 20500);
+	periodic_1p1(&wl);
+	for (int i = 0; i < fs_policy_count(); i++) {
+		const struct fs_policy_desc *d = fs_policy_at(i);
+		struct fs_sim_result r;
+
+		fs_test_sim(&wl, &em, d->name, FS_SIM_DEVICE, &r);
+		const double want = d->has_margin ? 410.0 : 400.0;
+
+		if (!near(r.energy_mj, want))
+			FS_FAIL_AT("%s: %.6f mJ, want %.1f", d->name, r.energy_mj, want);
+		EXPECT_EQ_U64(r.busy_ns[d->has_margin ? 1 : 0], d->has_margin ? 20 * MS : 40 * MS);
+		EXPECT_EQ_U64(r.migrations_wakeup, d->has_margin ? 0 : 1);
+		EXPECT_EQ_U64(r.task[0].acts_done, 10);
+		EXPECT_EQ_U64(r.work_left, 0);
+		fs_sim_result_free(&r);
+	}
+	fs_test_wl_free(&wl);
+}
+
+FS_TEST(sim_periodic_1p1_lab_physics_by_hand)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 10000, 20500);
+	periodic_1p1(&wl);
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_LAB, &r);
+	EXPECT_TRUE(near(r.energy_mj, 200.0));
+	EXPECT_EQ_U64(r.busy_ns[0], 20 * MS);
+	fs_sim_result_free(&r);
+	fs_test_sim(&wl, &em, "v6.1+margin", FS_SIM_LAB, &r);
+	EXPECT_TRUE(near(r.energy_mj, 410.0));
+	EXPECT_EQ_U64(r.busy_ns[1], 20 * MS);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * A burst that outgrows the little CPU: util 10 on little (cap 512, one
+ * OPP, so its PELT clock runs at half speed while it runs), 200 ms of work.
+ * After t ms of PELT time util_avg is about 1024 - 1014 y^(t / 1.024), y^32
+ * = 1/2; with the kernel's truncations (engine/pelt.c) it is 406 at 48 ms
+ * of wall time (24 ms of PELT time) and 431 at 52 ms. The fit limit is
+ * 409.6 (fits_capacity(): util x 1280 < 512 x 1024), so the tick at 52 ms
+ * (every 4 ms at 250 Hz) marks it misfit, the root domain overutilized, and
+ * the idle big CPU pulls it: 52 ms on little (26 ms of the work), the
+ * remaining 174 ms of work on big.
+ */
+FS_TEST(sim_burst_misfit_pulled_up_at_next_tick)
+{
+	const char *policies[] = { "v5.4", "v6.1", "v6.12" };
+	struct fs_sim_workload wl;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 100, 400);
+	fs_test_wl_init(&wl, 2, 1, 1, 1000 * MS);
+	wl.tasks[0].init_cpu = 0;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 10;
+	fs_test_wl_act(&wl, 0, 0, 200 * MS);
+	for (int i = 0; i < 3; i++) {
+		struct fs_sim_result r;
+
+		fs_test_sim(&wl, &em, policies[i], FS_SIM_DEVICE, &r);
+		EXPECT_EQ_U64(r.migrations_misfit, 1);
+		EXPECT_EQ_U64(r.busy_ns[0], 52 * MS);
+		EXPECT_EQ_U64(r.busy_ns[1], 200 * MS - 26 * MS);
+		EXPECT_EQ_U64(r.task[0].acts_done, 1);
+		EXPECT_TRUE(r.overutilized_ns >= 4 * MS);
+		fs_sim_result_free(&r);
+	}
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * A phase change: 20 wake-ups of 11 ms every 16 ms (util ~700: only big
+ * fits), then 30 of 1 ms. Once the task's util_est has decayed below the
+ * little's fit limit, v6.1 moves it to little (2.4 % cheaper, as above)
+ * while v6.1+margin keeps it on big: the saving is under 6.25 %.
+ */
+FS_TEST(sim_phase_change_margin_keeps_big)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result a, b;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 10000, 20500);
+	fs_test_wl_init(&wl, 2, 1, 50, 1000 * MS);
+	wl.tasks[0].init_cpu = 1;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 700;
+	fs_test_wl_periodic(&wl, 0, 0, 16 * MS, 11 * MS, 20);
+	fs_test_wl_periodic(&wl, 0, 320 * MS, 16 * MS, 1 * MS, 30);
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &a);
+	fs_test_sim(&wl, &em, "v6.1+margin", FS_SIM_DEVICE, &b);
+	EXPECT_EQ_U64(b.busy_ns[0], 0);
+	EXPECT_EQ_U64(b.migrations_wakeup, 0);
+	EXPECT_EQ_U64(a.migrations_wakeup, 1);
+	EXPECT_TRUE(a.busy_ns[0] > 0);
+	EXPECT_TRUE(a.energy < b.energy);
+	EXPECT_EQ_U64(a.task[0].acts_done, 50);
+	EXPECT_EQ_U64(b.task[0].acts_done, 50);
+	fs_sim_result_free(&a);
+	fs_sim_result_free(&b);
+	fs_test_wl_free(&wl);
+}
+
+FS_TEST(sim_hist_quantile_upper_bounds)
+{
+	__u64 h[FS_SIM_LAT_BUCKETS] = { 0 };
+
+	EXPECT_EQ_U64(fs_sim_hist_quantile(h, 0.5), 0);
+	h[10] = 50; /* [1024, 2048) */
+	h[20] = 49;
+	h[30] = 1;
+	EXPECT_EQ_U64(fs_sim_hist_quantile(h, 0.5), 2048);
+	EXPECT_EQ_U64(fs_sim_hist_quantile(h, 0.51), 2ull << 20);
+	EXPECT_EQ_U64(fs_sim_hist_quantile(h, 0.99), 2ull << 20);
+	EXPECT_EQ_U64(fs_sim_hist_quantile(h, 1.0), 2ull << 30);
+}
+
+FS_TEST(sim_rejects_bad_params)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+	struct fs_sim_params p = { 0 };
+	char err[256] = "";
+
+	fs_test_em_1p1(&em, 100, 400);
+	fs_test_wl_init(&wl, 2, 1, 1, 10 * MS);
+	EXPECT_EQ(fs_sim_run(&wl, &p, &r, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "Energy Model");
+	p.em = &em;
+	EXPECT_EQ(fs_sim_run(&wl, &p, &r, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "policy");
+	p.policy = fs_policy_find("v6.12");
+	wl.nr_cpus = 3;
+	EXPECT_EQ(fs_sim_run(&wl, &p, &r, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "CPUs");
+	fs_test_wl_free(&wl);
+}
