@@ -2,6 +2,7 @@
 /* The simulated machine (user/sim/) on workloads whose outcome is worked by hand. */
 #include <math.h>
 #include "test.h"
+#include "em_builders.h"
 #include "sim_builders.h"
 
 #define MS 1000000ull
@@ -181,5 +182,70 @@ FS_TEST(sim_rejects_bad_params)
 	wl.nr_cpus = 3;
 	EXPECT_EQ(fs_sim_run(&wl, &p, &r, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "CPUs");
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * schedutil's OPPs: big's 500 MHz state costs fmax x P / f = 2000 x 300 /
+ * 500 = 1200, more than 1000 MHz's 800, so the EM flags it inefficient. A
+ * light task pinned to big runs there only where the kernel does not skip
+ * inefficient OPPs (v5.4; v5.16+ skips them with the PD's flag).
+ */
+FS_TEST(sim_sugov_skips_inefficient_opps_from_v5_16)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result a, b;
+	struct fs_em em;
+	char err[256];
+
+	fs_test_em_1p1(&em, 100, 1200);
+	em.pd[1].nr_ps = 0;
+	fs_test_add_state(&em.pd[1], 500000, 300);
+	fs_test_add_state(&em.pd[1], 1000000, 400);
+	fs_test_add_state(&em.pd[1], 2000000, 1200);
+	em.pd[1].flags = FS_EM_PD_SKIP_INEFFICIENT;
+	ASSERT_TRUE(!fs_em_finalize(&em, err, sizeof(err)));
+	fs_test_wl_init(&wl, 2, 1, 20, 400 * MS);
+	wl.tasks[0].init_cpu = 1;
+	wl.tasks[0].cpus_allowed = 0x2;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 40;
+	fs_test_wl_periodic(&wl, 0, 0, 20 * MS, 1 * MS, 20);
+	fs_test_sim(&wl, &em, "v5.4", FS_SIM_DEVICE, &a);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_DEVICE, &b);
+	EXPECT_TRUE(a.opp_busy_ns[1][0] > 0);
+	EXPECT_EQ_U64(b.opp_busy_ns[1][0], 0);
+	EXPECT_TRUE(b.opp_busy_ns[1][1] > 0);
+	fs_sim_result_free(&a);
+	fs_sim_result_free(&b);
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * The rate limit: the frequency set at t0 (nothing runs: the lowest OPP)
+ * cannot change within 10 s, so a task running flat out on big stays at
+ * 500 MHz; without a limit schedutil raises big to the top.
+ */
+FS_TEST(sim_sugov_rate_limit_holds_the_frequency)
+{
+	struct fs_sim_params p = { .physics = FS_SIM_DEVICE, .sugov_rate_limit_ns = 10000 * MS };
+	struct fs_sim_workload wl;
+	struct fs_sim_result a, b;
+	struct fs_em em;
+	char err[256];
+
+	fs_test_em_2pd(&em);
+	fs_test_wl_init(&wl, 4, 1, 1, 200 * MS);
+	wl.tasks[0].init_cpu = 2;
+	wl.tasks[0].cpus_allowed = 0x4;
+	fs_test_wl_act(&wl, 0, 0, 500 * MS);
+	p.em = &em;
+	p.policy = fs_policy_find("v6.12");
+	ASSERT_TRUE(!fs_sim_run(&wl, &p, &a, err, sizeof(err)));
+	p.sugov_rate_limit_ns = 0;
+	ASSERT_TRUE(!fs_sim_run(&wl, &p, &b, err, sizeof(err)));
+	EXPECT_EQ_U64(a.opp_busy_ns[1][0], 200 * MS);
+	EXPECT_TRUE(b.opp_busy_ns[1][2] > 100 * MS);
+	fs_sim_result_free(&a);
+	fs_sim_result_free(&b);
 	fs_test_wl_free(&wl);
 }

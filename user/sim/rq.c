@@ -144,10 +144,12 @@ void sim_dequeue(struct sim *s, int ti)
 		pos++;
 	if (pos == c->nr)
 		return;
-	if (pos == 0 && c->nr > 1)
-		set_curr(s, t->cpu, 1), pos = 1;
-	else
+	if (pos == 0 && c->nr > 1) {
+		set_curr(s, t->cpu, 1);
+		pos = 1;
+	} else {
 		sim_task_pelt_update(s, ti);
+	}
 	for (int i = pos; i + 1 < c->nr; i++)
 		c->q[i] = c->q[i + 1];
 	c->nr--;
