@@ -94,6 +94,13 @@ static void wake(struct sim *s, int ti, __u32 ai)
 	if (t->cpu < 0) { /* a fork, or a task woken again after its exit time */
 		sim_task_arrive(s, ti, sim_home_cpu(s, ti));
 		t->exited = false;
+	} else if (rel == 0) {
+		/* The workload's PELT is the task's at its first wake-up: it
+		 * waited blocked on its rq since t0, now it has those values. */
+		const int cpu0 = t->cpu;
+
+		sim_detach(s, ti);
+		sim_task_arrive(s, ti, cpu0);
 	}
 	if (rel == 0 && (a->flags & FS_SIM_ACT_FORK)) {
 		cpu = t->cpu;
