@@ -249,3 +249,44 @@ FS_TEST(sim_sugov_rate_limit_holds_the_frequency)
 	fs_sim_result_free(&b);
 	fs_test_wl_free(&wl);
 }
+
+/*
+ * While the root domain is overutilized (A, pinned to little cpu0, runs
+ * flat out for 200 ms: its util passes cpu0's fit limit 409.6 within
+ * about 60 ms and nothing bigger may take it), wake-ups skip feec and the
+ * balancer works. At 80 ms B (last on cpu0) wakes: cpu0 is busy, so the
+ * fallback takes the next idle CPU, cpu1. C and D (allowed on the big
+ * CPUs 2 and 3, last on cpu2) wake at 80 ms too, while E (pinned to cpu3,
+ * 20 ms of work from 70 ms) still runs: C gets idle cpu2, D finds 2 and 3
+ * busy and queues on prev, cpu2. When E completes, cpu3 goes idle and
+ * pulls D (newly idle balance).
+ */
+FS_TEST(sim_overutilized_fallback_and_newidle_pull)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_2pd(&em);
+	fs_test_wl_init(&wl, 4, 5, 5, 300 * MS);
+	wl.tasks[0].cpus_allowed = 0x1;
+	fs_test_wl_act(&wl, 0, 0, 100 * MS);
+	fs_test_wl_act(&wl, 1, 80 * MS, 1 * MS);
+	wl.tasks[2].init_cpu = wl.tasks[3].init_cpu = 2;
+	wl.tasks[2].cpus_allowed = wl.tasks[3].cpus_allowed = 0xc;
+	fs_test_wl_act(&wl, 2, 80 * MS, 30 * MS);
+	fs_test_wl_act(&wl, 3, 80 * MS, 30 * MS);
+	wl.tasks[4].init_cpu = 3;
+	wl.tasks[4].cpus_allowed = 0x8;
+	fs_test_wl_act(&wl, 4, 70 * MS, 20 * MS);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_DEVICE, &r);
+	EXPECT_EQ_U64(r.wakeups, 5);
+	EXPECT_TRUE(r.overutilized_wakeups >= 3);
+	EXPECT_EQ_U64(r.busy_ns[1], 2 * MS); /* B: 1 ms of work at half capacity, little's top OPP */
+	EXPECT_EQ_U64(r.migrations_newidle, 1);
+	EXPECT_EQ_U64(r.migrations_wakeup, 1);
+	for (int i = 0; i < 5; i++)
+		EXPECT_EQ_U64(r.task[i].acts_done, 1);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
