@@ -5,7 +5,11 @@
  */
 #include "sim_internal.h"
 
-/* cpu_overutilized() (v5.0 - v6.1 form): !fits_capacity(cpu_util_cfs(), capacity_of()), util x 1280 < cap x 1024. */
+/*
+ * cpu_overutilized() (v5.4 - 6.1.0 form): !fits_capacity(cpu_util_cfs(),
+ * capacity_of()), i.e. not util x 1280 < cap x 1024. v5.0 - v5.3 differ at
+ * equality; the later uclamp forms agree without uclamp.
+ */
 bool sim_cpu_overutilized(const struct sim *s, int cpu)
 {
 	return !(sim_cpu_util_cfs(s, cpu) * 1280 < (__u64)s->cpu[cpu].cap * 1024);
