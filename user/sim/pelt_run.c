@@ -152,15 +152,14 @@ __u32 sim_task_util_est(const struct sim *s, int ti)
 	return u > ue ? u : ue;
 }
 
-/* cfs_rq->avg.util_est(.enqueued): util_est_enqueue() adds each queued task's _task_util_est(). */
+/*
+ * cfs_rq->avg.util_est(.enqueued): util_est_enqueue() adds each queued
+ * task's _task_util_est() and util_est_dequeue() takes it back; a queued
+ * task's util_est does not change (util_est_update() runs after the dequeue).
+ */
 __u64 sim_cpu_util_est(const struct sim *s, int cpu)
 {
-	const struct sim_cpu *c = &s->cpu[cpu];
-	__u64 sum = 0;
-
-	for (int i = 0; i < c->nr; i++)
-		sum += sim_task_ue(s, c->q[i]);
-	return sum;
+	return s->cpu[cpu].util_est;
 }
 
 /* cpu_util_cfs() (v5.0 - v7.1): max(util_avg, util_est), at most the CPU's capacity. */

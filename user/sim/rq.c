@@ -123,6 +123,7 @@ void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup)
 	sim_task_pelt_update(s, ti); /* a blocked decay up to now */
 	t->queued = true;
 	c->q[c->nr++] = ti;
+	c->util_est += sim_task_ue(s, ti); /* util_est_enqueue() */
 	if (c->nr == 1)
 		c->picked_ns = s->now;
 	else if (wakeup && s->now - c->picked_ns >= s->wakeup_gran_ns)
@@ -153,6 +154,7 @@ void sim_dequeue(struct sim *s, int ti)
 	for (int i = pos; i + 1 < c->nr; i++)
 		c->q[i] = c->q[i + 1];
 	c->nr--;
+	c->util_est -= sim_task_ue(s, ti); /* util_est_dequeue(), before util_est_update() changes it */
 	t->queued = false;
 	if (!c->nr)
 		sim_idle_enter(s, t->cpu);

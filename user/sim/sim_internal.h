@@ -42,6 +42,7 @@ struct sim_task {
 struct sim_cpu {
 	int *q;                  /* q[0] runs when nr > 0; q[1..nr) wait in order */
 	int nr;
+	__u64 util_est;          /* cfs_rq's util_est: the queued tasks' _task_util_est(), kept at enqueue/dequeue */
 	int pd;
 	__u32 cap;
 	__u64 clock_pelt, lost_idle_time; /* rq_clock_pelt() = clock_pelt - lost_idle_time */
