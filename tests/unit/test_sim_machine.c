@@ -81,6 +81,26 @@ FS_TEST(sim_periodic_1p1_lab_physics_by_hand)
 	fs_test_wl_free(&wl);
 }
 
+/* energy is in the EM's unit x s; mJ only where the unit is a watt's (a bogoWatt EM has none). */
+FS_TEST(sim_energy_units)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 10000, 20500);
+	periodic_1p1(&wl);
+	em.unit = FS_POWER_UW;
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &r);
+	EXPECT_TRUE(near(r.energy, 400.0) && near(r.energy_mj, 0.4));
+	fs_sim_result_free(&r);
+	em.unit = FS_POWER_BOGO;
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &r);
+	EXPECT_TRUE(near(r.energy, 400.0) && isnan(r.energy_mj));
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
+
 /*
  * A burst that outgrows the little CPU: util 10 on little (cap 512, one
  * OPP, so its PELT clock runs at half speed while it runs), 200 ms of work.
