@@ -310,3 +310,37 @@ FS_TEST(sim_overutilized_fallback_and_newidle_pull)
 	fs_sim_result_free(&r);
 	fs_test_wl_free(&wl);
 }
+
+/*
+ * Time sharing: A and B, pinned to big (one OPP at fmax: a ns of work a
+ * ns), 40 ms of work each from t0, A first. Two CPUs scale the tunables by
+ * 1 + log2(2) = 2. CFS (v6.1): slice max(12 ms / 2, 1.5 ms) = 6 ms, seen at
+ * the 4 ms ticks, so turns of 8 ms: A waits [8,16) [24,32) [40,48) [56,64)
+ * = 32 ms and is done at 72 ms, B waits 40 ms. EEVDF (v6.12): base slice
+ * 1.5 ms, a turn a tick: A waits 9 x 4 = 36 ms, B 10 x 4 = 40 ms.
+ */
+FS_TEST(sim_time_sharing_cfs_and_eevdf_slices)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result a, b;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 100, 400);
+	fs_test_wl_init(&wl, 2, 2, 2, 200 * MS);
+	for (int i = 0; i < 2; i++) {
+		wl.tasks[i].init_cpu = 1;
+		wl.tasks[i].cpus_allowed = 0x2;
+		fs_test_wl_act(&wl, i, 0, 40 * MS);
+	}
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &a);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_DEVICE, &b);
+	EXPECT_EQ_U64(a.task[0].wait_ns, 32 * MS);
+	EXPECT_EQ_U64(a.task[1].wait_ns, 40 * MS);
+	EXPECT_EQ_U64(b.task[0].wait_ns, 36 * MS);
+	EXPECT_EQ_U64(b.task[1].wait_ns, 40 * MS);
+	EXPECT_EQ_U64(a.busy_ns[1], 80 * MS);
+	EXPECT_EQ_U64(b.busy_ns[1], 80 * MS);
+	fs_sim_result_free(&a);
+	fs_sim_result_free(&b);
+	fs_test_wl_free(&wl);
+}

@@ -11,7 +11,9 @@
  * UTIL_AVG_UNCHANGED flag until v5.12 (the rules' FS_UE_BIT0_OR: the v5.0
  * and v5.4 policies), the fast ramp-up of the ewma from v5.5 (b8c96361402a:
  * of the registry's policies, the same two lack it), one util_est word from
- * v6.8 (11137d384996).
+ * v6.8 (11137d384996). EEVDF replaced CFS's pick in v6.6 (147f3efaa241),
+ * the release whose runnable boosting (v6.5) the 6.1.y policy lacks: the
+ * rules' boost_max_util marks the v6.6+ policies.
  */
 void sim_kernel_of(const struct fs_policy_desc *d, struct sim_kernel *k)
 {
@@ -24,4 +26,5 @@ void sim_kernel_of(const struct fs_policy_desc *d, struct sim_kernel *k)
 	k->ue_bit0 = r && r->ue_flag == FS_UE_BIT0_OR;
 	k->ue_fastup = !k->ue_bit0;
 	k->ue_single = r && r->eff >= FS_EFF_6_8;
+	k->eevdf = r && r->boost_max_util;
 }

@@ -68,7 +68,14 @@ void sim_task_arrive(struct sim *s, int ti, int cpu)
 	sim_attach(s, ti, cpu);
 }
 
-/* Hz-derived tick and CFS's tunables, scaled as sched_init_granularity() does (1 + log2 of up to 8 CPUs). */
+/*
+ * The tick from hz, and the scheduler's tunables scaled as
+ * sched_init_granularity() / update_sysctl() do (1 + log2 of up to 8
+ * CPUs): CFS's 6 ms latency, 0.75 ms minimum granularity and 1 ms wakeup
+ * granularity (v2.6.3x - v6.5); EEVDF's 0.75 ms base slice (v6.6+) both
+ * for the tick's slice and for wake-up preemption (RUN_TO_PARITY: the
+ * running task keeps the CPU until it has had its slice).
+ */
 static void timing(struct sim *s)
 {
 	const unsigned int hz = s->p->hz ? s->p->hz : 250;
@@ -79,6 +86,10 @@ static void timing(struct sim *s)
 	s->latency_ns = 6000000ull * factor;
 	s->min_gran_ns = 750000ull * factor;
 	s->wakeup_gran_ns = 1000000ull * factor;
+	if (s->k.eevdf) {
+		s->latency_ns = 0; /* the slice is the base slice whatever nr_running */
+		s->wakeup_gran_ns = s->min_gran_ns;
+	}
 }
 
 int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,

@@ -113,7 +113,9 @@ static void set_curr(struct sim *s, int cpu, int pos)
  * vruntime leads by more than that granularity, and a sleeper's vruntime is
  * placed half a latency behind min_vruntime (place_entity(),
  * GENTLE_FAIR_SLEEPERS), so a fresh wake-up wins against a task that has run
- * that long. Otherwise it queues at the tail (docs/simulation.md).
+ * that long; EEVDF (v6.6+, RUN_TO_PARITY) lets the running task finish its
+ * base slice first, the granularity there (machine.c). Otherwise it queues
+ * at the tail (docs/simulation.md).
  */
 void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup)
 {
@@ -162,11 +164,12 @@ void sim_dequeue(struct sim *s, int ti)
 }
 
 /*
- * The tick's CFS preemption (check_preempt_tick(), v2.6.23 - v6.5): the
- * running task yields once it has run its ideal slice, the latency period
- * shared between the runnable tasks and at least the minimum granularity.
- * The yielding task goes to the tail: with equal weights CFS's vruntime
- * order is round robin.
+ * The tick's preemption: the running task yields once it has run its slice,
+ * under CFS (check_preempt_tick(), v2.6.23 - v6.5) the latency period
+ * shared between the runnable tasks and at least the minimum granularity,
+ * under EEVDF (update_deadline(), v6.6+) the base slice (latency_ns 0). The
+ * yielding task goes to the tail: with equal weights both orders are round
+ * robin.
  */
 void sim_tick_rotate(struct sim *s, int cpu)
 {

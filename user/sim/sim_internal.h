@@ -21,6 +21,7 @@ struct sim_kernel {
 	bool ue_fastup;          /* v5.5+: util_est's ewma jumps up to a larger dequeued util */
 	bool ue_bit0;            /* v5.0 - v5.12: _task_util_est() ORs UTIL_AVG_UNCHANGED (bit 0) */
 	bool ue_single;          /* v6.8+: util_est is one word (the record's enqueued = ewma) */
+	bool eevdf;              /* v6.6+: EEVDF's base slice in place of CFS's latency and granularities */
 };
 
 struct sim_task {
