@@ -112,7 +112,8 @@ static __u64 lsub(__u64 a, __u64 b)
  * remove_entity_load_avg() + update_cfs_rq_load_avg()'s "removed" branch
  * (v5.0 - v7.1), applied at once: the task is synced to its rq's clock, its
  * averages leave the rq's (saturating), and the rq's sums follow with the
- * floor of v5.17's 2d02fa8cc21a (a sum never under avg x PELT_MIN_DIVIDER).
+ * floor of v5.17's 98b0d890220d and 95246d1ec80b (a sum never under
+ * avg x PELT_MIN_DIVIDER).
  */
 void sim_detach(struct sim *s, int ti)
 {
