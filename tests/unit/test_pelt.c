@@ -54,3 +54,40 @@ FS_TEST(pelt_sync_decays_util_sum_and_divides_by_pelt_divider)
 	t = task(0, 32768ull * 1024, 10000000, 5, 999);
 	EXPECT_EQ(fs_sync_entity_util_avg(&t), 107);
 }
+
+/* fs_pelt_update() of a blocked entity is feec's sync (fs_sync_entity_util_avg()). */
+FS_TEST(pelt_update_blocked_matches_sync)
+{
+	__u64 seed = 0x9e1f;
+
+	for (int i = 0; i < 2000; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		struct fs_task t = task(seed % 100000000, seed % 100000000 + (seed >> 20) % 300000000,
+					(__u32)((seed >> 8) % 48000000), (__u32)((seed >> 40) % 1024), 0);
+		t.util_avg = t.util_sum / (47742 - 1024 + t.period_contrib);
+		struct fs_pelt_avg sa = { .last_update_time = t.last_update_time, .util_sum = t.util_sum,
+					  .period_contrib = t.period_contrib, .util_avg = t.util_avg };
+
+		fs_pelt_update(&sa, t.cfs_rq_last_update_time, 0, 0, 0);
+		EXPECT_EQ(sa.util_avg, fs_sync_entity_util_avg(&t));
+	}
+}
+
+/*
+ * A running entity, through its limits: after a second of running (30
+ * half-lives) util_avg and runnable_avg are within 1 % of 1024, and a
+ * second blocked brings util_avg back to at most 1.
+ */
+FS_TEST(pelt_update_running_saturates_and_decays)
+{
+	struct fs_pelt_avg sa = { 0 };
+
+	for (__u64 t = 1; t <= 1000; t++)
+		fs_pelt_update(&sa, t * 1000000, 1, 1, 1);
+	EXPECT_TRUE(sa.util_avg >= 1014 && sa.util_avg <= 1024);
+	EXPECT_TRUE(sa.runnable_avg >= 1014 && sa.runnable_avg <= 1024);
+	fs_pelt_update(&sa, 2000000000ull, 0, 0, 0);
+	EXPECT_TRUE(sa.util_avg <= 1);
+}

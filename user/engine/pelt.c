@@ -84,3 +84,76 @@ __u32 fs_sync_entity_runnable_avg(const struct fs_task *t)
 	/* runnable_avg = div_u64(runnable_sum, divider); runnable_sum is a u64. */
 	return (__u32)(fs_decay_load(t->runnable_sum, periods) / (FS_LOAD_AVG_MAX - 1024 + contrib));
 }
+
+/*
+ * __accumulate_pelt_segments(): the contribution of a span that crossed
+ * `periods` period boundaries: d1 (the rest of the first period) decayed
+ * periods times, the full periods in between (LOAD_AVG_MAX's series minus
+ * its first and last terms), and d3 (the part of the current period) as is.
+ */
+static __u32 accumulate_segments(__u64 periods, __u32 d1, __u32 d3)
+{
+	__u32 c1 = (__u32)fs_decay_load((__u64)d1, periods);
+	__u32 c2 = FS_LOAD_AVG_MAX - (__u32)fs_decay_load(FS_LOAD_AVG_MAX, periods) - 1024;
+
+	return c1 + c2 + d3;
+}
+
+/*
+ * accumulate_sum(): decay the sums by the periods that ended, then add this
+ * span's contribution; util_sum counts running time and runnable_sum the
+ * runnable count, both << SCHED_CAPACITY_SHIFT. No capacity or frequency
+ * factor here: from v5.1 (23127296889f) invariance is in the PELT clock.
+ */
+static __u64 accumulate_sum(__u64 delta, struct fs_pelt_avg *sa, __u64 load, __u64 runnable, int running)
+{
+	__u32 contrib = (__u32)delta;
+	__u64 periods;
+
+	delta += sa->period_contrib;
+	periods = delta / 1024;
+	if (periods) {
+		sa->load_sum = fs_decay_load(sa->load_sum, periods);
+		sa->runnable_sum = fs_decay_load(sa->runnable_sum, periods);
+		sa->util_sum = (__u32)fs_decay_load((__u64)sa->util_sum, periods);
+		delta %= 1024;
+		if (load)
+			contrib = accumulate_segments(periods, 1024 - sa->period_contrib, (__u32)delta);
+	}
+	sa->period_contrib = (__u32)delta;
+	if (load)
+		sa->load_sum += load * contrib;
+	if (runnable)
+		sa->runnable_sum += runnable * contrib << 10;
+	if (running)
+		sa->util_sum += contrib << 10;
+	return periods;
+}
+
+int fs_pelt_update(struct fs_pelt_avg *sa, __u64 now, __u64 load, __u64 runnable, int running)
+{
+	__u64 delta = now - sa->last_update_time;
+
+	/* A clock behind the entity's (a re-based rq clock): re-base, no decay. */
+	if ((__s64)delta < 0) {
+		sa->last_update_time = now;
+		return 0;
+	}
+	delta >>= 10;
+	if (!delta)
+		return 0;
+	sa->last_update_time += delta << 10;
+	/* A blocked entity neither runs nor is runnable, whatever the caller says. */
+	if (!load)
+		runnable = running = 0;
+	if (!accumulate_sum(delta, sa, load, runnable, running))
+		return 0;
+	/* ___update_load_avg(): the sums over the divider of a full series
+	 * (load_avg as a cfs_rq's: an entity's weight factor is the caller's). */
+	__u32 divider = fs_pelt_divider(sa);
+
+	sa->load_avg = sa->load_sum / divider;
+	sa->runnable_avg = (__u32)(sa->runnable_sum / divider);
+	sa->util_avg = sa->util_sum / divider;
+	return 1;
+}

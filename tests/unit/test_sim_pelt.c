@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The simulated machine's PELT clock and util_est rules (user/sim/pelt_run.c), on hand-set state. */
+#include <string.h>
+#include "test.h"
+#include "sim_builders.h"
+#include "sim/sim_internal.h"
+
+#define MS 1000000ull
+
+/* A machine on the 1+1 EM with one task, set up without running anything. */
+static void machine(struct sim *s, struct fs_em *em, struct fs_sim_task *t, struct sim_task *st,
+		    const char *policy)
+{
+	static const struct fs_sim_workload wl = { .nr_cpus = 2 };
+
+	memset(s, 0, sizeof(*s));
+	memset(t, 0, sizeof(*t));
+	memset(st, 0, sizeof(*st));
+	fs_test_em_1p1(em, 100, 400);
+	s->em = em;
+	s->wl = &wl;
+	s->ncpu = 2;
+	s->task = st;
+	st->t = t;
+	st->cpu = -1;
+	sim_kernel_of(fs_policy_find(policy), &s->k);
+	sim_sugov_init(s);
+	for (int c = 0; c < 2; c++) {
+		s->cpu[c].pd = em->cpu_pd[c];
+		s->cpu[c].cap = em->capacity[c];
+	}
+}
+
+/*
+ * update_rq_clock_pelt(): 1 ms running on little (cap 512) at its top OPP
+ * advances the PELT clock 1e6 x 512 / 1024 = 500,000 ns; idle, the clock is
+ * the task clock. Going idle with util_sum at the ceiling turns the gap
+ * into lost idle time, so rq_clock_pelt() does not jump.
+ */
+FS_TEST(sim_pelt_clock_scales_by_capacity_and_loses_idle_time)
+{
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+	int q[1] = { 0 };
+
+	machine(&s, &em, &t, &st, "v6.12");
+	s.cpu[0].q = q;
+	s.cpu[0].nr = 1;
+	sim_clock_advance(&s, 0, 1 * MS);
+	EXPECT_EQ_U64(sim_rq_clock_pelt(&s.cpu[0]), 500000);
+	s.now = 1 * MS;
+	s.cpu[0].avg.util_sum = ((47742 - 1024) << 10) - 47742; /* the ceiling */
+	sim_idle_enter(&s, 0);
+	EXPECT_EQ_U64(s.cpu[0].lost_idle_time, 500000);
+	EXPECT_EQ_U64(sim_rq_clock_pelt(&s.cpu[0]), 500000);
+	/* Below the ceiling the idle CPU's clock catches up: decay time. */
+	s.cpu[1].clock_pelt = 200000;
+	s.cpu[1].avg.util_sum = 1000;
+	sim_idle_enter(&s, 1);
+	EXPECT_EQ_U64(s.cpu[1].lost_idle_time, 0);
+	EXPECT_EQ_U64(sim_rq_clock_pelt(&s.cpu[1]), 1 * MS);
+}
+
+/*
+ * util_est_update() at a sleep, ewma 400: a dequeued util of 500 raises
+ * the ewma to 500 at once from v5.5 (v6.12), by a quarter before (v5.4:
+ * (4 x 400 + 100) / 4 = 425, and _task_util_est() has bit 0 set: 501 is
+ * max(425, enqueued 500) | 1). A util within 1 % of the ewma leaves it;
+ * and nothing changes while UTIL_AVG_UNCHANGED.
+ */
+FS_TEST(sim_util_est_update_rules)
+{
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	machine(&s, &em, &t, &st, "v6.12");
+	st.ue_ewma = st.ue_enqueued = 400;
+	st.avg.util_avg = 500;
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 500);
+	EXPECT_EQ(sim_task_ue(&s, 0), 500);
+	st.avg.util_avg = 300; /* UTIL_AVG_UNCHANGED: no new util_avg since */
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 500);
+	st.ue_unchanged = false;
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 450); /* (4 x 500 - 200) / 4 */
+	EXPECT_EQ(st.ue_enqueued, 300);
+	st.ue_unchanged = false;
+	st.avg.util_avg = 445; /* within 10 of 450: left alone */
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 450);
+	EXPECT_EQ(st.ue_enqueued, 300);
+
+	machine(&s, &em, &t, &st, "v5.4");
+	st.ue_ewma = st.ue_enqueued = 400;
+	st.avg.util_avg = 500;
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 425);
+	EXPECT_EQ(sim_task_ue(&s, 0), 501);
+}

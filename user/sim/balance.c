@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The root domain's overutilized flag, misfit tasks and the load
+ * balancer's pulls on the simulated machine, at tick granularity.
+ */
+#include "sim_internal.h"
+
+/*
+ * cpu_overutilized() (v5.4 - 6.1.0 form): !fits_capacity(cpu_util_cfs(),
+ * capacity_of()), i.e. not util x 1280 < cap x 1024. v5.0 - v5.3 differ at
+ * equality; the later uclamp forms agree without uclamp.
+ */
+bool sim_cpu_overutilized(const struct sim *s, int cpu)
+{
+	return !(sim_cpu_util_cfs(s, cpu) * 1280 < (__u64)s->cpu[cpu].cap * 1024);
+}
+
+/*
+ * The flag as the tick leaves it: set by task_tick_fair()'s
+ * update_overutilized_status() and rewritten by the root domain's load
+ * balance from every CPU's status (update_sd_lb_stats(), v5.0 - v7.1); the
+ * balance runs at its own interval, here at every tick.
+ */
+void sim_overutilized_update(struct sim *s)
+{
+	bool ou = false;
+
+	for (int cpu = 0; cpu < s->ncpu && !ou; cpu++)
+		ou = sim_cpu_overutilized(s, cpu);
+	s->overutilized = ou;
+}
+
+/*
+ * update_misfit_status() at the tick (v5.0 - v7.1): the running task is a
+ * misfit when task_util_est() does not fit the CPU's capacity
+ * (fits_capacity()), it may run elsewhere, and a CPU of higher capacity is
+ * allowed (a misfit on the biggest CPU has nowhere to go).
+ */
+void sim_misfit_update(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpu[cpu];
+
+	c->misfit = false;
+	if (!c->nr)
+		return;
+	const int ti = c->q[0];
+
+	if ((__u64)sim_task_util_est(s, ti) * 1280 < (__u64)c->cap * 1024)
+		return;
+	for (int d = 0; d < s->ncpu; d++)
+		if (d != cpu && s->cpu[d].cap > c->cap && sim_allowed(s, ti, d))
+			c->misfit = true;
+}
+
+/*
+ * A move outside a wake-up: the task leaves its rq's queue and PELT
+ * (detach_task() -> remove_entity_load_avg()) and joins dst's
+ * (attach_task() -> attach_entity_load_avg() at the enqueue).
+ */
+void sim_migrate(struct sim *s, int ti, int dst)
+{
+	struct sim_task *t = &s->task[ti];
+	const bool queued = t->queued;
+
+	if (queued)
+		sim_dequeue(s, ti);
+	sim_detach(s, ti);
+	sim_attach(s, ti, dst);
+	if (queued)
+		sim_enqueue(s, ti, dst, false);
+}
+
+/*
+ * The CPU that pulls src's misfit: allowed, of higher capacity
+ * (update_sd_pick_busiest() takes a misfit group only for a dst of greater
+ * capacity) and less busy than src (a fully busy local group is balanced);
+ * the idlest first, then the biggest, then the lowest id.
+ */
+static int misfit_dst(const struct sim *s, int src)
+{
+	const struct sim_cpu *c = &s->cpu[src];
+	int best = -1;
+
+	for (int d = 0; d < s->ncpu; d++) {
+		const struct sim_cpu *x = &s->cpu[d];
+
+		if (x->cap <= c->cap || x->nr >= c->nr || !sim_allowed(s, c->q[0], d))
+			continue;
+		if (best < 0 || x->nr < s->cpu[best].nr ||
+		    (x->nr == s->cpu[best].nr && x->cap > s->cpu[best].cap))
+			best = d;
+	}
+	return best;
+}
+
+/*
+ * A CPU with nothing to run pulls a waiting task from the busiest CPU with
+ * at least two runnable (load_balance() with CPU_NEWLY_IDLE / CPU_IDLE,
+ * detach_tasks() from the tail of the source's list). With EAS the balancer
+ * does nothing unless the root domain is overutilized (find_busiest_group(),
+ * v5.0 - v7.1).
+ */
+void sim_newidle(struct sim *s, int cpu)
+{
+	int src = -1, pick = -1;
+
+	if (!s->overutilized || s->cpu[cpu].nr)
+		return;
+	for (int c = 0; c < s->ncpu; c++) {
+		const struct sim_cpu *x = &s->cpu[c];
+
+		if (c == cpu || x->nr < 2 || (src >= 0 && x->nr <= s->cpu[src].nr))
+			continue;
+		for (int i = x->nr - 1; i >= 1; i--)
+			if (sim_allowed(s, x->q[i], cpu)) {
+				src = c;
+				pick = x->q[i];
+				break;
+			}
+	}
+	if (pick < 0)
+		return;
+	sim_migrate(s, pick, cpu);
+	s->r->migrations_newidle++;
+}
+
+/*
+ * The tick's balance, while overutilized: each misfit running on a CPU is
+ * pushed to a bigger, less busy one (active balance, need_active_balance()'s
+ * misfit case, v5.0 - v7.1), then idle CPUs pull waiting tasks (the periodic
+ * and nohz idle balance, counted with the newly idle pulls).
+ */
+void sim_balance_tick(struct sim *s)
+{
+	if (!s->overutilized)
+		return;
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		if (!s->cpu[cpu].misfit || !s->cpu[cpu].nr)
+			continue;
+		const int dst = misfit_dst(s, cpu);
+
+		s->cpu[cpu].misfit = false;
+		if (dst < 0)
+			continue;
+		sim_migrate(s, s->cpu[cpu].q[0], dst);
+		s->r->migrations_misfit++;
+	}
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		sim_newidle(s, cpu);
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulated machine's event loop: activations waking, running tasks
+ * completing them, and the scheduler tick, in time order.
+ */
+#include <stdlib.h>
+#include "sim_internal.h"
+
+struct sim_ev {
+	__u64 ns;
+	__u32 act;  /* index into the workload's acts */
+	__s32 task;
+};
+
+/* Time order; at equal times the workload's order (task, then its own wake order). */
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct sim_ev *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->act < y->act ? -1 : x->act > y->act;
+}
+
+static struct sim_ev *sorted_events(const struct fs_sim_workload *wl, __u64 *n)
+{
+	struct sim_ev *ev = calloc(wl->nr_acts + 1, sizeof(*ev));
+
+	*n = 0;
+	if (!ev)
+		return NULL;
+	for (int ti = 0; ti < wl->nr_tasks; ti++)
+		for (__u32 i = 0; i < wl->tasks[ti].nr_act; i++) {
+			const __u32 ai = wl->tasks[ti].first_act + i;
+
+			ev[*n].ns = wl->acts[ai].wake_ns;
+			ev[*n].act = ai;
+			ev[*n].task = ti;
+			(*n)++;
+		}
+	qsort(ev, *n, sizeof(*ev), ev_cmp);
+	return ev;
+}
+
+static unsigned int log2_bucket(__u64 v)
+{
+	return v < 2 ? 0 : (unsigned int)(63 - __builtin_clzll(v));
+}
+
+/* The running task's head activation is done: on to the next one it has woken for, or sleep. */
+static void complete(struct sim *s, int cpu)
+{
+	const int ti = s->cpu[cpu].q[0];
+	struct sim_task *t = &s->task[ti];
+	const struct fs_sim_act *a = &s->wl->acts[t->t->first_act + t->head];
+
+	s->r->lat_hist[log2_bucket(s->now - a->wake_ns)]++;
+	s->r->wait_hist[log2_bucket(t->head_wait_ns)]++;
+	t->acts_done++;
+	if (t->head + 1 < t->woken) {
+		t->head++;
+		t->work_left = s->wl->acts[t->t->first_act + t->head].work;
+		t->head_wait_ns = 0;
+		return;
+	}
+	/* dequeue_task_fair(): the entity's PELT, then util_est_update() (v5.13+ order). */
+	sim_dequeue(s, ti);
+	sim_util_est_dequeue(s, ti);
+	/* task_dead_fair() -> remove_entity_load_avg(): an exited task's util leaves its rq. */
+	if (t->t->exit_ns <= s->now) {
+		sim_detach(s, ti);
+		t->exited = true;
+	}
+	sim_newidle(s, cpu);
+}
+
+/*
+ * An activation wakes its task. A task still runnable only queues the work
+ * behind its current activation (no wake-up happens). A fork starts where
+ * the recording saw it (no feec under WF_FORK; find_idlest_cpu() not
+ * modelled); any other wake-up is placed by the policy (place.c).
+ */
+static void wake(struct sim *s, int ti, __u32 ai)
+{
+	const struct fs_sim_act *a = &s->wl->acts[ai];
+	struct sim_task *t = &s->task[ti];
+	const __u32 rel = ai - t->t->first_act;
+	int cpu;
+
+	s->r->work_given += a->work;
+	t->woken = rel + 1;
+	if (t->queued)
+		return;
+	if (t->cpu < 0) { /* a fork, or a task woken again after its exit time */
+		sim_task_arrive(s, ti, sim_home_cpu(s, ti));
+		t->exited = false;
+	} else if (rel == 0) {
+		/* The workload's PELT is the task's at its first wake-up: it
+		 * waited blocked on its rq since t0, now it has those values. */
+		const int cpu0 = t->cpu;
+
+		sim_detach(s, ti);
+		sim_task_arrive(s, ti, cpu0);
+	}
+	if (rel == 0 && (a->flags & FS_SIM_ACT_FORK)) {
+		cpu = t->cpu;
+		s->r->wakeups++;
+	} else {
+		cpu = sim_place(s, ti, a);
+		if (cpu != t->cpu) {
+			sim_detach(s, ti);
+			sim_attach(s, ti, cpu);
+			s->r->migrations_wakeup++;
+		}
+	}
+	t->head = rel;
+	t->work_left = a->work;
+	t->head_wait_ns = 0;
+	sim_enqueue(s, ti, cpu, true);
+}
+
+/* Tasks past their exit time that sleep leave their rq's PELT. */
+static void exits(struct sim *s)
+{
+	for (int ti = 0; ti < s->wl->nr_tasks; ti++) {
+		struct sim_task *t = &s->task[ti];
+
+		if (!t->queued && !t->exited && t->cpu >= 0 && t->t->exit_ns <= s->now) {
+			sim_detach(s, ti);
+			t->exited = true;
+		}
+	}
+}
+
+/*
+ * scheduler_tick() on every CPU at once: the running task's PELT
+ * (entity_tick()), CFS's slice check, update_misfit_status(), the
+ * overutilized flag, schedutil (cpufreq_update_util() from the PELT
+ * update), then the balancer.
+ */
+static void tick(struct sim *s)
+{
+	exits(s);
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		if (!s->cpu[cpu].nr)
+			continue;
+		sim_task_pelt_update(s, s->cpu[cpu].q[0]);
+		sim_tick_rotate(s, cpu);
+	}
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		sim_misfit_update(s, cpu);
+	sim_overutilized_update(s);
+	for (int pd = 0; pd < s->em->nr_pd; pd++)
+		sim_sugov_update(s, pd);
+	sim_balance_tick(s);
+}
+
+static bool all_idle(const struct sim *s)
+{
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		if (s->cpu[cpu].nr)
+			return false;
+	return true;
+}
+
+/* The next event's time: a completion, an activation, the tick, or the end. */
+static __u64 next_event(const struct sim *s, const struct sim_ev *ev, __u64 i, __u64 n, __u64 tick, __u64 end)
+{
+	__u64 t = end < tick ? end : tick;
+
+	if (i < n && ev[i].ns < t)
+		t = ev[i].ns;
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		const __u64 c = sim_completion_ns(s, cpu);
+
+		t = c < t ? c : t;
+	}
+	return t;
+}
+
+int sim_loop(struct sim *s)
+{
+	const __u64 end = s->wl->end_ns ? s->wl->end_ns : FS_SIM_NEVER;
+	__u64 n, i = 0, next_tick = s->tick_ns;
+	struct sim_ev *ev = sorted_events(s->wl, &n);
+
+	if (!ev)
+		return -1;
+	for (;;) {
+		if (end == FS_SIM_NEVER && i == n && all_idle(s))
+			break;
+		const __u64 t = next_event(s, ev, i, n, next_tick, end);
+
+		if (t >= end) {
+			sim_advance(s, end);
+			break;
+		}
+		sim_advance(s, t);
+		for (int cpu = 0; cpu < s->ncpu; cpu++)
+			while (s->cpu[cpu].nr && !s->task[s->cpu[cpu].q[0]].work_left)
+				complete(s, cpu);
+		for (; i < n && ev[i].ns <= s->now; i++)
+			wake(s, ev[i].task, ev[i].act);
+		if (s->now == next_tick) {
+			tick(s);
+			next_tick += s->tick_ns;
+		}
+	}
+	free(ev);
+	return 0;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fs_sim_run(): the simulated machine set up from a workload, an EM and a
+ * policy, run (events.c), and the figures it returns (docs/simulation.md,
+ * "The machine").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_internal.h"
+
+static int check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen)
+{
+	const struct fs_em *em = p ? p->em : NULL;
+
+	if (!wl || !p || !em || !p->policy) {
+		snprintf(err, errlen, "simulation: %s missing", !wl ? "workload" : !p ? "parameters"
+							       : !em ? "Energy Model" : "policy");
+		return -1;
+	}
+	if (em->nr_cpus <= 0 || em->nr_cpus > FS_MAX_CPUS || wl->nr_cpus > em->nr_cpus) {
+		snprintf(err, errlen, "simulation: the workload's %d CPUs, the EM's %d (at most %d)",
+			 wl->nr_cpus, em->nr_cpus, FS_MAX_CPUS);
+		return -1;
+	}
+	for (int c = 0; c < em->nr_cpus; c++)
+		if (em->cpu_pd[c] < 0 || em->pd[em->cpu_pd[c]].nr_ps <= 0 || !em->capacity[c]) {
+			snprintf(err, errlen, "simulation: CPU %d has no PD, OPP or capacity in the EM", c);
+			return -1;
+		}
+	if (p->physics != FS_SIM_DEVICE && p->physics != FS_SIM_LAB) {
+		snprintf(err, errlen, "simulation: physics %d unknown", (int)p->physics);
+		return -1;
+	}
+	for (int i = 0; i < wl->nr_tasks; i++)
+		if ((__u64)wl->tasks[i].first_act + wl->tasks[i].nr_act > wl->nr_acts) {
+			snprintf(err, errlen, "simulation: task %d's activations past the workload's %llu",
+				 i, (unsigned long long)wl->nr_acts);
+			return -1;
+		}
+	return 0;
+}
+
+/* A task's CPU before its first wake-up: where the recording saw it, else its first allowed CPU. */
+int sim_home_cpu(const struct sim *s, int ti)
+{
+	const int c = s->task[ti].t->init_cpu;
+
+	if (sim_allowed(s, ti, c))
+		return c;
+	for (int d = 0; d < s->ncpu; d++)
+		if (sim_allowed(s, ti, d))
+			return d;
+	return 0;
+}
+
+/* The task's PELT and util_est as the workload gives them, attached to cpu's rq. */
+void sim_task_arrive(struct sim *s, int ti, int cpu)
+{
+	struct sim_task *t = &s->task[ti];
+
+	memset(&t->avg, 0, sizeof(t->avg));
+	t->avg.util_avg = t->t->init_util;
+	t->avg.runnable_avg = t->t->init_util;
+	t->ue_ewma = t->ue_enqueued = t->t->init_util_est;
+	t->ue_unchanged = true;
+	sim_attach(s, ti, cpu);
+}
+
+/*
+ * The tick from hz, and the scheduler's tunables scaled as
+ * sched_init_granularity() / update_sysctl() do (1 + log2 of up to 8
+ * CPUs): CFS's 6 ms latency, 0.75 ms minimum granularity and 1 ms wakeup
+ * granularity (v2.6.3x - v6.5); EEVDF's 0.75 ms base slice (v6.6+) both
+ * for the tick's slice and for wake-up preemption (RUN_TO_PARITY: the
+ * running task keeps the CPU until it has had its slice).
+ */
+static void timing(struct sim *s)
+{
+	const unsigned int hz = s->p->hz ? s->p->hz : 250;
+	const int n = s->ncpu < 8 ? s->ncpu : 8;
+	const __u64 factor = 1 + (__u64)(31 - __builtin_clz((unsigned int)n));
+
+	s->tick_ns = 1000000000ull / hz;
+	s->latency_ns = 6000000ull * factor;
+	s->min_gran_ns = 750000ull * factor;
+	s->wakeup_gran_ns = 1000000ull * factor;
+	if (s->k.eevdf) {
+		s->latency_ns = 0; /* the slice is the base slice whatever nr_running */
+		s->wakeup_gran_ns = s->min_gran_ns;
+	}
+}
+
+int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
+		 struct fs_sim_result *r, char *err, size_t errlen)
+{
+	s->wl = wl;
+	s->p = p;
+	s->em = p->em;
+	s->r = r;
+	s->ncpu = p->em->nr_cpus;
+	sim_kernel_of(p->policy, &s->k);
+	timing(s);
+	s->task = calloc((size_t)wl->nr_tasks + 1, sizeof(*s->task));
+	r->task = calloc((size_t)wl->nr_tasks + 1, sizeof(*r->task));
+	r->nr_tasks = wl->nr_tasks;
+	if (!s->task || !r->task) {
+		snprintf(err, errlen, "simulation: out of memory for %d tasks", wl->nr_tasks);
+		return -1;
+	}
+	for (int c = 0; c < s->ncpu; c++) {
+		s->cpu[c].q = calloc((size_t)wl->nr_tasks + 1, sizeof(int));
+		s->cpu[c].pd = s->em->cpu_pd[c];
+		s->cpu[c].cap = s->em->capacity[c];
+		if (!s->cpu[c].q) {
+			snprintf(err, errlen, "simulation: out of memory for CPU %d's runqueue", c);
+			return -1;
+		}
+	}
+	if (fs_policy_init(&s->pol, p->policy, p->em, err, errlen))
+		return -1;
+	sim_sugov_init(s);
+	for (int i = 0; i < wl->nr_tasks; i++) {
+		const struct fs_sim_task *t = &wl->tasks[i];
+
+		s->task[i].t = t;
+		s->task[i].cpu = -1;
+		/* A task forked in the window arrives at its fork; the others were there, asleep. */
+		if (!t->nr_act || !(wl->acts[t->first_act].flags & FS_SIM_ACT_FORK))
+			sim_task_arrive(s, i, sim_home_cpu(s, i));
+	}
+	for (int pd = 0; pd < s->em->nr_pd; pd++)
+		sim_sugov_update(s, pd);
+	return 0;
+}
+
+void sim_teardown(struct sim *s)
+{
+	for (int c = 0; c < FS_MAX_CPUS; c++)
+		free(s->cpu[c].q);
+	free(s->task);
+	fs_policy_fini(&s->pol);
+}
+
+/* EM power unit x ns -> EM unit x s; mJ from mW x s or uW x s, none from bogoWatts. */
+static void results(const struct sim *s, struct fs_sim_result *r)
+{
+	const double scale = s->em->unit == FS_POWER_MW ? 1.0 : s->em->unit == FS_POWER_UW ? 1e-3 : NAN;
+
+	r->energy = (double)s->energy_x / 1e9;
+	r->energy_mj = r->energy * scale;
+	for (int ti = 0; ti < s->wl->nr_tasks; ti++) {
+		const struct sim_task *t = &s->task[ti];
+		struct fs_sim_task_result *tr = &r->task[ti];
+
+		tr->energy = (double)t->energy_x / 1e9;
+		tr->run_ns = t->run_ns;
+		tr->wait_ns = t->wait_ns;
+		tr->acts_done = t->acts_done;
+		if (t->queued) {
+			/* the head's rest and every activation woken behind it */
+			tr->work_left = t->work_left;
+			for (__u32 i = t->head + 1; i < t->woken; i++)
+				tr->work_left += s->wl->acts[t->t->first_act + i].work;
+		}
+		r->work_left += tr->work_left;
+	}
+}
+
+int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, struct fs_sim_result *r,
+	       char *err, size_t errlen)
+{
+	struct sim *s;
+	int ret = -1;
+
+	if (!r) {
+		snprintf(err, errlen, "simulation: no result to fill");
+		return -1;
+	}
+	memset(r, 0, sizeof(*r));
+	if (check(wl, p, err, errlen))
+		return -1;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "simulation: out of memory");
+		return -1;
+	}
+	if (!sim_setup(s, wl, p, r, err, errlen)) {
+		if (sim_loop(s))
+			snprintf(err, errlen, "simulation: out of memory for %llu activations",
+				 (unsigned long long)wl->nr_acts);
+		else
+			ret = 0;
+	}
+	if (!ret)
+		results(s, r);
+	sim_teardown(s);
+	free(s);
+	if (ret)
+		fs_sim_result_free(r);
+	return ret;
+}
+
+void fs_sim_result_free(struct fs_sim_result *r)
+{
+	if (!r)
+		return;
+	free(r->task);
+	r->task = NULL;
+	r->nr_tasks = 0;
+}
+
+__u64 fs_sim_hist_quantile(const __u64 *hist, double q)
+{
+	__u64 total = 0, seen = 0;
+
+	for (int i = 0; i < FS_SIM_LAT_BUCKETS; i++)
+		total += hist[i];
+	if (!total)
+		return 0;
+	q = q < 0 ? 0 : q > 1 ? 1 : q;
+	/* The rank of the q-th value, at least the first. */
+	__u64 rank = (__u64)ceil(q * (double)total);
+
+	rank = rank ? rank : 1;
+	for (int i = 0; i < FS_SIM_LAT_BUCKETS; i++) {
+		seen += hist[i];
+		if (seen >= rank)
+			return i == FS_SIM_LAT_BUCKETS - 1 ? FS_SIM_NEVER : (2ull << i);
+	}
+	return FS_SIM_NEVER;
+}

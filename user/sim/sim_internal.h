@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The simulated machine's state, shared by its parts (docs/simulation.md,
+ * "The machine"): rq.c runqueues and time sharing, pelt_run.c PELT and
+ * util_est, sugov.c schedutil, balance.c overutilized and the balancer's
+ * pulls, place.c wake-up placement, events.c the event loop, machine.c
+ * set-up and results, kernel.c the policy's kernel.
+ */
+#ifndef FEECSCOPE_SIM_INTERNAL_H
+#define FEECSCOPE_SIM_INTERNAL_H
+
+#include "sim.h"
+#include "../engine/pelt.h"
+#include "../engine/power_estimate.h"
+
+/* What the policy's kernel does where the machine's rules differ by version (kernel.c). */
+struct sim_kernel {
+	enum fs_power_dvfs dvfs; /* schedutil's headroom form */
+	bool skip_inefficient;   /* v5.16+: cpufreq skips inefficient OPPs */
+	bool runnable_boost;     /* v6.5+: schedutil takes max(util, runnable) */
+	bool ue_fastup;          /* v5.5+: util_est's ewma jumps up to a larger dequeued util */
+	bool ue_bit0;            /* v5.0 - v5.12: _task_util_est() ORs UTIL_AVG_UNCHANGED (bit 0) */
+	bool ue_single;          /* v6.8+: util_est is one word (the record's enqueued = ewma) */
+	bool eevdf;              /* v6.6+: EEVDF's base slice in place of CFS's latency and granularities */
+};
+
+struct sim_task {
+	const struct fs_sim_task *t;
+	int cpu;                 /* the rq holding its PELT (task_cpu(p)), -1 when not attached */
+	bool queued;             /* on its rq: running or waiting */
+	bool exited;
+	struct fs_pelt_avg avg;  /* p->se.avg */
+	__u32 ue_enqueued, ue_ewma;
+	bool ue_unchanged;       /* UTIL_AVG_UNCHANGED: util_avg not recomputed since util_est's update */
+	__u32 woken;             /* activations woken so far (relative to first_act) */
+	__u32 head;              /* the activation being worked on while queued */
+	__u64 work_left;         /* of the head activation */
+	__u64 head_wait_ns;      /* runnable wait of the head activation */
+	unsigned __int128 energy_x; /* EM power unit x ns */
+	__u64 run_ns, wait_ns, acts_done;
+};
+
+struct sim_cpu {
+	int *q;                  /* q[0] runs when nr > 0; q[1..nr) wait in order */
+	int nr;
+	__u64 util_est;          /* cfs_rq's util_est: the queued tasks' _task_util_est(), kept at enqueue/dequeue */
+	int pd;
+	__u32 cap;
+	__u64 clock_pelt, lost_idle_time; /* rq_clock_pelt() = clock_pelt - lost_idle_time */
+	struct fs_pelt_avg avg;  /* rq->cfs.avg */
+	__u64 picked_ns;         /* when q[0] started its turn */
+	bool misfit;             /* rq->misfit_task_load != 0 */
+	unsigned __int128 energy_x;
+};
+
+struct sim_pd {
+	int opp;
+	__u64 last_change_ns;    /* sugov's last_freq_update_time */
+	bool changed_once;
+	__u64 skip;              /* OPPs cpufreq never picks (bit s) */
+	__u64 fmax;
+	__u32 cap;
+	__u64 cpus;
+};
+
+struct sim {
+	const struct fs_sim_workload *wl;
+	const struct fs_sim_params *p;
+	const struct fs_em *em;
+	struct fs_policy pol;
+	struct sim_kernel k;
+	int ncpu;
+	struct sim_cpu cpu[FS_MAX_CPUS];
+	struct sim_pd pd[FS_MAX_PDS];
+	struct sim_task *task;
+	__u64 now;
+	__u64 tick_ns, wakeup_gran_ns, latency_ns, min_gran_ns;
+	bool overutilized;
+	unsigned __int128 energy_x;
+	struct fs_sim_result *r;
+	struct fs_wakeup w;      /* the landscape handed to feec */
+};
+
+/* kernel.c */
+void sim_kernel_of(const struct fs_policy_desc *d, struct sim_kernel *k);
+
+/* pelt_run.c */
+__u64 sim_rq_clock_pelt(const struct sim_cpu *c);
+void sim_clock_advance(struct sim *s, int cpu, __u64 dt);
+void sim_idle_enter(struct sim *s, int cpu);
+void sim_rq_pelt_update(struct sim *s, int cpu);
+void sim_task_pelt_update(struct sim *s, int ti);
+void sim_attach(struct sim *s, int ti, int cpu);
+void sim_detach(struct sim *s, int ti);
+void sim_util_est_dequeue(struct sim *s, int ti);
+__u32 sim_task_ue(const struct sim *s, int ti);
+__u32 sim_task_util_est(const struct sim *s, int ti);
+__u64 sim_cpu_util_est(const struct sim *s, int cpu);
+__u64 sim_cpu_util_cfs(const struct sim *s, int cpu);
+
+/* rq.c */
+void sim_advance(struct sim *s, __u64 to);
+__u64 sim_completion_ns(const struct sim *s, int cpu);
+void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup);
+void sim_dequeue(struct sim *s, int ti);
+void sim_tick_rotate(struct sim *s, int cpu);
+bool sim_allowed(const struct sim *s, int ti, int cpu);
+
+/* sugov.c */
+void sim_sugov_init(struct sim *s);
+void sim_sugov_update(struct sim *s, int pd);
+__u64 sim_pd_freq(const struct sim *s, int pd);
+
+/* balance.c */
+bool sim_cpu_overutilized(const struct sim *s, int cpu);
+void sim_overutilized_update(struct sim *s);
+void sim_misfit_update(struct sim *s, int cpu);
+void sim_balance_tick(struct sim *s);
+void sim_newidle(struct sim *s, int cpu);
+void sim_migrate(struct sim *s, int ti, int dst);
+
+/* machine.c */
+int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
+	      struct fs_sim_result *r, char *err, size_t errlen);
+void sim_teardown(struct sim *s);
+int sim_home_cpu(const struct sim *s, int ti);
+void sim_task_arrive(struct sim *s, int ti, int cpu);
+
+/* events.c */
+int sim_loop(struct sim *s);
+
+/* place.c */
+int sim_place(struct sim *s, int ti, const struct fs_sim_act *a);
+
+#endif /* FEECSCOPE_SIM_INTERNAL_H */
