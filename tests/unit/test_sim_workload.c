@@ -9,6 +9,7 @@
 #include "em_builders.h"
 #include "pipeline.h"
 #include "em/em_io.h"
+#include "engine/accounting.h"
 #include "engine/pelt.h"
 #include "sim/sim.h"
 #include "source/recording.h"
@@ -373,4 +374,116 @@ FS_TEST(sim_workload_recording_matches_the_pipeline)
 	fs_pipeline_free(p);
 	fs_rec_reader_close(r);
 	fs_rec_meta_free(&meta);
+}
+
+static __u64 next_rand(__u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Random recordings on pixel4's EM (random landscapes, placements known and
+ * not, balance migrations, exits and pids woken again, end-of-observation
+ * readings for some tasks): the workload and the pipeline agree on the
+ * wake-ups and the CPU time; work never exceeds its CPU time (DEVICE) and is
+ * it (LAB); the build is deterministic.
+ */
+FS_TEST(sim_workload_random_recordings_match_the_pipeline)
+{
+	enum { PIDS = 12, RECORDS = 3000 };
+	char err[256];
+
+	fs_test_em_pixel4(&em, FS_POWER_UW);
+	for (__u64 seed0 = 1; seed0 <= 6; seed0++) {
+		__u64 s = seed0 * 0x9e3779b97f4a7c15ull, ts = 1 * MS, sum[PIDS] = { 0 };
+		bool exited[PIDS] = { false };
+		const struct fs_policy_desc *kp = fs_policy_find("v6.12.97");
+		struct fs_sim_builder_opts bo = { .kernel_policy = kp };
+		struct fs_sim_builder *b[3];
+		struct fs_pipeline_opts po = { .em = &em, .nr_policies = 1, .kernel_release = "6.12.0" };
+
+		po.policies[0] = kp;
+		struct fs_pipeline *p = fs_pipeline_new(&po, err, sizeof(err));
+
+		b[0] = fs_sim_builder_new_opts(&em, FS_SIM_DEVICE, &bo, err, sizeof(err));
+		b[1] = fs_sim_builder_new_opts(&em, FS_SIM_DEVICE, &bo, err, sizeof(err));
+		b[2] = fs_sim_builder_new_opts(&em, FS_SIM_LAB, &bo, err, sizeof(err));
+		ASSERT_TRUE(p && b[0] && b[1] && b[2]);
+		for (int r = 0; r <= RECORDS + PIDS; r++) {
+			union {
+				struct fs_rec_hdr h;
+				struct fs_wakeup w;
+				struct fs_migrate m;
+				struct fs_task_time t;
+				struct fs_overutil o;
+			} u;
+			int k = (int)(next_rand(&s) % PIDS), what = (int)(next_rand(&s) % 100);
+			__s32 pid = 100 + k;
+
+			ts += next_rand(&s) % (2 * MS);
+			sum[k] += next_rand(&s) % (3 * MS);
+			if (r >= RECORDS) { /* the end: half the tasks' CPU time read */
+				k = r - RECORDS;
+				if (k == PIDS || (k & 1) || exited[k])
+					continue;
+				u.t = task_time(FS_REC_RUNTIME, 100 + k, 10 + k, ts, sum[k]);
+			} else if (what < 55) {
+				bool fork = exited[k];
+
+				/* the pid's new task: its CPU time from 0, or (half the time) above the old one's */
+				if (fork && (what & 1))
+					sum[k] = next_rand(&s) % MS;
+				exited[k] &= !fork;
+				fs_test_random_wakeup(&u.w, &em, &s);
+				u.w.hdr.ts_ns = ts;
+				u.w.pid = pid;
+				u.w.tgid = 10 + k;
+				u.w.sum_exec_ns = sum[k];
+				u.w.chosen_cpu = (__s32)(next_rand(&s) % 10) - 1;
+				if (u.w.chosen_cpu >= em.nr_cpus)
+					u.w.chosen_cpu = -1;
+				u.w.flags = (u.w.flags & ~FS_WAKE_FORK) | (fork ? FS_WAKE_FORK : 0);
+			} else if (what < 80) {
+				u.m = balance(pid, ts, (int)(next_rand(&s) % 8), (int)(next_rand(&s) % 8), sum[k]);
+			} else if (what < 85) {
+				u.t = task_time(FS_REC_EXIT, pid, 10 + k, ts, sum[k]);
+				exited[k] = true;
+			} else {
+				u.o = (struct fs_overutil){ { FS_REC_OVERUTIL, 0, sizeof(u.o), ts }, what & 1, 0 };
+			}
+			EXPECT_EQ(fs_pipeline_feed(p, &u.h, err, sizeof(err)), 0);
+			for (int i = 0; i < 3; i++)
+				EXPECT_EQ(feed(b[i], &u.h), 0);
+		}
+		EXPECT_EQ(fs_pipeline_finish(p, err, sizeof(err)), 0);
+		const struct fs_report *rep = fs_pipeline_snapshot(p);
+		struct fs_sim_workload wl[3];
+
+		for (int i = 0; i < 3; i++)
+			finish(b[i], &wl[i]);
+		EXPECT_EQ_U64(wl[0].nr_acts, rep->st->wakeups);
+		EXPECT_EQ_U64(wl[0].nr_tasks, fs_acct_nr_tasks(rep->acct));
+		EXPECT_EQ_U64(wl[0].rec_cpu_ns, rep->tot->runtime_ns);
+		/* an activation a migration split and nothing closed is unknown here, known up to the move there */
+		EXPECT_TRUE(wl[0].acts_unknown_work >= rep->tot->unresolved);
+		EXPECT_EQ_U64(wl[0].observed.wakeups, rep->st->kernel_known);
+		__u64 busy = 0;
+
+		for (int c = 0; c < em.nr_cpus; c++)
+			busy += wl[0].observed.busy_ns[c];
+		EXPECT_EQ_U64(busy, wl[0].rec_cpu_ns);
+		for (__u64 a = 0; a < wl[0].nr_acts; a++) {
+			EXPECT_TRUE(wl[0].acts[a].work <= wl[0].acts[a].rec_cpu_ns);
+			EXPECT_EQ_U64(wl[2].acts[a].work, wl[0].acts[a].rec_cpu_ns);
+		}
+		EXPECT_TRUE(wl[0].nr_acts == wl[1].nr_acts && wl[0].nr_tasks == wl[1].nr_tasks);
+		EXPECT_TRUE(!memcmp(wl[0].acts, wl[1].acts, wl[0].nr_acts * sizeof(*wl[0].acts)));
+		EXPECT_TRUE(!memcmp(wl[0].tasks, wl[1].tasks, (size_t)wl[0].nr_tasks * sizeof(*wl[0].tasks)));
+		for (int i = 0; i < 3; i++)
+			fs_sim_workload_free(&wl[i]);
+		fs_pipeline_free(p);
+	}
 }
