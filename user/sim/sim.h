@@ -45,10 +45,11 @@ struct fs_sim_act {
 	__u32 flags;     /* FS_SIM_ACT_* */
 	__s32 waker_cpu; /* the CPU the recorded waker ran on (the recorded kernel's, not the simulation's) */
 };
-#define FS_SIM_ACT_FORK     (1u << 0) /* the task's first activation is its fork (no feec) */
-#define FS_SIM_ACT_SYNC     (1u << 1) /* WF_SYNC as recorded */
-#define FS_SIM_ACT_UNKNOWN  (1u << 2) /* its CPU time was not recorded: work and rec_cpu_ns 0 */
-#define FS_SIM_ACT_BALANCED (1u << 3) /* the recorded kernel's balancer moved it part-way */
+#define FS_SIM_ACT_FORK        (1u << 0) /* the task's first activation is its fork (no feec) */
+#define FS_SIM_ACT_SYNC        (1u << 1) /* WF_SYNC as recorded */
+/* No reading closed it: work and rec_cpu_ns hold what readings covered (0 for the whole) */
+#define FS_SIM_ACT_UNKNOWN     (1u << 2)
+#define FS_SIM_ACT_BALANCED    (1u << 3) /* the recorded kernel's balancer moved it part-way */
 #define FS_SIM_ACT_CPU_GUESSED (1u << 4) /* placement not recorded: work derived on the kernel policy's CPU */
 
 struct fs_sim_task {
@@ -70,7 +71,7 @@ struct fs_sim_task {
  * what the recorded kernel did).
  */
 struct fs_sim_observed {
-	__u64 busy_ns[FS_MAX_CPUS]; /* CPU time of the activations by the CPU it ran on */
+	__u64 busy_ns[FS_MAX_CPUS]; /* CPU time of the activations by the CPU it ran on (guessed CPUs too) */
 	__u64 wakeups;              /* activations with a known placement */
 	__u64 migrations;           /* wake-ups placed off prev_cpu (forks not counted) + balance moves */
 	__u64 balance_migrations;   /* FS_MIG_BALANCE records */
@@ -86,7 +87,7 @@ struct fs_sim_workload {
 	struct fs_sim_act *acts;     /* grouped by task, each task's in wake order */
 	struct fs_sim_observed observed;
 	/* What the recording could not give (docs/simulation.md, "What a recording cannot tell"). */
-	__u64 acts_unknown_work;     /* activations whose CPU time was not recorded: work 0 */
+	__u64 acts_unknown_work;     /* activations with FS_SIM_ACT_UNKNOWN */
 	__u64 tasks_never_woke;      /* tasks with records but no wake-up in the window: not simulated */
 	__u64 never_woke_ns;         /* their CPU time between their first and last reading */
 	__u64 pre_wake_ns;           /* CPU time tasks ran before their first wake-up (balance readings) */
