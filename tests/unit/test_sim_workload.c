@@ -206,7 +206,8 @@ FS_TEST(sim_workload_fork_exit_and_pid_reuse)
 	EXPECT_EQ(t->uclamp_max, 512);
 	EXPECT_EQ(t->init_util, synced);
 	EXPECT_EQ(t->init_util_est, 250);
-	EXPECT_EQ(t->init_cpu, 0);
+	EXPECT_EQ(t->init_cpu, 1); /* a fork starts where the kernel put it, not on its parent's CPU */
+	EXPECT_EQ(wl.tasks[1].init_cpu, 2);
 	EXPECT_EQ_U64(t->exit_ns, 3 * MS);
 	EXPECT_EQ(wl.acts[t->first_act].flags, FS_SIM_ACT_FORK);
 	EXPECT_EQ_U64(wl.acts[t->first_act].rec_cpu_ns, 1 * MS);

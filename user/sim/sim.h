@@ -60,7 +60,7 @@ struct fs_sim_task {
 	__u16 uclamp_min, uclamp_max;
 	__u32 init_util;         /* PELT util_avg at its first recorded wake-up (synced) */
 	__u32 init_util_est;     /* util_est (ewma) then */
-	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up */
+	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up; a fork's: the kernel's placement */
 	__u64 exit_ns;           /* since t0, FS_SIM_NEVER if it did not exit */
 	__u32 first_act, nr_act; /* its activations: acts[first_act .. first_act + nr_act) */
 };
