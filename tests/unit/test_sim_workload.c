@@ -488,3 +488,72 @@ FS_TEST(sim_workload_random_recordings_match_the_pipeline)
 		fs_pipeline_free(p);
 	}
 }
+
+/*
+ * Records of random bytes (their sizes right, now and then wrong): each is
+ * taken or refused with one line naming it, nothing crashes (ASan/UBSan run
+ * this too), and what was taken still makes a consistent workload.
+ */
+FS_TEST(sim_workload_random_bytes_never_crash)
+{
+	static union {
+		struct fs_rec_hdr h;
+		struct fs_wakeup w;
+		struct fs_em_update e;
+		unsigned char raw[sizeof(struct fs_em_update)];
+	} u;
+	char err[256];
+	__u64 s = 0x5eed5eedull, ts = 0, refused = 0;
+
+	fs_test_em_pixel4(&em, FS_POWER_UW);
+	struct fs_sim_builder_opts bo = { .kernel_policy = fs_policy_find("v5.4") };
+	struct fs_sim_builder *b = fs_sim_builder_new_opts(&em, FS_SIM_DEVICE, &bo, err, sizeof(err));
+
+	ASSERT_TRUE(b);
+	for (int r = 0; r < 4000; r++) {
+		__u16 type = (__u16)(next_rand(&s) % 11);
+		size_t n = type == FS_REC_WAKEUP ? fs_wakeup_size((unsigned)em.nr_cpus) : 64 + sizeof(struct fs_freqstat);
+
+		for (size_t i = 0; i < n; i += 8) {
+			__u64 v = next_rand(&s);
+
+			memcpy(u.raw + i, &v, n - i < 8 ? n - i : 8);
+		}
+		u.h.type = type;
+		u.h.ts_ns = ts += next_rand(&s) % MS;
+		if (type == FS_REC_WAKEUP) {
+			u.h.nr_cpus = (__u16)em.nr_cpus;
+			u.h.size = (__u32)n;
+			/* mostly CPUs in range, so some wake-ups get through to the landscape */
+			u.w.prev_cpu = u.w.task_cpu = u.w.waker_cpu = (__s32)(next_rand(&s) % 9);
+			u.w.chosen_cpu = (__s32)(next_rand(&s) % 10) - 1;
+			u.w.pid = (__s32)(next_rand(&s) % 8);
+		} else {
+			u.h.nr_cpus = 0;
+			u.h.size = type == FS_REC_MIGRATE ? sizeof(struct fs_migrate) :
+				   type == FS_REC_EXIT || type == FS_REC_RUNTIME ? sizeof(struct fs_task_time) :
+				   type == FS_REC_OVERUTIL ? sizeof(struct fs_overutil) : (__u32)(next_rand(&s) % 200);
+		}
+		if (next_rand(&s) % 20 == 0)
+			u.h.size ^= 8;
+		err[0] = '\0';
+		int rc = fs_sim_builder_feed(b, &u.h, err, sizeof(err));
+
+		if (rc) {
+			refused++;
+			EXPECT_EQ(rc, -1);
+			EXPECT_CONTAINS(err, "workload: record ");
+			EXPECT_TRUE(!strchr(err, '\n'));
+		}
+	}
+	struct fs_sim_workload wl;
+
+	EXPECT_EQ(fs_sim_builder_finish(b, &wl, err, sizeof(err)), 0);
+	EXPECT_TRUE(refused > 0 && wl.nr_acts > 0);
+	__u64 acts = 0;
+
+	for (int i = 0; i < wl.nr_tasks; i++)
+		acts += wl.tasks[i].nr_act;
+	EXPECT_EQ_U64(acts, wl.nr_acts);
+	fs_sim_workload_free(&wl);
+}
