@@ -293,7 +293,7 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 
 /* ---- activations ---- */
 
-/* The open activation of task i ran on its segment's CPU until a reading of sum (both known, sum >= start). */
+/* Task i's open activation ran on its segment's CPU until a reading of sum (FS_NO_RUNTIME: none, unknown). */
 static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 {
 	struct task_state *s = &b->ts[i];
