@@ -317,12 +317,10 @@ static int end_task(struct fs_pipeline *p, struct fs_task_acct *t, __u64 ts, __u
 /* Each PD's state after this wake-up (the task on run_cpu): the utilization-sampled residency. */
 static void sample_states(struct fs_pipeline *p, const struct power_memo *m, int run_cpu, int run_state)
 {
-	int run_pd = run_cpu >= 0 && run_cpu < p->o.em->nr_cpus ? p->o.em->cpu_pd[run_cpu] : -1;
+	int state[FS_MAX_PDS];
 
-	for (int d = 0; d < p->o.em->nr_pd; d++)
-		fs_cpu_energy_sample_pd(&p->cpu_energy, d, p->cur->hdr.ts_ns,
-					d == run_pd && run_state >= 0 ? run_state :
-					m->x.pd[d].usable ? m->x.pd[d].state : -1);
+	fs_power_ctx_states(&m->x, run_cpu, run_state, state);
+	fs_cpu_energy_sample(&p->cpu_energy, p->cur->hdr.ts_ns, state);
 }
 
 static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)

@@ -654,6 +654,14 @@ void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64
 	}
 }
 
+void fs_power_ctx_states(const struct fs_power_ctx *x, int run_cpu, int run_state, int *state)
+{
+	int run_pd = run_cpu >= 0 && run_cpu < x->em->nr_cpus && run_cpu < FS_MAX_CPUS ? x->em->cpu_pd[run_cpu] : -1;
+
+	for (int d = 0; d < x->em->nr_pd; d++)
+		state[d] = d == run_pd && run_state >= 0 ? run_state : x->pd[d].usable ? x->pd[d].state : -1;
+}
+
 __u64 fs_system_power_uw(const struct fs_em *em, const struct fs_wakeup *w, int dst_cpu)
 {
 	struct fs_power_ctx x;

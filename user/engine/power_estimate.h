@@ -106,5 +106,13 @@ int fs_power_ctx_state_at(const struct fs_power_ctx *x, int cpu);
  * there is no utilization, PD or state).
  */
 void fs_power_ctx_window(const struct fs_power_ctx *x, int cpu, int state, __u64 *num, __u64 *den);
+/*
+ * Each PD's state at this wake-up with the task on run_cpu, as the CPUs'
+ * energy samples them ("util samples", cpu_energy.h): run_cpu's PD at
+ * run_state (fs_power_ctx_state_at(); -1: the task adds nothing there, so
+ * its state without the task), every other PD at its state without the
+ * task, -1 for a PD that draws nothing. state[] holds em->nr_pd entries.
+ */
+void fs_power_ctx_states(const struct fs_power_ctx *x, int run_cpu, int run_state, int *state);
 
 #endif

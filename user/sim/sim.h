@@ -43,10 +43,14 @@ struct fs_sim_act {
 	__s32 rec_cpu;   /* CPU the recorded kernel placed it on, -1 unknown */
 	__s32 waker;     /* task index of the waker, FS_SIM_NO_TASK if unknown */
 	__u32 flags;     /* FS_SIM_ACT_* */
-	__u32 pad;
+	__s32 waker_cpu; /* the CPU the recorded waker ran on (the recorded kernel's, not the simulation's) */
 };
-#define FS_SIM_ACT_FORK (1u << 0) /* the task's first activation is its fork (no feec) */
-#define FS_SIM_ACT_SYNC (1u << 1) /* WF_SYNC as recorded */
+#define FS_SIM_ACT_FORK        (1u << 0) /* the task's first activation is its fork (no feec) */
+#define FS_SIM_ACT_SYNC        (1u << 1) /* WF_SYNC as recorded */
+/* No reading closed it: work and rec_cpu_ns hold what readings covered (0 for the whole) */
+#define FS_SIM_ACT_UNKNOWN     (1u << 2)
+#define FS_SIM_ACT_BALANCED    (1u << 3) /* the recorded kernel's balancer moved it part-way */
+#define FS_SIM_ACT_CPU_GUESSED (1u << 4) /* placement not recorded: work derived on the kernel policy's CPU */
 
 struct fs_sim_task {
 	__s32 pid, tgid;
@@ -56,7 +60,7 @@ struct fs_sim_task {
 	__u16 uclamp_min, uclamp_max;
 	__u32 init_util;         /* PELT util_avg at its first recorded wake-up (synced) */
 	__u32 init_util_est;     /* util_est (ewma) then */
-	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up */
+	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up; a fork's: the kernel's placement */
 	__u64 exit_ns;           /* since t0, FS_SIM_NEVER if it did not exit */
 	__u32 first_act, nr_act; /* its activations: acts[first_act .. first_act + nr_act) */
 };
@@ -67,9 +71,9 @@ struct fs_sim_task {
  * what the recorded kernel did).
  */
 struct fs_sim_observed {
-	__u64 busy_ns[FS_MAX_CPUS]; /* CPU time of the activations by the CPU it ran on */
+	__u64 busy_ns[FS_MAX_CPUS]; /* CPU time of the activations by the CPU it ran on (guessed CPUs too) */
 	__u64 wakeups;              /* activations with a known placement */
-	__u64 migrations;           /* wake-up placements on another CPU than prev + balance moves */
+	__u64 migrations;           /* wake-ups placed off prev_cpu (forks not counted) + balance moves */
 	__u64 balance_migrations;   /* FS_MIG_BALANCE records */
 };
 
@@ -83,15 +87,34 @@ struct fs_sim_workload {
 	struct fs_sim_act *acts;     /* grouped by task, each task's in wake order */
 	struct fs_sim_observed observed;
 	/* What the recording could not give (docs/simulation.md, "What a recording cannot tell"). */
-	__u64 acts_unknown_work;     /* activations whose CPU time was not recorded: work 0 */
-	__u64 tasks_never_woke;      /* CPU time of tasks without a wake-up in the window: not simulated */
-	__u64 never_woke_ns;
+	__u64 acts_unknown_work;     /* activations with FS_SIM_ACT_UNKNOWN */
+	__u64 tasks_never_woke;      /* tasks with records but no wake-up in the window: not simulated */
+	__u64 never_woke_ns;         /* their CPU time between their first and last reading */
+	__u64 pre_wake_ns;           /* CPU time tasks ran before their first wake-up (balance readings) */
+	__u64 acts_cpu_guessed;      /* activations with FS_SIM_ACT_CPU_GUESSED */
+	__u64 affinity_changed;      /* tasks whose cpus_allowed changed after their first wake-up */
+	__u64 pid_reuses;            /* a pid's wake-up was another task (exit seen or lost; pipeline's rule) */
+	__u64 rec_cpu_ns;            /* sum of the activations' rec_cpu_ns */
+	__u64 work;                  /* sum of the activations' work */
 };
 
 struct fs_sim_builder;
 
 /* Records are fed in timestamp order, as fs_pipeline_feed() gets them. */
 struct fs_sim_builder *fs_sim_builder_new(const struct fs_em *em, enum fs_sim_physics physics);
+
+struct fs_sim_builder_opts {
+	/*
+	 * The recorded kernel's policy: its schedutil rules pick the OPPs DEVICE
+	 * work is derived at, its feec the CPU of a wake-up whose placement was
+	 * not recorded. NULL: mainline schedutil, and prev_cpu.
+	 */
+	const struct fs_policy_desc *kernel_policy;
+	bool emulate_eas; /* the EM is not the recorded kernel's (fs_pipeline_opts.emulate_eas) */
+};
+/* NULL with err on a policy that does not take the EM, or out of memory. o may be NULL. */
+struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_sim_physics physics,
+					       const struct fs_sim_builder_opts *o, char *err, size_t errlen);
 /* Returns 0, or -1 with err naming the record and what is wrong. */
 int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, char *err, size_t errlen);
 /* Hands the workload over (free with fs_sim_workload_free) and frees the builder. */

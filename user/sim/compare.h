@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the closed-loop simulation's results say (docs/simulation.md): the
+ * self-check, the recorded kernel's own policy simulated against what the
+ * recording saw (selfcheck.c), and the answer, each policy's energy and each
+ * margin's closed-loop cost with its processes (compare.c). Pure C.
+ */
+#ifndef FEECSCOPE_SIM_COMPARE_H
+#define FEECSCOPE_SIM_COMPARE_H
+
+#include "sim.h"
+#include "../engine/fj.h"
+#include "../engine/verdict.h"
+
+/* ---- the self-check (issue 29 point 5) ---- */
+
+/* The simulation reproduces the recording when busy time per PD and energy are this close (%). */
+#define FS_SIM_CHECK_PCT 5.0
+
+struct fs_sim_selfcheck {
+	int nr_pd;
+	__u64 busy_obs_ns[FS_MAX_PDS];  /* the recording: its activations' CPU time per PD */
+	__u64 busy_sim_ns[FS_MAX_PDS];  /* the simulation of the recorded kernel's policy */
+	double busy_pct[FS_MAX_PDS];    /* (sim - obs) / obs x 100; NAN where obs is 0 */
+	int worst_pd;                   /* the PD with the largest |busy_pct|; -1: no PD had busy time */
+	double busy_worst_pct;          /* busy_pct[worst_pd], NAN if none */
+	__u64 mig_obs, mig_sim;         /* migrations: wake-up placements off prev_cpu + balancer moves */
+	double mig_pct;                 /* NAN if mig_obs is 0 */
+	double energy_obs, energy_sim;  /* EM unit x s (fs_sim_result.energy); energy_obs NAN if unknown */
+	double energy_pct;              /* NAN if unknown */
+	bool reproduces;                /* |busy_worst_pct| and |energy_pct| (when known) <= FS_SIM_CHECK_PCT */
+};
+
+/*
+ * Compare obs (the workload's observed figures) and the recording's CPU
+ * energy rec_energy (EM unit x s, NAN if the recording has none: see
+ * fs_sim_energy_of_fj) with r, the simulation of the recorded kernel's policy.
+ */
+void fs_sim_selfcheck(const struct fs_em *em, const struct fs_sim_observed *obs, double rec_energy,
+		      const struct fs_sim_result *r, struct fs_sim_selfcheck *c);
+/*
+ * The summary's line, at most 80 columns, e.g. "simulation reproduces the
+ * recording: PD busy time within 3 %, energy within 4 %". Returns its
+ * length (as snprintf).
+ */
+int fs_sim_selfcheck_line(const struct fs_sim_selfcheck *c, const struct fs_em *em, char *buf, size_t len);
+/* fJ (µW x ns, as cpu_energy.c sums) in fs_sim_result.energy's unit: the EM's power unit x s. */
+double fs_sim_energy_of_fj(const struct fs_em *em, fs_fj_t fj);
+
+/* ---- the answer (issue 29 point 4) ---- */
+
+#define FS_SIM_UNATTRIBUTED (-1) /* a process row's tgid: the machine's energy beyond its tasks' shares */
+
+struct fs_sim_verdict {
+	int pol, twin;       /* the margin policy and its no-margin twin, indices as given */
+	double delta;        /* E(pol) - E(twin), EM unit x s: positive when the margin costs */
+	double delta_mj;     /* the same in mJ; NAN for a bogoWatt EM */
+};
+
+struct fs_sim_process {
+	__s32 tgid;                      /* FS_SIM_UNATTRIBUTED for the remainder row */
+	char comm[FS_COMM_LEN];          /* the group leader's, else its busiest thread's */
+	int nr_threads;
+	__u64 rec_cpu_ns;                /* its activations' recorded CPU time */
+	double energy[FS_MAX_POLICIES];  /* simulated, EM unit x s, under each policy */
+	double delta[FS_MAX_VERDICTS];   /* energy[pol] - energy[twin] of each verdict */
+	double rank;                     /* the sort key: |delta[0]|, without a verdict |vs_ref| of another policy */
+};
+
+struct fs_sim_answer {
+	int nr_policies, ref;
+	double energy[FS_MAX_POLICIES];  /* each policy's simulated energy */
+	double vs_ref[FS_MAX_POLICIES];  /* energy[i] - energy[ref] */
+	int nr_verdicts;
+	struct fs_sim_verdict v[FS_MAX_VERDICTS]; /* in the order the margin policies were given */
+	size_t nr_procs;
+	struct fs_sim_process *procs;    /* by |delta[0]| (no verdict: |vs_ref| of policy 1) descending, then tgid */
+};
+
+/*
+ * The answer from res[i], the simulation of wl under pols[i] (i < n), ref
+ * the reference's index. Every figure is a difference of two simulations,
+ * so it does not depend on the order pols come in; the processes' energies
+ * (and deltas) sum to the totals (and the verdicts), the remainder row
+ * included. 0, or -1 with err (arguments, out of memory).
+ */
+int fs_sim_answer_build(const struct fs_sim_workload *wl, const struct fs_policy_desc *const *pols,
+			const struct fs_sim_result *res, int n, int ref, struct fs_sim_answer *a,
+			char *err, size_t errlen);
+void fs_sim_answer_free(struct fs_sim_answer *a);
+
+#endif /* FEECSCOPE_SIM_COMPARE_H */

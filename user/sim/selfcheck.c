@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The self-check (compare.h; docs/simulation.md, "The self-check"): how well
+ * the simulation of the recorded kernel's own policy reproduces what the
+ * recording saw, and the one line the summary prints about it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "compare.h"
+
+static double pct(double sim, double obs)
+{
+	return obs > 0 ? (sim - obs) / obs * 100.0 : NAN;
+}
+
+double fs_sim_energy_of_fj(const struct fs_em *em, fs_fj_t fj)
+{
+	/* cpu_energy.c takes mW as 1000 µW; µW and bogoWatts as they are */
+	return (double)fj / (em->unit == FS_POWER_MW ? 1e12 : 1e9);
+}
+
+void fs_sim_selfcheck(const struct fs_em *em, const struct fs_sim_observed *obs, double rec_energy,
+		      const struct fs_sim_result *r, struct fs_sim_selfcheck *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nr_pd = em->nr_pd;
+	for (int cpu = 0; cpu < em->nr_cpus && cpu < FS_MAX_CPUS; cpu++) {
+		int p = em->cpu_pd[cpu];
+
+		if (p < 0)
+			continue;
+		c->busy_obs_ns[p] += obs->busy_ns[cpu];
+		c->busy_sim_ns[p] += r->busy_ns[cpu];
+	}
+	c->worst_pd = -1;
+	c->busy_worst_pct = NAN;
+	for (int p = 0; p < em->nr_pd; p++) {
+		c->busy_pct[p] = pct((double)c->busy_sim_ns[p], (double)c->busy_obs_ns[p]);
+		if (!isnan(c->busy_pct[p]) && (c->worst_pd < 0 || fabs(c->busy_pct[p]) > fabs(c->busy_worst_pct))) {
+			c->worst_pd = p;
+			c->busy_worst_pct = c->busy_pct[p];
+		}
+	}
+	c->mig_obs = obs->migrations;
+	c->mig_sim = r->migrations_wakeup + r->migrations_misfit + r->migrations_newidle;
+	c->mig_pct = pct((double)c->mig_sim, (double)c->mig_obs);
+	c->energy_obs = rec_energy;
+	c->energy_sim = r->energy;
+	c->energy_pct = isnan(rec_energy) ? NAN : pct(r->energy, rec_energy);
+	c->reproduces = c->worst_pd >= 0 && fabs(c->busy_worst_pct) <= FS_SIM_CHECK_PCT &&
+			(isnan(c->energy_pct) || fabs(c->energy_pct) <= FS_SIM_CHECK_PCT);
+}
+
+/* |v| rounded up to a whole percent, at least 1: "within 3 %" is never an understatement. */
+static long within(double v)
+{
+	double a = ceil(fabs(v) - 1e-9); /* (970 - 1000) / 1000 x 100 is 3.0000000000000027 */
+
+	return a < 1 ? 1 : a > 99999 ? 99999 : (long)a;
+}
+
+/* v rounded half away from zero, as the other figures print. */
+static long signed_pct(double v)
+{
+	double a = floor(fabs(v) + 0.5);
+
+	a = a > 99999 ? 99999 : a; /* five digits: the line keeps to 80 columns */
+	return v < 0 ? -(long)a : (long)a;
+}
+
+static void part(char *buf, size_t len, const char *what, double v, bool close)
+{
+	if (close)
+		snprintf(buf, len, "%s within %ld %%", what, within(v));
+	else
+		snprintf(buf, len, "%s %+ld %%", what, signed_pct(v));
+}
+
+int fs_sim_selfcheck_line(const struct fs_sim_selfcheck *c, const struct fs_em *em, char *buf, size_t len)
+{
+	if (c->worst_pd < 0)
+		return snprintf(buf, len, "simulation: the recording has no CPU time to check it against");
+	char busy[64], busy_short[48], energy[48] = "", mig[48] = "", line[256];
+	bool busy_close = fabs(c->busy_worst_pct) <= FS_SIM_CHECK_PCT;
+	const char *lead = c->reproduces ? "simulation reproduces the recording: " :
+			   "simulation differs from the recording: ";
+
+	part(busy_short, sizeof(busy_short), "PD busy time", c->busy_worst_pct, busy_close);
+	if (busy_close || c->nr_pd == 1) {
+		snprintf(busy, sizeof(busy), "%s", busy_short);
+	} else {
+		char what[64];
+
+		snprintf(what, sizeof(what), "busy time of PD %.12s", em->pd[c->worst_pd].name);
+		part(busy, sizeof(busy), what, c->busy_worst_pct, false);
+	}
+	if (!isnan(c->energy_pct))
+		part(energy, sizeof(energy), "energy", c->energy_pct, fabs(c->energy_pct) <= FS_SIM_CHECK_PCT);
+	if (!isnan(c->mig_pct))
+		part(mig, sizeof(mig), "migrations", c->mig_pct, fabs(c->mig_pct) <= FS_SIM_CHECK_PCT);
+	/* the first that fits 80 columns: the most said, then energy kept over migrations and the PD's name */
+	const struct {
+		const char *busy;
+		bool energy, mig;
+	} forms[] = {
+		{ busy, true, true }, { busy, true, false }, { busy_short, true, false },
+		{ busy, false, false }, { busy_short, false, false },
+	};
+	int n = 0;
+
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		n = snprintf(line, sizeof(line), "%s%s", lead, forms[f].busy);
+		if (forms[f].energy && energy[0])
+			n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s", energy);
+		if (forms[f].mig && mig[0])
+			n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s", mig);
+		if (n <= 80)
+			break;
+	}
+	return snprintf(buf, len, "%s", line);
+}

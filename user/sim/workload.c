@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording's workload (sim.h; docs/simulation.md, "The workload"): each
+ * task's activations, the CPU time between a wake-up's sum_exec_ns and the
+ * task's next CPU-time reading, as work a simulated CPU can run at any speed.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+#include "../engine/accounting.h"
+#include "../engine/landscape.h"
+#include "../engine/pelt.h"
+#include "../engine/power_estimate.h"
+
+/* A PD's util-sampled state from `since` on: the CPUs' energy's "util samples" (cpu_energy.h). */
+struct pd_sample {
+	__u64 since;
+	int state; /* -1: the PD draws nothing */
+};
+
+struct pd_line {
+	struct pd_sample *v;
+	size_t n, cap;
+};
+
+/* What the builder follows of a task beyond what the workload keeps. */
+struct task_state {
+	__u64 last_sum;   /* latest CPU-time reading, FS_NO_RUNTIME if none */
+	__s64 open;       /* index in acts of the open activation, -1 if none */
+	__s32 seg_cpu;    /* the CPU the open activation runs on since seg_ts */
+	__u64 seg_ts;     /* recording time */
+	__u64 seg_sum;    /* its CPU time at seg_ts, FS_NO_RUNTIME if unknown */
+	__u64 last_wake;  /* wake_ns of its latest activation */
+	bool exited, affinity_changed;
+};
+
+/* A pid: its current task, and readings of it while it had none (it has not woken yet). */
+struct pid_ent {
+	bool used;
+	bool g_any, g_exited;
+	__s32 pid;
+	__s32 task;       /* index in tasks, -1 if none */
+	__s32 g_tgid;     /* -1 until a record with a tgid (an exit or runtime) */
+	__u64 g_first, g_last; /* FS_NO_RUNTIME if unknown */
+};
+
+struct fs_sim_builder {
+	struct fs_em em;               /* the caller's, cost_as_read as the pipeline sets it */
+	enum fs_sim_physics physics;
+	struct fs_sim_builder_opts o;
+	bool have_policy;
+	struct fs_policy pol;          /* the recorded kernel's: the CPU of an unrecorded placement */
+	struct fs_power_lut lut;       /* its schedutil: the OPPs work is derived at */
+	struct fs_wakeup w;            /* the landscape as policies see it (emulated EAS) */
+	struct fs_feec_result res;
+	bool rd_overutilized;
+	__u64 records, lost;
+	bool any_ts;
+	__u64 t0, last_ts;
+	struct fs_sim_task *tasks;
+	struct task_state *ts;
+	size_t nr_tasks, cap_tasks, cap_ts;
+	struct fs_sim_act *acts;
+	__s32 *act_task;               /* each activation's task */
+	size_t nr_acts, cap_acts, cap_act_task;
+	struct pid_ent *pids;          /* open addressing, pid_cap a power of two */
+	size_t nr_pids, pid_cap;
+	struct pd_line line[FS_MAX_PDS];
+	struct fs_sim_workload wl;     /* counters and observed figures, filled as records come */
+	char *err;
+	size_t errlen;
+};
+
+static const char *const type_names[] = {
+	"?", "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
+};
+
+static const char *type_name(__u16 t)
+{
+	return t < sizeof(type_names) / sizeof(type_names[0]) ? type_names[t] : "?";
+}
+
+/* One line naming the record (1-based, as fed) and what is wrong with it; returns -1. */
+static int __attribute__((format(printf, 3, 4))) bad(struct fs_sim_builder *b, const struct fs_rec_hdr *h,
+						      const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(b->err, b->errlen, "workload: record %llu (%s at %llu ns): %s", (unsigned long long)b->records,
+		 type_name(h->type), (unsigned long long)h->ts_ns, why);
+	return -1;
+}
+
+static int oom(struct fs_sim_builder *b)
+{
+	snprintf(b->err, b->errlen, "workload: out of memory at record %llu", (unsigned long long)b->records);
+	return -1;
+}
+
+struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_sim_physics physics,
+					       const struct fs_sim_builder_opts *o, char *err, size_t errlen)
+{
+	struct fs_sim_builder *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		snprintf(err, errlen, "workload: out of memory");
+		return NULL;
+	}
+	b->em = *em;
+	b->physics = physics;
+	if (o)
+		b->o = *o;
+	/* The recorded kernel's own EM: its cost and inefficient columns are what it used (pipeline.c). */
+	b->em.cost_as_read = !b->o.emulate_eas;
+	struct fs_power_opts po = b->o.kernel_policy ? fs_power_opts_for_policy(b->o.kernel_policy) :
+			          fs_power_opts_mainline;
+
+	fs_power_lut_build_opts(&b->lut, &b->em, &po);
+	if (b->o.kernel_policy) {
+		if (fs_policy_init(&b->pol, b->o.kernel_policy, &b->em, err, errlen)) {
+			free(b);
+			return NULL;
+		}
+		b->have_policy = true;
+	}
+	b->wl.physics = physics;
+	b->wl.nr_cpus = em->nr_cpus;
+	return b;
+}
+
+struct fs_sim_builder *fs_sim_builder_new(const struct fs_em *em, enum fs_sim_physics physics)
+{
+	char err[128];
+
+	return fs_sim_builder_new_opts(em, physics, NULL, err, sizeof(err));
+}
+
+void fs_sim_builder_free(struct fs_sim_builder *b)
+{
+	if (!b)
+		return;
+	if (b->have_policy)
+		fs_policy_fini(&b->pol);
+	free(b->tasks);
+	free(b->ts);
+	free(b->acts);
+	free(b->act_task);
+	free(b->pids);
+	for (int p = 0; p < FS_MAX_PDS; p++)
+		free(b->line[p].v);
+	free(b);
+}
+
+void fs_sim_workload_free(struct fs_sim_workload *wl)
+{
+	if (!wl)
+		return;
+	free(wl->tasks);
+	free(wl->acts);
+	memset(wl, 0, sizeof(*wl));
+}
+
+/* ---- tables ---- */
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 64;
+
+	while (n < need)
+		n *= 2;
+	void *p = realloc(*v, n * size);
+
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+static size_t pid_slot(const struct fs_sim_builder *b, __s32 pid)
+{
+	size_t i = ((__u32)pid * 2654435761u) & (b->pid_cap - 1);
+
+	while (b->pids[i].used && b->pids[i].pid != pid)
+		i = (i + 1) & (b->pid_cap - 1);
+	return i;
+}
+
+/* pid's entry, made if new; NULL out of memory. */
+static struct pid_ent *pid_get(struct fs_sim_builder *b, __s32 pid)
+{
+	if ((b->nr_pids + 1) * 2 > b->pid_cap) {
+		size_t cap = b->pid_cap ? 2 * b->pid_cap : 256;
+		struct pid_ent *old = b->pids, *n = calloc(cap, sizeof(*n));
+		size_t old_cap = b->pid_cap;
+
+		if (!n)
+			return NULL;
+		b->pids = n;
+		b->pid_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].used)
+				b->pids[pid_slot(b, old[i].pid)] = old[i];
+		free(old);
+	}
+	struct pid_ent *e = &b->pids[pid_slot(b, pid)];
+
+	if (!e->used) {
+		memset(e, 0, sizeof(*e));
+		e->used = true;
+		e->pid = pid;
+		e->task = -1;
+		e->g_first = e->g_last = FS_NO_RUNTIME;
+		b->nr_pids++;
+	}
+	return e;
+}
+
+/* ---- work ---- */
+
+/* The PD's util-sampled state from ts on (kept only where it changes). */
+static int pd_sample(struct fs_sim_builder *b, int p, __u64 ts, int state)
+{
+	struct pd_line *l = &b->line[p];
+
+	if (l->n && l->v[l->n - 1].state == state)
+		return 0;
+	if (l->n && ts < l->v[l->n - 1].since)
+		ts = l->v[l->n - 1].since; /* a late record: never step back in time */
+	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return -1;
+	l->v[l->n++] = (struct pd_sample){ ts, state };
+	return 0;
+}
+
+static __u64 state_khz(const struct fs_em_pd *pd, int state)
+{
+	return state >= 0 && state < pd->nr_ps ? pd->ps[state].frequency : pd->ps[pd->nr_ps - 1].frequency;
+}
+
+/*
+ * The work of ns of CPU time on cpu from ts on: ns x capacity / 1024 x f /
+ * fmax (DEVICE), f the PD's util-sampled frequency over [ts, ts + ns), as if
+ * the task ran from ts without a pause; plain ns under LAB physics.
+ */
+static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns)
+{
+	if (b->physics == FS_SIM_LAB)
+		return ns;
+	const struct fs_em *em = &b->em;
+	int p = em->cpu_pd[cpu];
+	__u64 cap = em->capacity[cpu];
+
+	if (p < 0 || !em->pd[p].nr_ps)
+		return (__u64)((unsigned __int128)ns * cap / FS_SCHED_CAPACITY_SCALE);
+	const struct fs_em_pd *pd = &em->pd[p];
+	const struct pd_line *l = &b->line[p];
+	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) { /* the first sample after ts */
+		size_t mid = (lo + hi) / 2;
+
+		if (l->v[mid].since <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* before the PD's first sample: its first state (a line is never empty once a wake-up came) */
+	int st = lo ? l->v[lo - 1].state : l->n ? l->v[0].state : -1;
+	unsigned __int128 acc = 0; /* ns x kHz */
+	__u64 t = ts, end = ts + ns < ts ? UINT64_MAX : ts + ns;
+
+	for (size_t k = lo; t < end; k++) {
+		__u64 next = k < l->n && l->v[k].since < end ? l->v[k].since : end;
+
+		acc += (unsigned __int128)(next - t) * state_khz(pd, st);
+		t = next;
+		if (k < l->n)
+			st = l->v[k].state;
+	}
+	return (__u64)(acc * cap / ((unsigned __int128)FS_SCHED_CAPACITY_SCALE * fmax));
+}
+
+/* ---- activations ---- */
+
+/* Task i's open activation ran on its segment's CPU until a reading of sum (FS_NO_RUNTIME: none, unknown). */
+static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
+{
+	struct task_state *s = &b->ts[i];
+	struct fs_sim_act *a = &b->acts[s->open];
+
+	if (s->seg_sum == FS_NO_RUNTIME || sum == FS_NO_RUNTIME) {
+		a->flags |= FS_SIM_ACT_UNKNOWN;
+		return;
+	}
+	__u64 ns = sum - s->seg_sum;
+
+	a->rec_cpu_ns += ns;
+	a->work += seg_work(b, s->seg_cpu, s->seg_ts, ns);
+	b->wl.observed.busy_ns[s->seg_cpu] += ns;
+}
+
+/* End task i's open activation at a reading of sum (FS_NO_RUNTIME: none). */
+static void act_close(struct fs_sim_builder *b, size_t i, __u64 sum)
+{
+	struct task_state *s = &b->ts[i];
+
+	if (s->open < 0)
+		return;
+	seg_close(b, i, sum);
+	b->wl.acts_unknown_work += !!(b->acts[s->open].flags & FS_SIM_ACT_UNKNOWN);
+	s->open = -1;
+}
+
+static void note_sum(struct task_state *s, __u64 sum)
+{
+	if (sum != FS_NO_RUNTIME)
+		s->last_sum = sum;
+}
+
+/* A reading of a pid before it woke: what it ran then is not simulated (counted at its wake-up or the end). */
+static void ghost_reading(struct pid_ent *e, __s32 tgid, __u64 sum, bool exited)
+{
+	if (!e->g_any) {
+		e->g_any = true;
+		e->g_tgid = -1;
+	}
+	if (tgid >= 0)
+		e->g_tgid = tgid;
+	if (sum != FS_NO_RUNTIME) {
+		if (e->g_first == FS_NO_RUNTIME)
+			e->g_first = sum;
+		if (e->g_last == FS_NO_RUNTIME || sum > e->g_last)
+			e->g_last = sum;
+	}
+	e->g_exited |= exited;
+}
+
+/* A pid's readings before any wake-up, as one task that never woke. */
+static void ghost_never_woke(struct fs_sim_builder *b, struct pid_ent *e)
+{
+	if (!e->g_any)
+		return;
+	b->wl.tasks_never_woke++;
+	if (e->g_first != FS_NO_RUNTIME && e->g_last > e->g_first)
+		b->wl.never_woke_ns += e->g_last - e->g_first;
+	e->g_any = e->g_exited = false;
+	e->g_first = e->g_last = FS_NO_RUNTIME;
+}
+
+static int check_cpu(struct fs_sim_builder *b, const struct fs_rec_hdr *h, __s32 pid, const char *field,
+		     __s32 cpu, bool none_ok)
+{
+	int n = b->em.nr_cpus;
+
+	if ((cpu >= 0 && cpu < n) || (none_ok && cpu == -1))
+		return 0;
+	return bad(b, h, "pid %d: %s: CPU %d out of range %s0..%d", pid, field, cpu, none_ok ? "-1, " : "", n - 1);
+}
+
+static int new_task(struct fs_sim_builder *b, struct pid_ent *e, const struct fs_wakeup *w)
+{
+	if (grow((void **)&b->tasks, &b->cap_tasks, b->nr_tasks + 1, sizeof(*b->tasks)) ||
+	    grow((void **)&b->ts, &b->cap_ts, b->nr_tasks + 1, sizeof(*b->ts)))
+		return -1;
+	struct fs_sim_task *t = &b->tasks[b->nr_tasks];
+	struct task_state *s = &b->ts[b->nr_tasks];
+	bool no_uclamp = w->flags & FS_WAKE_NO_UCLAMP;
+
+	memset(t, 0, sizeof(*t));
+	memset(s, 0, sizeof(*s));
+	t->pid = w->pid;
+	t->tgid = w->tgid;
+	t->uid = w->uid;
+	memcpy(t->comm, w->comm, FS_COMM_LEN);
+	t->comm[FS_COMM_LEN - 1] = '\0';
+	t->cpus_allowed = w->cpus_allowed;
+	t->uclamp_min = no_uclamp ? 0 : w->task.uclamp_min;
+	t->uclamp_max = no_uclamp ? FS_SCHED_CAPACITY_SCALE : w->task.uclamp_max;
+	t->init_util = fs_sync_entity_util_avg(&w->task);
+	t->init_util_est = w->task.util_est_ewma;
+	/* where it last ran; a fork where the kernel put it (the machine does not model find_idlest_cpu()) */
+	t->init_cpu = (w->flags & FS_WAKE_FORK) && w->chosen_cpu >= 0 ? w->chosen_cpu : w->prev_cpu;
+	t->exit_ns = FS_SIM_NEVER;
+	s->last_sum = FS_NO_RUNTIME;
+	s->open = -1;
+	/* Readings before this first wake-up: the same task ran before it (else one that never woke). */
+	if (e->g_any) {
+		if (!e->g_exited && (e->g_tgid < 0 || e->g_tgid == w->tgid) && e->g_first != FS_NO_RUNTIME &&
+		    w->sum_exec_ns != FS_NO_RUNTIME && w->sum_exec_ns >= e->g_last) {
+			b->wl.pre_wake_ns += w->sum_exec_ns - e->g_first;
+			e->g_any = false;
+			e->g_first = e->g_last = FS_NO_RUNTIME;
+		} else {
+			ghost_never_woke(b, e);
+		}
+	}
+	e->task = (__s32)b->nr_tasks++;
+	return 0;
+}
+
+/* The CPU the wake-up's work ran on: the kernel's, else its policy's choice (the pipeline's fallback). */
+static int run_cpu_of(struct fs_sim_builder *b, const struct fs_wakeup *w)
+{
+	if (w->chosen_cpu >= 0)
+		return w->chosen_cpu;
+	if (!b->have_policy)
+		return w->prev_cpu;
+	fs_policy_feec(&b->pol, w, &b->res);
+	int c = fs_acct_effective_cpu(&b->res, w);
+
+	return c >= 0 && c < b->em.nr_cpus ? c : w->prev_cpu;
+}
+
+static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
+{
+	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
+
+	if (h->nr_cpus != b->em.nr_cpus)
+		return bad(b, h, "nr_cpus: %u, the EM has %d CPUs", h->nr_cpus, b->em.nr_cpus);
+	if (h->size != fs_wakeup_size(h->nr_cpus))
+		return bad(b, h, "size: %u bytes, a wake-up of %u CPUs has %zu", h->size, h->nr_cpus,
+			   fs_wakeup_size(h->nr_cpus));
+	if (check_cpu(b, h, in->pid, "prev_cpu", in->prev_cpu, false) ||
+	    check_cpu(b, h, in->pid, "task_cpu", in->task_cpu, false) ||
+	    check_cpu(b, h, in->pid, "waker_cpu", in->waker_cpu, false) ||
+	    check_cpu(b, h, in->pid, "chosen_cpu", in->chosen_cpu, true))
+		return -1;
+	const struct fs_wakeup *w = in;
+
+	if (b->o.emulate_eas || (in->flags & FS_WAKE_EAS_UNKNOWN)) {
+		char why[128];
+
+		if (fs_landscape_apply(&b->em, in, b->o.emulate_eas, b->rd_overutilized, &b->w, why, sizeof(why)))
+			return bad(b, h, "%s", why);
+		w = &b->w;
+	}
+	struct pid_ent *e = pid_get(b, w->pid);
+
+	if (!e)
+		return oom(b);
+	/* The pipeline's rule (fs_acct_task_reused): an exit, another tgid or a smaller CPU time is a new task. */
+	if (e->task >= 0) {
+		struct task_state *s = &b->ts[e->task];
+
+		if (s->exited || b->tasks[e->task].tgid != w->tgid ||
+		    (w->sum_exec_ns != FS_NO_RUNTIME && s->last_sum != FS_NO_RUNTIME && w->sum_exec_ns < s->last_sum)) {
+			act_close(b, (size_t)e->task, FS_NO_RUNTIME);
+			b->wl.pid_reuses += !s->exited;
+			e->task = -1;
+		}
+	}
+	if (e->task < 0 && new_task(b, e, w))
+		return oom(b);
+	size_t i = (size_t)e->task;
+	struct fs_sim_task *t = &b->tasks[i];
+	struct task_state *s = &b->ts[i];
+
+	act_close(b, i, w->sum_exec_ns);
+	note_sum(s, w->sum_exec_ns);
+	if (w->cpus_allowed != t->cpus_allowed && !s->affinity_changed) {
+		s->affinity_changed = true;
+		b->wl.affinity_changed++;
+	}
+	if (t->uid == FS_NO_UID)
+		t->uid = w->uid;
+
+	/* Each PD's state from now on, as the CPUs' energy samples it. */
+	int run = run_cpu_of(b, w), state[FS_MAX_PDS];
+	struct fs_power_ctx x;
+
+	fs_power_ctx_init_lut(&x, &b->em, w, &b->lut);
+	fs_power_ctx_states(&x, run, fs_power_ctx_state_at(&x, run), state);
+	for (int p = 0; p < b->em.nr_pd; p++)
+		if (pd_sample(b, p, h->ts_ns, state[p]))
+			return oom(b);
+
+	if (grow((void **)&b->acts, &b->cap_acts, b->nr_acts + 1, sizeof(*b->acts)) ||
+	    grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)))
+		return oom(b);
+	struct fs_sim_act *a = &b->acts[b->nr_acts];
+	__u64 wake = h->ts_ns > b->t0 ? h->ts_ns - b->t0 : 0;
+
+	memset(a, 0, sizeof(*a));
+	a->wake_ns = t->nr_act && wake < s->last_wake ? s->last_wake : wake;
+	a->rec_cpu = w->chosen_cpu;
+	a->waker = FS_SIM_NO_TASK;
+	a->waker_cpu = w->waker_cpu;
+	a->flags = (w->flags & FS_WAKE_FORK ? FS_SIM_ACT_FORK : 0) |
+		   ((w->flags & (FS_WAKE_FLAGS_KNOWN | FS_WAKE_SYNC)) == (FS_WAKE_FLAGS_KNOWN | FS_WAKE_SYNC) ?
+		    FS_SIM_ACT_SYNC : 0) |
+		   (w->chosen_cpu < 0 ? FS_SIM_ACT_CPU_GUESSED : 0);
+	b->wl.acts_cpu_guessed += w->chosen_cpu < 0;
+	b->act_task[b->nr_acts] = (__s32)i;
+	s->open = (__s64)b->nr_acts++;
+	s->last_wake = a->wake_ns;
+	s->seg_cpu = run;
+	s->seg_ts = h->ts_ns;
+	s->seg_sum = w->sum_exec_ns;
+	t->nr_act++;
+
+	if (w->chosen_cpu >= 0) {
+		b->wl.observed.wakeups++;
+		b->wl.observed.migrations += !(w->flags & FS_WAKE_FORK) && w->chosen_cpu != w->prev_cpu;
+	}
+	return 0;
+}
+
+/*
+ * A reading of a task's CPU time outside a wake-up. A task's readings never
+ * go back (se.sum_exec_runtime only grows); after lost records the pid may
+ * have passed to a task whose exit and fork were lost, so its activation's
+ * time is unknown there instead of an error.
+ */
+static int reading_backwards(struct fs_sim_builder *b, const struct fs_rec_hdr *h, __s32 pid, size_t i, __u64 sum)
+{
+	struct task_state *s = &b->ts[i];
+
+	if (sum == FS_NO_RUNTIME || s->last_sum == FS_NO_RUNTIME || sum >= s->last_sum)
+		return 0;
+	if (!b->lost)
+		return bad(b, h, "pid %d: sum_exec_ns: %llu, below the task's previous reading %llu", pid,
+			   (unsigned long long)sum, (unsigned long long)s->last_sum);
+	act_close(b, i, FS_NO_RUNTIME);
+	return 1;
+}
+
+static int on_migrate(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
+{
+	const struct fs_migrate *m = (const struct fs_migrate *)h;
+
+	if (check_cpu(b, h, m->pid, "dest_cpu", m->dest_cpu, false) ||
+	    check_cpu(b, h, m->pid, "orig_cpu", m->orig_cpu, true))
+		return -1;
+	if (m->reason != FS_MIG_BALANCE)
+		return 0; /* a wake-up's own move: that wake-up's chosen_cpu says it */
+	b->wl.observed.balance_migrations++;
+	b->wl.observed.migrations++;
+	struct pid_ent *e = pid_get(b, m->pid);
+
+	if (!e)
+		return oom(b);
+	if (e->task < 0) {
+		ghost_reading(e, -1, m->sum_exec_ns, false);
+		return 0;
+	}
+	size_t i = (size_t)e->task;
+	struct task_state *s = &b->ts[i];
+	int r;
+
+	if (s->exited)
+		return 0;
+	if ((r = reading_backwards(b, h, m->pid, i, m->sum_exec_ns)))
+		return r < 0 ? -1 : 0;
+	note_sum(s, m->sum_exec_ns);
+	if (s->open < 0)
+		return 0;
+	b->acts[s->open].flags |= FS_SIM_ACT_BALANCED;
+	/* Without a reading the split is unknown: the time stays on the CPU it was on. */
+	if (m->sum_exec_ns == FS_NO_RUNTIME || s->seg_sum == FS_NO_RUNTIME)
+		return 0;
+	seg_close(b, i, m->sum_exec_ns);
+	s->seg_cpu = m->dest_cpu;
+	s->seg_ts = h->ts_ns;
+	s->seg_sum = m->sum_exec_ns;
+	return 0;
+}
+
+/* FS_REC_EXIT / FS_REC_RUNTIME: the activation ends with the task or with the observation. */
+static int on_task_time(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
+{
+	const struct fs_task_time *tt = (const struct fs_task_time *)h;
+	bool exit = h->type == FS_REC_EXIT;
+	struct pid_ent *e = pid_get(b, tt->pid);
+	int r;
+
+	if (!e)
+		return oom(b);
+	if (e->task < 0) {
+		/* a pid's first reading also gives the tgid a ghost compares with its first wake-up */
+		ghost_reading(e, tt->tgid, tt->sum_exec_ns, exit);
+		return 0;
+	}
+	size_t i = (size_t)e->task;
+	struct task_state *s = &b->ts[i];
+
+	if (s->exited || b->tasks[i].tgid != tt->tgid)
+		return 0; /* another task by that pid, as the pipeline reads it */
+	if ((r = reading_backwards(b, h, tt->pid, i, tt->sum_exec_ns)))
+		return r < 0 ? -1 : 0;
+	act_close(b, i, tt->sum_exec_ns);
+	note_sum(s, tt->sum_exec_ns);
+	if (exit) {
+		s->exited = true;
+		b->tasks[i].exit_ns = h->ts_ns > b->t0 ? h->ts_ns - b->t0 : 0;
+	}
+	return 0;
+}
+
+/* The size a record of this type has on the wire; 0: its type is unknown. */
+static size_t wire_size(const struct fs_rec_hdr *h)
+{
+	switch (h->type) {
+	case FS_REC_WAKEUP:
+		return h->nr_cpus <= FS_MAX_CPUS ? fs_wakeup_size(h->nr_cpus) : 0;
+	case FS_REC_MIGRATE:
+		return sizeof(struct fs_migrate);
+	case FS_REC_OVERUTIL:
+		return sizeof(struct fs_overutil);
+	case FS_REC_LOST:
+		return sizeof(struct fs_lost);
+	case FS_REC_EXIT:
+	case FS_REC_RUNTIME:
+		return sizeof(struct fs_task_time);
+	case FS_REC_CPUSTAT:
+		return sizeof(struct fs_cpustat);
+	case FS_REC_FREQSTAT:
+		return sizeof(struct fs_freqstat);
+	case FS_REC_EM: {
+		const struct fs_em_update *u = (const struct fs_em_update *)h;
+
+		return h->size >= offsetof(struct fs_em_update, text) && h->size <= sizeof(*u) &&
+		       u->len == h->size - offsetof(struct fs_em_update, text) ? h->size : sizeof(*u);
+	}
+	}
+	return 0;
+}
+
+int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, char *err, size_t errlen)
+{
+	b->err = err;
+	b->errlen = errlen;
+	b->records++;
+	if (!rec) {
+		snprintf(err, errlen, "workload: record %llu: none", (unsigned long long)b->records);
+		return -1;
+	}
+	if (rec->type < FS_REC_WAKEUP || rec->type > FS_REC_EM)
+		return bad(b, rec, "type: %u is no record type", rec->type);
+	if (rec->type == FS_REC_WAKEUP && rec->nr_cpus > FS_MAX_CPUS)
+		return bad(b, rec, "nr_cpus: %u, at most %d", rec->nr_cpus, FS_MAX_CPUS);
+	if (rec->type != FS_REC_WAKEUP && rec->size != wire_size(rec))
+		return bad(b, rec, "size: %u bytes, want %zu", rec->size, wire_size(rec));
+	if (!b->any_ts) {
+		b->any_ts = true;
+		b->t0 = b->last_ts = rec->ts_ns;
+	}
+	if (rec->ts_ns > b->last_ts)
+		b->last_ts = rec->ts_ns;
+
+	switch (rec->type) {
+	case FS_REC_WAKEUP:
+		return on_wakeup(b, rec);
+	case FS_REC_MIGRATE:
+		return on_migrate(b, rec);
+	case FS_REC_OVERUTIL:
+		b->rd_overutilized = ((const struct fs_overutil *)rec)->overutilized != 0;
+		return 0;
+	case FS_REC_LOST:
+		b->lost += ((const struct fs_lost *)rec)->count;
+		return 0;
+	case FS_REC_EXIT:
+	case FS_REC_RUNTIME:
+		return on_task_time(b, rec);
+	}
+	return 0; /* cpustat, freqstat, em: the recording's CPU energy, not its workload */
+}
+
+int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* What still ran when the recording ended without a reading: its time is unknown. */
+	for (size_t i = 0; i < b->nr_tasks; i++)
+		act_close(b, i, FS_NO_RUNTIME);
+	for (size_t i = 0; i < b->pid_cap; i++)
+		if (b->pids[i].used)
+			ghost_never_woke(b, &b->pids[i]);
+
+	*out = b->wl;
+	out->t0_ns = b->t0;
+	out->end_ns = b->last_ts - b->t0;
+	out->nr_tasks = (int)b->nr_tasks;
+	out->nr_acts = b->nr_acts;
+	/* Each task's activations together, in wake order (a stable counting sort by task). */
+	out->tasks = calloc(b->nr_tasks ? b->nr_tasks : 1, sizeof(*out->tasks));
+	out->acts = calloc(b->nr_acts ? b->nr_acts : 1, sizeof(*out->acts));
+	if (!out->tasks || !out->acts) {
+		snprintf(err, errlen, "workload: out of memory");
+		fs_sim_workload_free(out);
+		rc = -1;
+		goto done;
+	}
+	__u32 at = 0;
+
+	for (size_t i = 0; i < b->nr_tasks; i++) {
+		out->tasks[i] = b->tasks[i];
+		out->tasks[i].first_act = at;
+		at += b->tasks[i].nr_act;
+		out->tasks[i].nr_act = 0;
+	}
+	for (size_t k = 0; k < b->nr_acts; k++) {
+		struct fs_sim_task *t = &out->tasks[b->act_task[k]];
+
+		out->acts[t->first_act + t->nr_act++] = b->acts[k];
+		out->rec_cpu_ns += b->acts[k].rec_cpu_ns;
+		out->work += b->acts[k].work;
+	}
+done:
+	fs_sim_builder_free(b);
+	return rc;
+}
