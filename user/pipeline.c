@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline.h"
+#include "sim/closed_loop.h"
 #include "engine/accounting.h"
 #include "engine/cpu_energy.h"
 #include "engine/landscape.h"
@@ -46,6 +48,9 @@ struct fs_pipeline {
 	struct fs_power_lut power_lut;      /* the power estimate's state table for o.em */
 	const struct fs_wakeup *cur;        /* the wake-up being evaluated: the record itself or w */
 	struct fs_feec_result res[FS_MAX_POLICIES];
+	/* The closed-loop simulation (docs/simulation.md): its workload, built as records come. */
+	struct fs_sim_builder *simb;
+	struct fs_sim_report sim;
 };
 
 /* ---- outputs ---- */
@@ -125,6 +130,78 @@ static int emit_decision(struct fs_pipeline *p, const struct fs_decision_row *ro
 
 /* ---- setup ---- */
 
+/* ---- the closed-loop simulation ---- */
+
+/* The recorded kernel's policy, for the workload's OPPs and the self-check; NULL if unknown. */
+static const struct fs_policy_desc *kernel_policy(const struct fs_pipeline *p)
+{
+	char why[256];
+
+	if (p->o.sim_kernel_policy)
+		return p->o.sim_kernel_policy;
+	if (!p->o.kernel_release || !fs_release_valid(p->o.kernel_release))
+		return NULL;
+	return fs_policy_for_release(p->o.kernel_release, why, sizeof(why));
+}
+
+/* Not simulating is said, not fatal: the per-decision answer stands without it. */
+static void sim_stop(struct fs_pipeline *p, const char *why)
+{
+	fs_sim_builder_free(p->simb);
+	p->simb = NULL;
+	p->sim.ran = false;
+	snprintf(p->sim.why, sizeof(p->sim.why), "%s", why);
+}
+
+static void sim_start(struct fs_pipeline *p)
+{
+	struct fs_sim_builder_opts bo = { .kernel_policy = kernel_policy(p), .emulate_eas = p->o.emulate_eas };
+	char err[160];
+
+	if (p->o.no_sim) {
+		sim_stop(p, "not asked for (--no-sim)");
+		return;
+	}
+	p->simb = fs_sim_builder_new_opts(&p->em, p->o.sim_physics, &bo, err, sizeof(err));
+	if (!p->simb)
+		sim_stop(p, err);
+}
+
+static void sim_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec)
+{
+	char err[160];
+
+	if (p->simb && fs_sim_builder_feed(p->simb, rec, err, sizeof(err)))
+		sim_stop(p, err);
+}
+
+/* At the end: the workload under every policy; the recording's CPU energy for the self-check. */
+static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
+{
+	struct fs_sim_workload wl;
+	const struct fs_report *r = &p->rep;
+	struct fs_sim_run_in in = {
+		.em = &p->em, .policies = p->o.policies, .nr_policies = p->o.nr_policies,
+		.kernel_policy = kernel_policy(p), .physics = p->o.sim_physics,
+		.rec_energy = r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
+			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
+	};
+	char why[160];
+
+	if (!p->simb)
+		return 0;
+	int ret = fs_sim_builder_finish(p->simb, &wl, why, sizeof(why));
+
+	p->simb = NULL;
+	if (ret) {
+		sim_stop(p, why);
+		return 0;
+	}
+	ret = fs_sim_closed_loop(&wl, &in, &p->sim, err, errlen);
+	fs_sim_workload_free(&wl);
+	return ret;
+}
+
 struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err, size_t errlen)
 {
 	struct fs_pipeline *p;
@@ -171,6 +248,7 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 				      fs_policy_can_redecide(&p->pol[i], &p->pol[j]) ? j : -1;
 	}
 	p->nr_verdicts = fs_verdict_pairs(o->policies, o->nr_policies, p->verdicts);
+	sim_start(p);
 	if (fs_blocks_init(&p->blocks, p->nr_verdicts) ||
 	    !(p->block_sums = malloc(FS_BLOCK_BINS * sizeof(*p->block_sums)))) {
 		snprintf(err, errlen, "pipeline: out of memory");
@@ -512,6 +590,7 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 	p->st.records++;
 	if (emit_record(p, rec, err, errlen))
 		return -1;
+	sim_feed(p, rec);
 	if (!p->any_ts) {
 		p->st.first_ts = p->st.last_ts = rec->ts_ns;
 		p->any_ts = true;
@@ -704,8 +783,9 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	free(open);
 	fs_acct_sys_close(&p->sys, p->st.last_ts);
 	fs_cpu_energy_close(&p->cpu_energy, p->st.last_ts);
-	if (ret || build_report(p, FS_BOOTSTRAP_ROUNDS, err, errlen))
+	if (ret || build_report(p, FS_BOOTSTRAP_ROUNDS, err, errlen) || sim_finish(p, err, errlen))
 		return -1;
+	p->rep.sim = &p->sim;
 	/* Every output is finished even when one fails; err keeps the first failure. */
 	for (int i = 0; i < p->o.nr_outputs; i++) {
 		const struct fs_output *o = &p->o.outputs[i];
@@ -734,5 +814,7 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	free(p->em_next);
 	free_outputs(p->o.outputs, p->o.nr_outputs);
 	free(p->procs);
+	fs_sim_builder_free(p->simb);
+	fs_sim_report_free(&p->sim);
 	free(p);
 }

@@ -16,6 +16,7 @@
 #include "engine/blocked_hist.h"
 #include "filter.h"
 #include "output/output.h"
+#include "sim/sim.h"
 
 #define FS_MAX_OUTPUTS 8
 
@@ -38,6 +39,11 @@ struct fs_pipeline_opts {
 	bool no_twin_sharing;
 	/* Charge wall time even where CPU times are known (the benchmark's old-estimate baseline). */
 	bool force_wall_time;
+	/* The closed-loop simulation (docs/simulation.md): off, and how work takes time. */
+	bool no_sim;
+	enum fs_sim_physics sim_physics;
+	/* The recorded kernel's policy for the self-check; NULL: the one kernel_release maps to. */
+	const struct fs_policy_desc *sim_kernel_policy;
 	/* Where results go; the pipeline owns them from fs_pipeline_new() on (freed with it). */
 	struct fs_output outputs[FS_MAX_OUTPUTS];
 	int nr_outputs;

@@ -14,6 +14,10 @@ const struct fs_opt fs_run_policy_opts[] = {
 	{ "kernel-policy", 'k', "NAME", "The policy the observed kernel follows, run as the reference with "
 	  "its twin (the same kernel with the margin added or removed). Default: the policy for the "
 	  "kernel release (uname -r live, the recorded one in replay)." },
+	{ "sim-physics", FS_RUN_PHYSICS, "MODEL", "How work takes time in the closed-loop simulation "
+	  "(docs/simulation.md): device, as on silicon, in proportion to capacity x frequency (default); "
+	  "lab, every CPU at every OPP at one speed, as under QEMU -icount (the EAS lab's recordings)." },
+	{ "no-sim", FS_RUN_NO_SIM, NULL, "Leave out the closed-loop simulation." },
 	{ 0 }
 };
 
@@ -114,6 +118,12 @@ int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
 		o->csv_wide = fs_csv_layout_wide(arg);
 		return 1;
 	case FS_RUN_THREADS: o->threads = true; return 1;
+	case FS_RUN_NO_SIM: o->no_sim = true; return 1;
+	case FS_RUN_PHYSICS:
+		if (strcmp(arg, "device") && strcmp(arg, "lab"))
+			return fs_cli_usage(cmd, "--sim-physics '%s': expected device or lab", arg), -1;
+		o->physics = strcmp(arg, "lab") ? FS_SIM_DEVICE : FS_SIM_LAB;
+		return 1;
 	}
 	return 0;
 }
@@ -133,6 +143,8 @@ void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pi
 
 	po->filter = o->filter;
 	po->threads = o->threads;
+	po->no_sim = o->no_sim;
+	po->sim_physics = o->physics;
 	po->nr_policies = 0;
 	head[0] = 0;
 	if (o->policies) {
@@ -149,6 +161,7 @@ void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pi
 	}
 	if (o->kernel_policy) {
 		k = fs_policy_find(o->kernel_policy);
+		po->sim_kernel_policy = k; /* the self-check follows --kernel-policy too */
 		snprintf(why, sizeof(why), "--kernel-policy %s", o->kernel_policy);
 	} else if (release && *release) {
 		k = fs_policy_for_release(release, why, sizeof(why));

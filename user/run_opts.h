@@ -18,6 +18,8 @@ enum {
 	FS_RUN_THREADS,
 	FS_RUN_CSV_LAYOUT,
 	FS_RUN_PERFETTO,
+	FS_RUN_PHYSICS,
+	FS_RUN_NO_SIM,
 	FS_RUN_OWN = FS_OPT_LONG + 64,
 };
 
@@ -33,6 +35,8 @@ struct fs_run_opts {
 	const char *csv, *json, *summary, *perfetto;
 	bool csv_wide;
 	bool threads;
+	bool no_sim;
+	enum fs_sim_physics physics;
 };
 
 /* One parsed option: 1 taken, 0 not a shared option, -1 after printing the usage error. */

@@ -102,6 +102,10 @@ replay @REC --csv-layout tall             | 2 | --csv-layout 'tall': expected lo
 replay @REC --perfetto @T/t.pftrace       | 0 | ^margin
 replay @REC --perfetto                    | 2 | option '--perfetto' needs a value \(FILE\)
 replay @REC --threads                     | 0 | ^margin
+replay @REC --sim-physics lab             | 0 | lab physics
+replay @REC --sim-physics device          | 0 | device physics
+replay @REC --sim-physics ice             | 2 | --sim-physics 'ice': expected device or lab
+replay @REC --no-sim                      | 0 | not simulated: not asked for
 replay @CSV -e pixel4 --convert-record @T/c.fsr | 0 | ^$
 replay @REC --convert-csv @T/c.csv        | 0 | ^$
 replay @REC --convert-csv @T/a --convert-record @T/b | 2 | exclude each other
@@ -124,6 +128,8 @@ live -d                                   | 2 | option '-d' needs a value \(SEC\
 live extra                                | 2 | unexpected argument 'extra'
 live -P v5.4 -k v6.0                      | 2 | exclude each other
 live --csv-layout tall                    | 2 | --csv-layout 'tall': expected long or wide
+live --sim-physics x                      | 2 | --sim-physics 'x': expected device or lab
+live --no-sim=yes                         | 2 | option '--no-sim' takes no value
 live --perfetto                           | 2 | option '--perfetto' needs a value \(FILE\)
 live -h                                   | 0 | ^EXAMPLES
 live --help                               | 0 | --ringbuf-size N

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_sim.h"
 #include "output.h"
 #include "out_file.h"
 #include "../records/version.h"
@@ -205,6 +206,7 @@ static void write_report(FILE *o, const struct fs_report *r)
 	write_counts(o, r);
 	write_policies(o, r);
 	write_verdicts(o, r);
+	fs_json_sim(o, r);
 	write_processes(o, r);
 	fputs("}\n", o);
 }

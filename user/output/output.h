@@ -14,6 +14,7 @@
 #include "../record.h"
 #include "../engine/accounting.h"
 #include "../engine/blocked_hist.h"
+#include "../sim/closed_loop.h"
 #include "../engine/cpu_energy.h"
 #include "../engine/verdict.h"
 
@@ -98,6 +99,7 @@ struct fs_report {
 	const struct fs_process *procs;       /* sorted: largest |Δ| first */
 	const struct fs_acct *acct;           /* per-thread detail */
 	bool threads;                         /* list threads under each process */
+	const struct fs_sim_report *sim;      /* the closed-loop answer, at finish (NULL before) */
 };
 
 struct fs_output_ops {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "summary_sim.h"
 #include "out_file.h"
 #include "../filter.h"
 
@@ -460,6 +461,7 @@ void fs_summary_print(FILE *out, const struct fs_report *r)
 	fputc('\n', out);
 	print_header(out, r);
 	print_verdict_detail(out, r);
+	fs_summary_sim(out, r, wrap);
 	print_policies(out, r);
 	print_pd_moves(out, r);
 	print_blocked(out, r);

@@ -156,6 +156,12 @@ struct fs_sim_result {
 	struct fs_sim_task_result *task;      /* nr_tasks entries, indexed as the workload's */
 };
 
+/* mJ in one EM power unit x s: 1 for mW, 1/1000 for uW, NAN for bogoWatts. */
+static inline double fs_sim_mj_per_unit(const struct fs_em *em)
+{
+	return em->unit == FS_POWER_MW ? 1.0 : em->unit == FS_POWER_UW ? 1e-3 : __builtin_nan("");
+}
+
 /* Returns 0, or -1 with err set (bad params). r is freed with fs_sim_result_free. */
 int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, struct fs_sim_result *r,
 	       char *err, size_t errlen);

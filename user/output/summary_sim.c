@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The summary's closed-loop block (docs/simulation.md): each margin's cost
+ * as the difference of two simulations, each policy's simulated energy and
+ * time cost, and the self-check line. Every line fits 80 columns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include "summary_sim.h"
+
+static const char *physics_name(enum fs_sim_physics ph)
+{
+	return ph == FS_SIM_LAB ? "lab" : "device";
+}
+
+/* ms with two decimals; "-" for none. */
+static void fmt_ms(char *buf, size_t len, __u64 ns)
+{
+	snprintf(buf, len, "%.2f", (double)ns / 1e6);
+}
+
+/* An energy difference in mJ (or the EM's own unit x s for a bogoWatt EM) with its sign. */
+static void fmt_delta(char *buf, size_t len, double mj, double raw)
+{
+	if (isnan(mj))
+		snprintf(buf, len, "%+.6g bogo-J", raw);
+	else
+		snprintf(buf, len, "%+.3f mJ", mj);
+}
+
+static void print_policy_rows(FILE *out, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	char wait[32], done[32], vs[32];
+
+	fprintf(out, "  %-18s %11s %11s %15s %15s\n", "policy", "energy mJ", "vs ref mJ", "wait p50/p99 ms",
+		"done p50/p99 ms");
+	for (int i = 0; i < s->nr_policies; i++) {
+		const struct fs_sim_policy_row *row = &s->pol[i];
+		char name[40], p50[16], p99[16], q50[16], q99[16];
+
+		snprintf(name, sizeof(name), "%s%s", r->st->pol[i].desc->name, i == s->answer.ref ? " (ref)" : "");
+		fmt_ms(p50, sizeof(p50), row->wait_p50_ns);
+		fmt_ms(p99, sizeof(p99), row->wait_p99_ns);
+		fmt_ms(q50, sizeof(q50), row->done_p50_ns);
+		fmt_ms(q99, sizeof(q99), row->done_p99_ns);
+		snprintf(wait, sizeof(wait), "%s/%s", p50, p99);
+		snprintf(done, sizeof(done), "%s/%s", q50, q99);
+		snprintf(vs, sizeof(vs), "%+.3f", s->answer.vs_ref[i] * fs_sim_mj_per_unit(r->em));
+		fprintf(out, "  %-18.18s %11.3f %11s %15s %15s\n", name, row->energy_mj, vs, wait, done);
+	}
+}
+
+void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, const char *, const char *, int))
+{
+	const struct fs_sim_report *s = r->sim;
+	char text[512], d[48];
+
+	if (!s)
+		return;
+	if (!s->ran) {
+		snprintf(text, sizeof(text), "not simulated: %s", s->why);
+		wrap(out, "closed loop: ", text, 4);
+		fputc('\n', out);
+		return;
+	}
+	snprintf(text, sizeof(text), "the workload (%llu tasks, %llu activations) simulated under each policy, "
+		 "%s physics, HZ %u, schedutil rate limit %llu us (docs/simulation.md); no interval yet",
+		 (unsigned long long)s->tasks, (unsigned long long)s->activations, physics_name(s->physics), s->hz,
+		 (unsigned long long)(s->rate_limit_ns / 1000));
+	wrap(out, "closed loop: ", text, 4);
+	for (int v = 0; v < s->answer.nr_verdicts; v++) {
+		const struct fs_sim_verdict *V = &s->answer.v[v];
+
+		fmt_delta(d, sizeof(d), V->delta * fs_sim_mj_per_unit(r->em), V->delta);
+		snprintf(text, sizeof(text), "E(%s) - E(%s) = %s", r->st->pol[V->pol].desc->name,
+			 r->st->pol[V->twin].desc->name, d);
+		wrap(out, "  margin: ", text, 10);
+	}
+	print_policy_rows(out, r, s);
+	if (s->has_check) {
+		fs_sim_selfcheck_line(&s->check, r->em, text, sizeof(text));
+		wrap(out, "", text, 4);
+	}
+	fputc('\n', out);
+}

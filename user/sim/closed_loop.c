@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The closed-loop answer of a recording (closed_loop.h): one simulation a
+ * policy, the kernel's own added for the self-check when it is not among
+ * them, then compare.c's verdicts and selfcheck.c's comparison.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "closed_loop.h"
+
+void fs_sim_report_free(struct fs_sim_report *rep)
+{
+	fs_sim_answer_free(&rep->answer);
+}
+
+static void fill_row(const struct fs_sim_result *r, int nr_cpus, struct fs_sim_policy_row *row)
+{
+	row->energy = r->energy;
+	row->energy_mj = r->energy_mj;
+	for (int c = 0; c < nr_cpus && c < FS_MAX_CPUS; c++)
+		row->busy_ns += r->busy_ns[c];
+	row->wait_p50_ns = fs_sim_hist_quantile(r->wait_hist, 0.50);
+	row->wait_p99_ns = fs_sim_hist_quantile(r->wait_hist, 0.99);
+	row->done_p50_ns = fs_sim_hist_quantile(r->lat_hist, 0.50);
+	row->done_p99_ns = fs_sim_hist_quantile(r->lat_hist, 0.99);
+	row->migrations = r->migrations_wakeup + r->migrations_misfit + r->migrations_newidle;
+	row->overutilized_ns = r->overutilized_ns;
+}
+
+/* The index of d among the run's policies, -1 if it is not one. */
+static int index_of(const struct fs_sim_run_in *in, const struct fs_policy_desc *d)
+{
+	for (int i = 0; i < in->nr_policies; i++)
+		if (in->policies[i] == d)
+			return i;
+	return -1;
+}
+
+static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in,
+		    const struct fs_sim_report *rep, const struct fs_policy_desc *d, struct fs_sim_result *r,
+		    char *err, size_t errlen)
+{
+	const struct fs_sim_params p = {
+		.em = in->em, .policy = d, .physics = in->physics,
+		.hz = rep->hz, .sugov_rate_limit_ns = rep->rate_limit_ns,
+	};
+
+	return fs_sim_run(wl, &p, r, err, errlen);
+}
+
+/* The self-check: the kernel's policy's run, res[k] if it is among the run's, else one more. */
+static int self_check(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
+		      const struct fs_sim_result *res, char *err, size_t errlen)
+{
+	int k = index_of(in, in->kernel_policy);
+	struct fs_sim_result extra;
+
+	if (k < 0 && simulate(wl, in, rep, in->kernel_policy, &extra, err, errlen))
+		return -1;
+	fs_sim_selfcheck(in->em, &wl->observed, in->rec_energy, k < 0 ? &extra : &res[k], &rep->check);
+	if (k < 0)
+		fs_sim_result_free(&extra);
+	rep->has_check = true;
+	rep->kernel_policy = in->kernel_policy;
+	return 0;
+}
+
+int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
+		       char *err, size_t errlen)
+{
+	struct fs_sim_result res[FS_MAX_POLICIES];
+	int n = 0, ret = -1;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->physics = in->physics;
+	rep->hz = FS_SIM_DEFAULT_HZ;
+	rep->rate_limit_ns = FS_SIM_DEFAULT_RATE_LIMIT_NS;
+	rep->tasks = (__u64)wl->nr_tasks;
+	rep->activations = wl->nr_acts;
+	rep->acts_unknown_work = wl->acts_unknown_work;
+	if (in->nr_policies < 1 || in->nr_policies > FS_MAX_POLICIES) {
+		snprintf(err, errlen, "simulation: %d policies (1..%d)", in->nr_policies, FS_MAX_POLICIES);
+		return -1;
+	}
+	for (; n < in->nr_policies; n++) {
+		if (simulate(wl, in, rep, in->policies[n], &res[n], err, errlen))
+			goto out;
+		fill_row(&res[n], in->em->nr_cpus, &rep->pol[n]);
+	}
+	rep->nr_policies = n;
+	if (fs_sim_answer_build(wl, in->policies, res, n, 0, &rep->answer, err, errlen))
+		goto out;
+	if (in->kernel_policy && self_check(wl, in, rep, res, err, errlen))
+		goto out;
+	rep->ran = true;
+	ret = 0;
+out:
+	for (int i = 0; i < n; i++)
+		fs_sim_result_free(&res[i]);
+	return ret;
+}

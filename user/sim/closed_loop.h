@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording's closed-loop answer in one call (docs/simulation.md): the
+ * workload simulated under every policy of the run and under the recorded
+ * kernel's own, each margin's cost, and the self-check. Pure C: the
+ * pipeline feeds the builder and hands the workload here at the end.
+ */
+#ifndef FEECSCOPE_SIM_CLOSED_LOOP_H
+#define FEECSCOPE_SIM_CLOSED_LOOP_H
+
+#include "compare.h"
+
+/* The machine's settings where the recording cannot tell (docs/simulation.md, "Settings"). */
+#define FS_SIM_DEFAULT_HZ 250                    /* Debian's and Android's arm64 CONFIG_HZ */
+#define FS_SIM_DEFAULT_RATE_LIMIT_NS 1000000ull  /* schedutil: 1000 us, cpufreq's LATENCY_MULTIPLIER default */
+
+/* One policy's simulated figures the outputs show besides its energy. */
+struct fs_sim_policy_row {
+	double energy;          /* EM unit x s */
+	double energy_mj;       /* NAN for a bogoWatt EM */
+	__u64 busy_ns;          /* every CPU's */
+	__u64 wait_p50_ns, wait_p99_ns; /* an activation's runnable wait */
+	__u64 done_p50_ns, done_p99_ns; /* an activation's wake -> completion */
+	__u64 migrations;       /* wake-up placements off prev + misfit and newly-idle pulls */
+	__u64 overutilized_ns;
+};
+
+struct fs_sim_report {
+	bool ran;                      /* false: not simulated, why[] says why */
+	char why[160];
+	enum fs_sim_physics physics;
+	unsigned int hz;
+	__u64 rate_limit_ns;
+	int nr_policies;               /* the run's policies, in the run's order */
+	struct fs_sim_policy_row pol[FS_MAX_POLICIES];
+	struct fs_sim_answer answer;   /* verdicts and processes; answer.ref is the run's reference */
+	bool has_check;                /* the recorded kernel's policy was known */
+	const struct fs_policy_desc *kernel_policy;
+	struct fs_sim_selfcheck check;
+	__u64 tasks, activations;      /* the workload's */
+	__u64 acts_unknown_work;
+};
+
+struct fs_sim_run_in {
+	const struct fs_em *em;
+	const struct fs_policy_desc *const *policies; /* the run's, policy 0 the reference */
+	int nr_policies;
+	const struct fs_policy_desc *kernel_policy;   /* NULL: no self-check */
+	enum fs_sim_physics physics;
+	double rec_energy;                            /* the recording's CPU energy, EM unit x s; NAN if none */
+};
+
+/*
+ * Simulate wl under every policy (and the kernel's, for the self-check) and
+ * fill rep. 0, or -1 with err (out of memory, bad params). rep is freed with
+ * fs_sim_report_free, also after an error.
+ */
+int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
+		       char *err, size_t errlen);
+void fs_sim_report_free(struct fs_sim_report *rep);
+
+#endif /* FEECSCOPE_SIM_CLOSED_LOOP_H */
