@@ -52,11 +52,8 @@ static const struct fs_cli_page replay_page = {
 " feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
 };
 
-/*
- * Files opened under another name than the user gave (a piped FILE's copy,
- * spool.h; an output's temporary name, out_file.h): messages say the given one.
- */
-static struct { const char *opened, *given; } alias[2];
+/* A file opened under another name than the user gave (a piped FILE's copy, spool.h): messages say the given one. */
+static struct { const char *opened, *given; } alias[1];
 
 static void say(const char *msg)
 {
@@ -129,7 +126,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	struct fs_out_file of;
 	FILE *out = NULL;
 	struct fs_rec_writer *w = NULL;
-	if (fs_out_open(&of, csv_out ? csv_out : rec_out, err, sizeof(err))) {
+	if (fs_out_open_as(&of, csv_out ? csv_out : rec_out, csv_out ? 0 : FS_OUT_PLAIN, err, sizeof(err))) {
 		say(err);
 		return FS_EXIT_FAIL;
 	}
@@ -137,11 +134,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 		out = of.f;
 		fs_csv_records_write_header(out, m);
 	} else {
-		static char tmp_name[4096]; /* a copy: of's own goes with commit or abort */
-		snprintf(tmp_name, sizeof(tmp_name), "%s", fs_out_name(&of));
-		alias[1].opened = tmp_name;
-		alias[1].given = rec_out;
-		w = fs_rec_writer_open(fs_out_name(&of), m, err, sizeof(err));
+		w = fs_rec_writer_open_stream(of.f, rec_out, m, err, sizeof(err));
 		if (!w) {
 			say(err);
 			fs_out_abort(&of);
