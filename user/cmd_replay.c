@@ -44,7 +44,8 @@ static const struct fs_cli_page replay_page = {
 "FILE may be a pipe: '-' (standard input), /dev/stdin or <(command). No output "
 "may be FILE, the --em file or another output (the same file by any name): "
 "that is refused before anything is written (exit 2). Outputs are written "
-"under a temporary name and renamed into place when complete.",
+"under a temporary name and renamed into place when complete. Any one output "
+"may be '-', stdout: the summary then stays off it.",
 	.sets = replay_sets,
 	.examples =
 " feecscope replay rec.fsr\n"
@@ -145,7 +146,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	while ((rc = src_next(s, &h, err, sizeof(err))) == 1) {
 		if (out ? fs_csv_records_write(out, h, m->nr_cpus) : fs_rec_writer_add(w, h, err, sizeof(err))) {
 			if (out)
-				snprintf(err, sizeof(err), "%s: write failed: %s", csv_out, strerror(errno ? errno : EIO));
+				snprintf(err, sizeof(err), "%s: write failed: %s", of.path, strerror(errno ? errno : EIO));
 			rc = -1;
 			wfail = true;
 			break;

@@ -16,7 +16,8 @@ enum { O_CSV = FS_OPT_LONG, O_JOBS };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
-	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip)." },
+	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip); '-' writes it to stdout "
+	  "instead of the text." },
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
@@ -196,23 +197,24 @@ int fs_cmd_report(int argc, char **argv)
 			fprintf(stderr, "feecscope report: %s\n", m.runs[i].error);
 			ret = FS_EXIT_FAIL;
 		}
-	if (!json || strcmp(json, "-"))
+	/* an output on stdout ('-') takes the text's place */
+	if (!fs_out_is_stdout(json) && !fs_out_is_stdout(csv))
 		fs_many_print_text(stdout, &m);
 	char err[512];
 	const char *paths[2] = { json, csv };
 	for (int k = 0; k < 2; k++) {
+		struct fs_out_file of;
+
 		if (!paths[k])
 			continue;
-		bool to_stdout = !strcmp(paths[k], "-");
-		struct fs_out_file of = { 0 };
-		if (!to_stdout && fs_out_open(&of, paths[k], err, sizeof(err))) {
+		if (fs_out_open(&of, paths[k], err, sizeof(err))) {
 			fprintf(stderr, "feecscope report: %s\n", err);
 			ret = FS_EXIT_FAIL;
 			continue;
 		}
-		(k ? fs_many_print_csv : fs_many_print_json)(to_stdout ? stdout : of.f, &m);
-		if (to_stdout ? fflush(stdout) != 0 : fs_out_commit(&of, err, sizeof(err)) != 0) {
-			fprintf(stderr, "feecscope report: %s\n", to_stdout ? "stdout: write failed" : err);
+		(k ? fs_many_print_csv : fs_many_print_json)(of.f, &m);
+		if (fs_out_commit(&of, err, sizeof(err))) {
+			fprintf(stderr, "feecscope report: %s\n", err);
 			ret = FS_EXIT_FAIL;
 		}
 	}
