@@ -230,6 +230,11 @@ int fs_cmd_replay(int argc, char **argv)
 		return fs_cli_usage(cli.cmd, "%s", err);
 	}
 
+	if (strcmp(path, "-") && fs_cli_input_file(path, err, sizeof(err))) {
+		say(err);
+		free(em);
+		return FS_EXIT_FAIL;
+	}
 	/* A pipe is read once: copied first, so it is sniffed and read like a file (docs/csv.md). */
 	char spooled[64];
 	const char *in = fs_spool_if_stream(path, spooled, sizeof(spooled), err, sizeof(err));
