@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Collision checks between a command's inputs and outputs, and output files
- * written under a temporary name and renamed when complete: plain, or gzip
- * (gzip_stream.c) so every writer keeps using FILE *.
+ * written under a temporary name and renamed when complete, never through
+ * a link at their name: plain, or gzip (gzip_stream.c) so every writer
+ * keeps using FILE *.
  */
 #include <ctype.h>
 #include <errno.h>
