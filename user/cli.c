@@ -395,6 +395,13 @@ int fs_cli_input_file(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+const char *fs_cli_past_path(const char *err, const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(err, path, n) && err[n] == ':' && err[n + 1] == ' ' ? err + n + 2 : err;
+}
+
 /* ---- values ---- */
 
 int fs_cli_seconds(const char *s, double min, double *out)

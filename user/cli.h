@@ -118,6 +118,9 @@ void fs_cli_exit_codes(FILE *out, int indent);
  */
 int fs_cli_input_file(const char *path, char *err, size_t errlen);
 
+/* err less a leading "path: " (an error about path said after the option that named it). */
+const char *fs_cli_past_path(const char *err, const char *path);
+
 /* Value parsers: 0, or -1 (the caller reports the usage error). */
 int fs_cli_seconds(const char *s, double min, double *out);
 

@@ -182,7 +182,7 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 		int rc = fs_em_load(o->run.em_spec, em, err, sizeof(err));
 
 		if (rc) {
-			fs_cli_error("live", "--em %s: %s", o->run.em_spec, err);
+			fs_cli_error("live", "--em %s: %s", o->run.em_spec, fs_cli_past_path(err, o->run.em_spec));
 			return rc == -2 ? FS_EXIT_ENV : FS_EXIT_FAIL;
 		}
 		*emulate = strcmp(o->run.em_spec, "netlink") != 0; /* netlink: this kernel's own */

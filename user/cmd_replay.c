@@ -250,7 +250,7 @@ int fs_cmd_replay(int argc, char **argv)
 	bool have_em = false;
 	if (ro.em_spec) {
 		if (fs_em_load(ro.em_spec, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, err);
+			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, fs_cli_past_path(err, ro.em_spec));
 			goto out;
 		}
 		have_em = true;

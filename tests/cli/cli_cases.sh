@@ -51,6 +51,8 @@ case_ "report EMPTY" 1 '^feecscope report: empty.fsr: is empty$' "$FEECSCOPE" re
 case_ "report EMPTY-DIR" 1 '^feecscope report: no recordings found$' "$FEECSCOPE" report emptydir
 case_ "em --em MISSING" 1 '^feecscope em: nope.em: cannot open: No such file or directory$' \
 	"$FEECSCOPE" em --em nope.em
+case_ "replay --em MISSING (the path said once)" 1 '^feecscope replay: --em nope.em: cannot open: No such file or directory$' \
+	"$FEECSCOPE" replay in.fsr --em nope.em
 # a scanned directory: an empty or foreign *.fsr is said and skipped, the rest reported, exit 1
 mkdir runs
 cp in.fsr runs/a.fsr
