@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command-line conventions (cli.h): option tables, usage errors, help pages, exit codes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 
 const struct fs_exit_code fs_exit_codes[] = {
@@ -360,6 +363,43 @@ int fs_cli_next(struct fs_cli *c, int argc, char **argv)
 		return '?';
 	}
 	return rc;
+}
+
+/* ---- files ---- */
+
+int fs_cli_input_file(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (!st.st_size) {
+		snprintf(err, errlen, "%s: is empty", path);
+		return -1;
+	}
+	return 0;
+}
+
+const char *fs_cli_past_path(const char *err, const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(err, path, n) && err[n] == ':' && err[n + 1] == ' ' ? err + n + 2 : err;
 }
 
 /* ---- values ---- */

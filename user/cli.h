@@ -111,6 +111,16 @@ void fs_cli_wrap_led(FILE *out, const char *lead, const char *text);
 /* The EXIT STATUS section's lines (also `feecscope help` and README.md). */
 void fs_cli_exit_codes(FILE *out, int indent);
 
+/*
+ * An input FILE about to be read, in the words every command uses: 0, or
+ * -1 with err "PATH: cannot open: <strerror>", "PATH: is a directory" or
+ * "PATH: is empty". A pipe or a device is not opened here.
+ */
+int fs_cli_input_file(const char *path, char *err, size_t errlen);
+
+/* err less a leading "path: " (an error about path said after the option that named it). */
+const char *fs_cli_past_path(const char *err, const char *path);
+
 /* Value parsers: 0, or -1 (the caller reports the usage error). */
 int fs_cli_seconds(const char *s, double min, double *out);
 

@@ -96,18 +96,11 @@ static int save(const char *path, const struct fs_em *em)
 	struct fs_out_file of;
 	char err[512];
 
-	if (!strcmp(path, "-")) {
-		if (fs_em_write(stdout, em) || fflush(stdout)) {
-			fprintf(stderr, "feecscope em: stdout: write failed: %s\n", strerror(errno ? errno : EIO));
-			return FS_EXIT_FAIL;
-		}
-		return FS_EXIT_OK;
-	}
 	/* Under a temporary name until complete: a failed save leaves the old file as it was. */
 	if (fs_out_open(&of, path, err, sizeof(err)))
 		goto fail;
 	if (fs_em_write(of.f, em)) {
-		snprintf(err, sizeof(err), "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+		snprintf(err, sizeof(err), "%s: write failed: %s", of.path, strerror(errno ? errno : EIO));
 		fs_out_abort(&of);
 		goto fail;
 	}

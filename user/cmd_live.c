@@ -65,7 +65,9 @@ static const struct fs_cli_page live_page = {
 "files are completed and the final summary goes to stdout: the same text "
 "`feecscope replay` prints for the recording. The collector's counters go to "
 "stderr. Ctrl-C on the terminal is read as a key, so in `feecscope live | tee "
-"log` the summary still reaches the log.\n"
+"log` the summary still reaches the log. With an output on stdout ('-', as in "
+"`--json - | jq`), nothing else goes there: the view or its lines go to "
+"stderr.\n"
 "\n"
 "Without a kernel Energy Model (no EAS, as on most x86 machines) a built-in "
 "profile sized to this machine's CPUs is used and EAS is emulated; the header "
@@ -180,7 +182,7 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 		int rc = fs_em_load(o->run.em_spec, em, err, sizeof(err));
 
 		if (rc) {
-			fs_cli_error("live", "--em %s: %s", o->run.em_spec, err);
+			fs_cli_error("live", "--em %s: %s", o->run.em_spec, fs_cli_past_path(err, o->run.em_spec));
 			return rc == -2 ? FS_EXIT_ENV : FS_EXIT_FAIL;
 		}
 		*emulate = strcmp(o->run.em_spec, "netlink") != 0; /* netlink: this kernel's own */
@@ -217,7 +219,7 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 	return 0;
 }
 
-/* The files asked for, and the summary on stdout (unless the JSON goes there). */
+/* The files asked for, and the summary on stdout (unless an output goes there). */
 static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, const char *release)
 {
 	struct fs_rec_meta m = { .nr_cpus = po->em->nr_cpus, .em_is_kernel = !po->emulate_eas };
@@ -290,6 +292,7 @@ int fs_cmd_live(int argc, char **argv)
 	cfg.bpf.raw_tp = o.raw_tp;
 	cfg.bpf.ringbuf_size = o.ringbuf_size;
 	cfg.bpf.verbose = o.verbose;
+	cfg.stdout_taken = fs_run_stdout_taken(&o.run, o.record);
 	run = fs_live_run_start(&cfg, &rc, err, sizeof(err));
 	if (!run) {
 		fs_cli_error("live", "%s", err);

@@ -44,7 +44,8 @@ static const struct fs_cli_page replay_page = {
 "FILE may be a pipe: '-' (standard input), /dev/stdin or <(command). No output "
 "may be FILE, the --em file or another output (the same file by any name): "
 "that is refused before anything is written (exit 2). Outputs are written "
-"under a temporary name and renamed into place when complete.",
+"under a temporary name and renamed into place when complete. Any one output "
+"may be '-', stdout: the summary then stays off it.",
 	.sets = replay_sets,
 	.examples =
 " feecscope replay rec.fsr\n"
@@ -52,11 +53,8 @@ static const struct fs_cli_page replay_page = {
 " feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
 };
 
-/*
- * Files opened under another name than the user gave (a piped FILE's copy,
- * spool.h; an output's temporary name, out_file.h): messages say the given one.
- */
-static struct { const char *opened, *given; } alias[2];
+/* A file opened under another name than the user gave (a piped FILE's copy, spool.h): messages say the given one. */
+static struct { const char *opened, *given; } alias[1];
 
 static void say(const char *msg)
 {
@@ -129,7 +127,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	struct fs_out_file of;
 	FILE *out = NULL;
 	struct fs_rec_writer *w = NULL;
-	if (fs_out_open(&of, csv_out ? csv_out : rec_out, err, sizeof(err))) {
+	if (fs_out_open_as(&of, csv_out ? csv_out : rec_out, csv_out ? 0 : FS_OUT_PLAIN, err, sizeof(err))) {
 		say(err);
 		return FS_EXIT_FAIL;
 	}
@@ -137,11 +135,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 		out = of.f;
 		fs_csv_records_write_header(out, m);
 	} else {
-		static char tmp_name[4096]; /* a copy: of's own goes with commit or abort */
-		snprintf(tmp_name, sizeof(tmp_name), "%s", fs_out_name(&of));
-		alias[1].opened = tmp_name;
-		alias[1].given = rec_out;
-		w = fs_rec_writer_open(fs_out_name(&of), m, err, sizeof(err));
+		w = fs_rec_writer_open_stream(of.f, rec_out, m, err, sizeof(err));
 		if (!w) {
 			say(err);
 			fs_out_abort(&of);
@@ -152,7 +146,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	while ((rc = src_next(s, &h, err, sizeof(err))) == 1) {
 		if (out ? fs_csv_records_write(out, h, m->nr_cpus) : fs_rec_writer_add(w, h, err, sizeof(err))) {
 			if (out)
-				snprintf(err, sizeof(err), "%s: write failed: %s", csv_out, strerror(errno ? errno : EIO));
+				snprintf(err, sizeof(err), "%s: write failed: %s", of.path, strerror(errno ? errno : EIO));
 			rc = -1;
 			wfail = true;
 			break;
@@ -236,6 +230,11 @@ int fs_cmd_replay(int argc, char **argv)
 		return fs_cli_usage(cli.cmd, "%s", err);
 	}
 
+	if (strcmp(path, "-") && fs_cli_input_file(path, err, sizeof(err))) {
+		say(err);
+		free(em);
+		return FS_EXIT_FAIL;
+	}
 	/* A pipe is read once: copied first, so it is sniffed and read like a file (docs/csv.md). */
 	char spooled[64];
 	const char *in = fs_spool_if_stream(path, spooled, sizeof(spooled), err, sizeof(err));
@@ -251,7 +250,7 @@ int fs_cmd_replay(int argc, char **argv)
 	bool have_em = false;
 	if (ro.em_spec) {
 		if (fs_em_load(ro.em_spec, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, err);
+			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, fs_cli_past_path(err, ro.em_spec));
 			goto out;
 		}
 		have_em = true;

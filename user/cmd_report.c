@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope report: many recordings' verdicts, per recording, per device EM and kernel, and combined. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +17,8 @@ enum { O_CSV = FS_OPT_LONG, O_JOBS };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
-	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip)." },
+	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip); '-' writes it to stdout "
+	  "instead of the text." },
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
@@ -36,7 +38,10 @@ static const struct fs_cli_page report_page = {
 "of them, with the processes it costs most (docs/analysis.md).\n"
 "\n"
 "A recording that cannot be replayed is listed with its error, and the exit "
-"status is 1; one damaged part-way counts up to the damage.",
+"status is 1; one damaged part-way counts up to the damage. A FILE or DIR that "
+"cannot be read stops the report before it starts (exit 1). In a directory, "
+"a file named *.fsr that is not a recording (empty, or not starting as one) "
+"is skipped with a warning, and the exit status is 1.",
 	.sets = report_sets,
 	.examples = " feecscope report runs/\n feecscope report a.fsr b.fsr --json report.json",
 };
@@ -64,15 +69,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A directory's recordings: its regular files that start with the recording magic, by name. */
-static int add_dir(struct list *l, const char *dir)
+static bool named_fsr(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".fsr");
+}
+
+/*
+ * A directory's recordings: its regular files that start with the recording
+ * magic, by name. A *.fsr that does not is said and counted in *skipped.
+ */
+static int add_dir(struct list *l, const char *dir, int *skipped)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t first = l->n;
 
 	if (!d) {
-		fprintf(stderr, "feecscope report: %s: cannot open the directory\n", dir);
+		fprintf(stderr, "feecscope report: %s: cannot open: %s\n", dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -83,9 +98,16 @@ static int add_dir(struct list *l, const char *dir)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode) || fs_rec_sniff(path, &is_rec, &binary, err, sizeof(err)) ||
-		    !is_rec)
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
+		if (fs_rec_sniff(path, &is_rec, &binary, err, sizeof(err)) || !is_rec) {
+			if (named_fsr(e->d_name)) {
+				fprintf(stderr, "feecscope report: %s: skipped: %s\n", path,
+					st.st_size ? "not a recording (bad magic)" : "is empty");
+				(*skipped)++;
+			}
+			continue;
+		}
 		if (add(l, path)) {
 			closedir(d);
 			return -1;
@@ -124,7 +146,7 @@ int fs_cmd_report(int argc, char **argv)
 {
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
 	const char *json = NULL, *csv = NULL;
-	int jobs = 0, opt, ret = FS_EXIT_OK;
+	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
 	struct list files = { 0 };
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
@@ -150,13 +172,29 @@ int fs_cmd_report(int argc, char **argv)
 	if (optind == argc)
 		return fs_cli_usage(cli.cmd, "give recordings or directories");
 	for (int i = optind; i < argc; i++) {
+		char err[512];
 		struct stat st;
 
-		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode) ? add_dir(&files, argv[i]) : add(&files, argv[i])) {
+		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
+			if (add_dir(&files, argv[i], &skipped)) {
+				ret = FS_EXIT_FAIL;
+				goto out;
+			}
+			continue;
+		}
+		/* a named file that cannot be read: said before any work, in replay's words */
+		if (fs_cli_input_file(argv[i], err, sizeof(err))) {
+			fprintf(stderr, "feecscope report: %s\n", err);
+			ret = FS_EXIT_FAIL;
+			goto out;
+		}
+		if (add(&files, argv[i])) {
 			ret = FS_EXIT_FAIL;
 			goto out;
 		}
 	}
+	if (skipped)
+		ret = FS_EXIT_FAIL;
 	if (!files.n) {
 		fprintf(stderr, "feecscope report: no recordings found\n");
 		ret = FS_EXIT_FAIL;
@@ -196,23 +234,24 @@ int fs_cmd_report(int argc, char **argv)
 			fprintf(stderr, "feecscope report: %s\n", m.runs[i].error);
 			ret = FS_EXIT_FAIL;
 		}
-	if (!json || strcmp(json, "-"))
+	/* an output on stdout ('-') takes the text's place */
+	if (!fs_out_is_stdout(json) && !fs_out_is_stdout(csv))
 		fs_many_print_text(stdout, &m);
 	char err[512];
 	const char *paths[2] = { json, csv };
 	for (int k = 0; k < 2; k++) {
+		struct fs_out_file of;
+
 		if (!paths[k])
 			continue;
-		bool to_stdout = !strcmp(paths[k], "-");
-		struct fs_out_file of = { 0 };
-		if (!to_stdout && fs_out_open(&of, paths[k], err, sizeof(err))) {
+		if (fs_out_open(&of, paths[k], err, sizeof(err))) {
 			fprintf(stderr, "feecscope report: %s\n", err);
 			ret = FS_EXIT_FAIL;
 			continue;
 		}
-		(k ? fs_many_print_csv : fs_many_print_json)(to_stdout ? stdout : of.f, &m);
-		if (to_stdout ? fflush(stdout) != 0 : fs_out_commit(&of, err, sizeof(err)) != 0) {
-			fprintf(stderr, "feecscope report: %s\n", to_stdout ? "stdout: write failed" : err);
+		(k ? fs_many_print_csv : fs_many_print_json)(of.f, &m);
+		if (fs_out_commit(&of, err, sizeof(err))) {
+			fprintf(stderr, "feecscope report: %s\n", err);
 			ret = FS_EXIT_FAIL;
 		}
 	}

@@ -28,10 +28,41 @@
 #define FS_BUILD_ARCH "unknown"
 #endif
 
+static const struct fs_opt version_opts[] = {
+	{ "help", 'h', NULL, "This text." },
+	{ 0 }
+};
+
+static const struct fs_opt *const version_sets[] = { version_opts, NULL };
+
+static const struct fs_cli_page version_page = {
+	.name = "version",
+	.summary = "version, git commit, BPF object hash, build architecture",
+	.synopsis = "[--help]",
+	.description =
+"Prints what this binary is, one item a line: the feecscope version (also the "
+"one written into recordings), `git describe` of the tree it was built from, "
+"the sha256 of the BPF object built into it (or that it has none: then `live` "
+"is not available), and the architecture it was built for, with \", static\" "
+"for a static build. Give it with a bug report or to match a recording to its "
+"build. `feecscope --version` and `feecscope -V` are the same.",
+	.sets = version_sets,
+	.examples = " feecscope version\n adb shell /data/local/tmp/feecscope version",
+};
+
 int fs_cmd_version(int argc, char **argv)
 {
-	if (argc > 1)
-		return fs_cli_usage("version", "unexpected argument '%s'", argv[1]);
+	struct fs_cli cli = { .cmd = "version", .sets = version_sets };
+	int opt;
+
+	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
+		if (opt != 'h')
+			return FS_EXIT_USAGE;
+		fs_cli_help(stdout, &version_page);
+		return FS_EXIT_OK;
+	}
+	if (optind < argc)
+		return fs_cli_usage(cli.cmd, "unexpected argument '%s'", argv[optind]);
 	printf("feecscope %s\n", FS_VERSION_STRING);
 	printf("git:        %s\n", FS_GIT_DESCRIBE);
 	if (FS_BPF_SHA256[0])

@@ -380,7 +380,7 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 
 	view_info(r, po, &vi, banner, sizeof(banner));
-	view = fs_live_view_new(&vi, banner);
+	view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
 	if (!view) {
 		fs_cli_error("live", "out of memory");
 		return FS_EXIT_FAIL;

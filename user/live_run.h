@@ -17,6 +17,7 @@ struct fs_live_run_cfg {
 	const char *kernel_release;
 	int nr_cpus;                  /* configured CPUs (the EM may cover fewer) */
 	struct fs_live_bpf_opts bpf;  /* btf_path, raw_tp, ringbuf_size, verbose; callbacks set here */
+	bool stdout_taken;            /* an output writes to stdout: the view and its lines go to stderr */
 };
 
 struct fs_live_run;

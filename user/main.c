@@ -93,7 +93,7 @@ static int help_cmd(int argc, char **argv)
 {
 	static char opt_help[] = "--help";
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { /* help --help: this page */
 		help(stdout);
 		return FS_EXIT_OK;
 	}
@@ -112,8 +112,14 @@ static int help_cmd(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return fs_cli_usage(NULL, "a COMMAND is required (live, replay, em, policies, version, help)");
+	if (argc < 2) {
+		char list[256];
+		int n = 0;
+
+		for (int i = 0; i < NR_CMDS; i++)
+			n += snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "", cmds[i].name);
+		return fs_cli_usage(NULL, "a COMMAND is required (%s)", list);
+	}
 	if (argv[1][0] == '-') {
 		struct fs_cli cli = { .cmd = NULL, .sets = top_sets };
 		int opt = fs_cli_next(&cli, 2, argv);

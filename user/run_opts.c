@@ -2,6 +2,7 @@
 /* The options live and replay share (run_opts.h). */
 #include <string.h>
 #include "run_opts.h"
+#include "output/out_file.h"
 
 const struct fs_opt fs_run_policy_opts[] = {
 	{ "em", 'e', "SPEC", "The Energy Model: a built-in profile (feecscope em --list), a file written by "
@@ -187,7 +188,13 @@ void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *ou
 	out->summary = o->summary;
 	out->perfetto = o->perfetto;
 	out->csv_wide = o->csv_wide;
-	out->summary_out = o->json && !strcmp(o->json, "-") ? NULL : stdout;
+	out->summary_out = fs_run_stdout_taken(o, out->record) ? NULL : stdout;
+}
+
+bool fs_run_stdout_taken(const struct fs_run_opts *o, const char *record)
+{
+	return fs_out_is_stdout(o->csv) || fs_out_is_stdout(o->json) || fs_out_is_stdout(o->summary) ||
+	       fs_out_is_stdout(o->perfetto) || fs_out_is_stdout(record);
 }
 
 int fs_run_filter_end(const char *cmd, const struct fs_stats *st, const struct fs_filter *f)

@@ -53,7 +53,10 @@ int fs_run_opts_check(const char *cmd, const struct fs_run_opts *o);
 void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pipeline_opts *po,
 		  char *head, size_t headlen);
 
-/* The output files and the summary on stdout (unless the JSON goes there). */
+/* Does an output (or live's --record, NULL if none) write to stdout ("-")? Then nothing else goes there. */
+bool fs_run_stdout_taken(const struct fs_run_opts *o, const char *record);
+
+/* The output files (out->record set first) and the summary on stdout, unless an output goes there. */
 void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *out);
 
 /*

@@ -129,7 +129,7 @@ expect_fail "bad CSV value names line and column" \
 	"$FEECSCOPE" replay "$F/bad_value.csv" --em hikey960
 expect_fail "CSV without an EM asks for --em" "no EM in the file: give --em" "$FEECSCOPE" replay "$F/pixel4.csv"
 expect_fail "unknown policy" "unknown policy 'v9.9'" "$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --policies v5.4,v9.9
-expect_fail "missing file" "nope.fsr: No such file or directory" "$FEECSCOPE" replay "$TMP/nope.fsr"
+expect_fail "missing file" "nope.fsr: cannot open: No such file or directory" "$FEECSCOPE" replay "$TMP/nope.fsr"
 
 # `replay --policies` alone lists every policy with the kernels it follows, as `feecscope policies` does.
 "$FEECSCOPE" replay --policies >"$TMP/pl" 2>&1

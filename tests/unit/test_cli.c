@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command-line helpers: "did you mean", wrapped help text, release check, --pid/--comm lists. */
+#include <unistd.h>
 #include "test.h"
 #include "cli.h"
 #include "filter.h"
@@ -91,4 +92,27 @@ FS_TEST(filter_refuses_bad_items_naming_them)
 		EXPECT_EQ(fs_filter_add_comms(&f, "a", why, sizeof(why)), 0);
 	EXPECT_EQ(fs_filter_add_comms(&f, "a", why, sizeof(why)), -1);
 	EXPECT_CONTAINS(why, "at most 32 items");
+}
+
+/* Errors about an input file, in the words every command uses. */
+FS_TEST(cli_input_file_says_what_is_wrong)
+{
+	char err[512], path[] = "/tmp/fs-cli-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	ASSERT_TRUE(fd >= 0);
+	EXPECT_EQ(fs_cli_input_file(path, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, ": is empty");
+	EXPECT_EQ(write(fd, "x\n", 2), 2);
+	EXPECT_EQ(fs_cli_input_file(path, err, sizeof(err)), 0);
+	close(fd);
+	unlink(path);
+	EXPECT_EQ(fs_cli_input_file("/", err, sizeof(err)), -1);
+	EXPECT_STR(err, "/: is a directory");
+	EXPECT_EQ(fs_cli_input_file("/nonexistent.fsr", err, sizeof(err)), -1);
+	EXPECT_STR(err, "/nonexistent.fsr: cannot open: No such file or directory");
+	EXPECT_EQ(fs_cli_input_file("/dev/null", err, sizeof(err)), 0); /* a device or pipe is read as it comes */
+	EXPECT_STR(fs_cli_past_path("a.em: cannot open: x", "a.em"), "cannot open: x");
+	EXPECT_STR(fs_cli_past_path("a.emx: y", "a.em"), "a.emx: y");
+	EXPECT_STR(fs_cli_past_path("profile 'p': no such", "p"), "profile 'p': no such");
 }

@@ -124,13 +124,19 @@ FS_TEST(out_paths_two_outputs)
 		EXPECT_EQ(check(p, 3, err, sizeof(err)), -1);
 		EXPECT_STR(err, "--summary x: the same file as --csv");
 	}
-	/* distinct outputs, a missing input, stdout and /dev/null twice are fine */
+	/* distinct outputs, a missing input, stdout, stderr and /dev/null twice are fine */
 	{
 		struct fs_io_path p[] = { IN("missing.csv", "FILE"), OUT("x", "--csv"), OUT("y", "--record"),
-					  OUT("-", "--save"), OUT("-", "--json"), OUT("/dev/null", "--summary"),
+					  OUT("-", "--save"), OUT("/dev/stderr", "--json"), OUT("/dev/null", "--summary"),
 					  OUT("/dev/null", "--perfetto"), { NULL, "--json", true } };
 		EXPECT_EQ(check(p, 8, err, sizeof(err)), 0);
 		EXPECT_STR(err, "");
+	}
+	/* but one output at most on stdout, by any of its names */
+	{
+		struct fs_io_path p[] = { IN("-", "FILE"), OUT("-", "--csv"), OUT("/dev/fd/1", "--json") };
+		EXPECT_EQ(check(p, 3, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--json /dev/fd/1: standard output is already --csv's (one output at most goes there)");
 	}
 	/* an input directory (an EM tree) and an output inside it are different files */
 	EXPECT_EQ(mkdir("tree", 0755), 0);
@@ -138,6 +144,58 @@ FS_TEST(out_paths_two_outputs)
 		struct fs_io_path p[] = { IN("tree", "--em"), OUT("tree/out.csv", "--csv") };
 		EXPECT_EQ(check(p, 2, err, sizeof(err)), 0);
 	}
+	done();
+}
+
+FS_TEST(out_file_fd_names)
+{
+	EXPECT_EQ(fs_out_fd_of("-"), 1);
+	EXPECT_EQ(fs_out_fd_of("/dev/stdout"), 1);
+	EXPECT_EQ(fs_out_fd_of("/dev/stderr"), 2);
+	EXPECT_EQ(fs_out_fd_of("/dev/fd/63"), 63);
+	EXPECT_EQ(fs_out_fd_of("/proc/self/fd/1"), 1);
+	EXPECT_EQ(fs_out_fd_of("/dev/fd/"), -1);
+	EXPECT_EQ(fs_out_fd_of("/dev/fd/1x"), -1);
+	EXPECT_EQ(fs_out_fd_of("./-"), -1);
+	EXPECT_EQ(fs_out_fd_of("/dev/null"), -1);
+}
+
+/* A link to what is not a regular file is refused; one to a regular file is replaced, not followed. */
+FS_TEST(out_file_links)
+{
+	struct fs_out_file o;
+	char err[512] = "";
+
+	in_tmp();
+	EXPECT_EQ(mkfifo("fifo", 0644), 0);
+	EXPECT_EQ(symlink("fifo", "f.link"), 0);
+	EXPECT_EQ(fs_out_open(&o, "f.link", err, sizeof(err)), -1);
+	EXPECT_STR(err, "f.link: a symbolic link to fifo (a FIFO): not followed, nothing written");
+	{
+		struct fs_io_path p[] = { OUT("f.link", "--csv") };
+		EXPECT_EQ(check(p, 1, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--csv f.link: a symbolic link to fifo (a FIFO): not followed, nothing written");
+	}
+	EXPECT_EQ(entries(), 2);
+	write_text("target", "kept\n");
+	EXPECT_EQ(symlink("target", "t.link"), 0);
+	ASSERT_TRUE(fs_out_open(&o, "t.link", err, sizeof(err)) == 0);
+	fputs("new\n", o.f);
+	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), 0);
+	{
+		struct stat st;
+		EXPECT_EQ(lstat("t.link", &st), 0);
+		EXPECT_TRUE(S_ISREG(st.st_mode));
+	}
+	EXPECT_STR(read_text("t.link"), "new\n");
+	EXPECT_STR(read_text("target"), "kept\n");
+	/* a recording's file: under its name at once, through the same exclusive creation */
+	ASSERT_TRUE(fs_out_open_as(&o, "now.fsr.gz", FS_OUT_NOW | FS_OUT_PLAIN, err, sizeof(err)) == 0);
+	EXPECT_TRUE(o.tmp == NULL && o.gz == NULL);
+	EXPECT_EQ(access("now.fsr.gz", F_OK), 0);
+	fs_out_abort(&o);
+	EXPECT_EQ(access("now.fsr.gz", F_OK), 0);
+	EXPECT_EQ(entries(), 5);
 	done();
 }
 

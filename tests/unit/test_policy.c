@@ -58,7 +58,14 @@ FS_TEST(policy_for_release_6x_stable_map)
 	for (int i = 0; i < (int)(sizeof(map) / sizeof(map[0])); i++)
 		EXPECT_STR(fs_policy_for_release(map[i][0], why, sizeof(why))->name, map[i][1]);
 	fs_policy_for_release("6.1.0-57-arm64", why, sizeof(why));
-	EXPECT_CONTAINS(why, "6.1.0 -> v6.1");
+	EXPECT_CONTAINS(why, "6.1.0-57 -> v6.1: a distribution's ABI name");
+	/* 6.1.0 itself has v6.0's feec (the policy table's v6.0 row says so), an rc of it too */
+	EXPECT_STR(fs_policy_for_release("6.1.0", why, sizeof(why))->name, "v6.0");
+	EXPECT_CONTAINS(why, "6.1.0 -> v6.0: nearest earlier policy (v6.0 follows it exactly, as does 6.1.0)");
+	EXPECT_STR(fs_policy_for_release("6.1.0-rc7", why, sizeof(why))->name, "v6.0");
+	EXPECT_STR(fs_policy_for_release("6.1.1", why, sizeof(why))->name, "v6.1");
+	EXPECT_STR(fs_policy_for_release("5.15.0-91-generic", why, sizeof(why))->name, "v5.15");
+	EXPECT_STR(fs_policy_for_release("6.12.0-1-amd64", why, sizeof(why))->name, "v6.12");
 	/* The twins exist and are never what a release maps to. */
 	EXPECT_STR(fs_policy_find("v6.1")->twin, "v6.1+margin");
 	EXPECT_STR(fs_policy_find("v6.6")->twin, "v6.6+margin");

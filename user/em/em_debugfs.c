@@ -605,7 +605,7 @@ int fs_em_read_debugfs_kernel(const char *dir, const char *cpu_dir, const char *
 	fs_strlcpy(em->kernel, relbuf, sizeof(em->kernel));
 	fs_snprintf(em->source, sizeof(em->source), "debugfs %s; capacities %s%s%s%s", dir, capwhere,
 		 skipped[0] ? "; skipped non-CPU PDs " : "", skipped,
-		 guessed ? "; kernel release unknown: flags bit 0 read as MICROWATTS (v6.0+), pass --kernel for a 5.19 tree" : "");
+		 guessed ? "; kernel release unknown: flags bit 0 read as MICROWATTS (v6.0+), pass --release 5.19 for a 5.19 tree" : "");
 	rc = fs_em_finalize(em, err, errlen);
 	/* A capacity table may list CPUs beyond the EM's: they are not part of it. */
 	for (int cpu = rc ? FS_MAX_CPUS : em->nr_cpus; cpu < FS_MAX_CPUS; cpu++)

@@ -30,7 +30,7 @@ static void put_line_str(FILE *out, const char *key, const char *s)
 
 int fs_em_write(FILE *out, const struct fs_em *em)
 {
-	fprintf(out, "# feecscope Energy Model; read back with feecscope --em FILE\n");
+	fprintf(out, "# feecscope Energy Model: give this file to --em (feecscope em, replay, live)\n");
 	fprintf(out, "%s %d\n", FS_EM_FILE_MAGIC, FS_EM_FILE_VERSION);
 	put_line_str(out, "kernel", em->kernel);
 	put_line_str(out, "source", em->source);

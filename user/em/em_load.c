@@ -64,7 +64,7 @@ int fs_em_load_with(const char *spec, const char *release, const char *cpu_dir, 
 		if (S_ISDIR(st.st_mode))
 			return fs_em_read_debugfs_kernel(spec, cpu_dir, release, em, err, errlen);
 		if (release || cpu_dir)
-			return ERR("%s: --kernel and --cpu-capacity-dir apply to debugfs trees; a saved EM file "
+			return ERR("%s: --release and --cpu-capacity-dir apply to debugfs trees; a saved EM file "
 				   "already holds its kernel release and capacities", spec);
 		return fs_em_read_file(spec, em, err, errlen);
 	}

@@ -252,7 +252,8 @@ static const struct {
 	{ 5, 15, 0, "v5.15", "follows late 5.15.y (with the 6.2 uclamp backports); 5.15.0 - 5.15.10x fit on "
 			     "clamped util; v5.16 inefficient states, v5.19 queued util_est not modelled" },
 	{ 6, 0, 0, "v6.0", "v6.0 follows it exactly, as does 6.1.0" },
-	{ 6, 1, 0, "v6.1", "6.1.y with the uclamp backports follows it (6.1.0: v6.0); 6.2 capacity "
+	/* 6.1.0 itself is v6.0's (the entry above); the 6.1.y stable releases after it are this one's */
+	{ 6, 1, 1, "v6.1", "6.1.y with the uclamp backports (6.1.63+) follows it; 6.2 capacity "
 			   "inversion, 6.2 - 6.6.0 unsigned spare, 6.5 boost differ" },
 	{ 6, 6, 0, "v6.6", "6.6.2+ follows it; 6.6.0 - 6.6.1 lack the 6.7 spare and zero-util fixes; "
 			   "6.8 headroom, 6.9 EM, 6.10 pressure differ; 6.6.y from mid-2026 may carry "
@@ -295,11 +296,24 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 			 release ? release : "", d->name);
 		return d;
 	}
-	char ver[40];
+	char ver[64];
+	const char *abi = "";
 	snprintf(ver, sizeof(ver), "%d.%d", major, minor);
 	if (r[n] == '.' && r[n + 1] >= '0' && r[n + 1] <= '9') {
+		int m = 0, abi_n = 0;
+
 		patch = atoi(r + n + 1);
 		snprintf(ver, sizeof(ver), "%d.%d.%d", major, minor, patch);
+		/*
+		 * A distribution's ABI name (Debian's 6.1.0-13-arm64, Ubuntu's
+		 * 5.15.0-91-generic) is a stable release whose patch level it
+		 * does not show: past MAJOR.MINOR.0 itself.
+		 */
+		if (!patch && sscanf(r + n, ".0-%d%n", &abi_n, &m) == 1 && (r[n + m] == '-' || !r[n + m])) {
+			patch = 1;
+			snprintf(ver, sizeof(ver), "%d.%d.0-%d", major, minor, abi_n);
+			abi = "a distribution's ABI name: a stable release past .0, its patch level not shown; ";
+		}
 	}
 	int pick = -1;
 	for (int i = 0; i < NR_RELEASES; i++) {
@@ -312,8 +326,8 @@ const struct fs_policy_desc *fs_policy_for_release(const char *release, char *wh
 			 major, minor);
 		return fs_policy_find("v5.0");
 	}
-	snprintf(why, whylen, "%s -> %s: nearest earlier policy (%s); stable and Android trees "
-		 "carry backports, check them", ver, release_map[pick].policy, release_map[pick].note);
+	snprintf(why, whylen, "%s -> %s: %snearest earlier policy (%s); stable and Android trees "
+		 "carry backports, check them", ver, release_map[pick].policy, abi, release_map[pick].note);
 	return fs_policy_find(release_map[pick].policy);
 }
 

@@ -212,24 +212,15 @@ static void write_report(FILE *o, const struct fs_report *r)
 }
 
 struct json_out {
-	FILE *f;                /* stdout, or out.f */
-	struct fs_out_file out; /* the file, renamed into place by finish */
+	struct fs_out_file out; /* the file, renamed into place by finish; or stdout */
 };
 
 static int json_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
 	struct json_out *j = self;
 
-	write_report(j->f, rep);
-	if (j->out.f) {
-		j->f = NULL;
-		return fs_out_commit(&j->out, err, errlen);
-	}
-	if (fflush(j->f)) {
-		snprintf(err, errlen, "stdout: write: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	write_report(j->out.f, rep);
+	return fs_out_commit(&j->out, err, errlen);
 }
 
 static void json_free(void *self)
@@ -250,13 +241,9 @@ int fs_output_json(struct fs_output *o, const char *path, char *err, size_t errl
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
 	}
-	j->f = stdout;
-	if (strcmp(path, "-")) {
-		if (fs_out_open(&j->out, path, err, errlen)) {
-			free(j);
-			return -1;
-		}
-		j->f = j->out.f;
+	if (fs_out_open(&j->out, path, err, errlen)) {
+		free(j);
+		return -1;
 	}
 	o->ops = &json_ops;
 	o->self = j;

@@ -24,9 +24,10 @@ struct fs_live_view {
 	int nr_warnings, dropped_warnings;
 	char *out;                    /* escape sequences and rows of one frame */
 	size_t out_size;
+	FILE *con;                    /* stdout, or stderr when an output writes to stdout */
 };
 
-struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner)
+struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner, FILE *out)
 {
 	struct fs_live_view *v = calloc(1, sizeof(*v));
 
@@ -39,11 +40,12 @@ struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const cha
 		free(v);
 		return NULL;
 	}
-	fflush(stdout);
-	fs_term_open(STDOUT_FILENO, STDIN_FILENO);
+	v->con = out;
+	fflush(out);
+	fs_term_open(fileno(out), STDIN_FILENO);
 	if (!fs_term_screen()) {
-		fs_cli_wrap_lines(stdout, banner);
-		fflush(stdout);
+		fs_cli_wrap_lines(out, banner);
+		fflush(out);
 	}
 	return v;
 }
@@ -90,7 +92,7 @@ static void render(struct fs_live_view *v, const struct fs_view_sample *s, bool 
  * columns (an adb shell without a terminal shows them as they are): the
  * totals, then one line per policy compared, each line led by its t=.
  */
-static void line(const struct fs_view_sample *s)
+static void line(FILE *out, const struct fs_view_sample *s)
 {
 	const struct fs_stats *st = s->st;
 	double den = st->wakeups ? (double)st->wakeups : 1;
@@ -100,14 +102,14 @@ static void line(const struct fs_view_sample *s)
 	snprintf(buf, sizeof(buf), "%swakeups=%llu wakeups/s=%.0f eligible=%.1f%% overutilized=%.1f%% lost=%llu expired=%llu",
 		 t, (unsigned long long)st->wakeups, s->wakeup_rate, 100.0 * st->feec_eligible / den,
 		 100.0 * st->overutilized / den, (unsigned long long)st->lost, (unsigned long long)s->expired);
-	fs_cli_wrap_led(stdout, t, buf);
+	fs_cli_wrap_led(out, t, buf);
 	for (int i = 1; i < st->nr_policies; i++) {
 		snprintf(buf, sizeof(buf), "%spolicy=%d differ=%llu energy=%+.3fmJ rate=%+.3fmW", t, i,
 			 (unsigned long long)st->pol[i].differ, s->rep ? fs_fj_to_mj(s->rep->tot->energy_fj[i]) : 0.0,
 			 s->mw[i]);
-		fs_cli_wrap_led(stdout, t, buf);
+		fs_cli_wrap_led(out, t, buf);
 	}
-	fflush(stdout);
+	fflush(out);
 }
 
 void fs_live_view_update(struct fs_live_view *v, struct fs_view_sample *s)
@@ -117,7 +119,7 @@ void fs_live_view_update(struct fs_live_view *v, struct fs_view_sample *s)
 	memcpy(v->mw, s->mw, sizeof(v->mw));
 	memcpy(v->busy_pct, s->busy_pct, sizeof(v->busy_pct));
 	if (!fs_term_screen())
-		line(s);
+		line(v->con, s);
 	else if (!v->state.paused)
 		render(v, s, fs_term_changed());
 }

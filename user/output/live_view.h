@@ -13,8 +13,12 @@
 
 struct fs_live_view;
 
-/* banner: printed first without a terminal ("feecscope live: kernel ..."). */
-struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner);
+/*
+ * banner: printed first without a terminal ("feecscope live: kernel ...").
+ * out: where the screen or the lines go, stdout, or stderr when an output
+ * writes to stdout.
+ */
+struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const char *banner, FILE *out);
 /* An interval: rates from the previous one, then the screen (unless paused) or a line. */
 void fs_live_view_update(struct fs_live_view *v, struct fs_view_sample *s);
 /* Draw s again (after a key or a resize) with the last interval's rates. */

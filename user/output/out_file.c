@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Collision checks between a command's inputs and outputs, and output files
- * written under a temporary name and renamed when complete: plain, or gzip
- * (gzip_stream.c) so every writer keeps using FILE *.
+ * written under a temporary name and renamed when complete, never through
+ * a link at their name: plain, or gzip (gzip_stream.c) so every writer
+ * keeps using FILE *.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -21,6 +23,56 @@ bool fs_out_is_gz(const char *path)
 	size_t n = strlen(path);
 
 	return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+int fs_out_fd_of(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+		char *end;
+		long fd;
+
+		if (strncmp(path, dirs[i], n) || !isdigit((unsigned char)path[n]))
+			continue;
+		errno = 0;
+		fd = strtol(path + n, &end, 10);
+		if (!*end && !errno && fd <= INT_MAX)
+			return (int)fd;
+	}
+	return -1;
+}
+
+static const char *kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/*
+ * Is path a symbolic link to something that is not a regular file? Then why
+ * says "<path>: a symbolic link to <target> (a FIFO): not followed, nothing
+ * written". A link to a regular file (or to nothing) is replaced by the
+ * rename, never followed; one to a FIFO or a device would have to be.
+ */
+static bool link_refused(const char *path, char *why, size_t len)
+{
+	char target[PATH_MAX];
+	struct stat ls, st;
+	ssize_t n;
+
+	if (lstat(path, &ls) || !S_ISLNK(ls.st_mode) || stat(path, &st) || S_ISREG(st.st_mode))
+		return false;
+	n = readlink(path, target, sizeof(target) - 1);
+	target[n < 0 ? 0 : n] = '\0';
+	snprintf(why, len, "%s: a symbolic link to %s (%s): not followed, nothing written", path, target,
+		 kind(st.st_mode));
+	return true;
 }
 
 /* What a path is now: its inode if it exists, else where it would be created. */
@@ -66,25 +118,49 @@ static bool same(const struct ident *a, const struct ident *b)
 	return a->where[0] && !strcmp(a->where, b->where);
 }
 
+/* Not compared: not given, stdin ("-" as an input), or an output's own descriptor. */
+static bool skipped(const struct fs_io_path *p)
+{
+	return !p->path || !strcmp(p->path, "-") || (p->output && fs_out_fd_of(p->path) >= 0);
+}
+
 int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 {
 	struct ident *id = calloc(n > 0 ? (size_t)n : 1, sizeof(*id));
+	const char *on_stdout = NULL;
+	char why[PATH_MAX + 128];
 
 	if (!id) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		if (p[i].path && strcmp(p[i].path, "-"))
+		if (!skipped(&p[i]))
 			identify(p[i].path, &id[i]);
 	for (int i = 0; i < n; i++) {
-		if (!p[i].output || !p[i].path || !strcmp(p[i].path, "-"))
+		if (!p[i].output || !p[i].path)
 			continue;
+		if (fs_out_is_stdout(p[i].path)) {
+			if (on_stdout) {
+				snprintf(err, errlen, "%s %s: standard output is already %s's (one output at most "
+					 "goes there)", p[i].what, p[i].path, on_stdout);
+				free(id);
+				return -1;
+			}
+			on_stdout = p[i].what;
+		}
+		if (skipped(&p[i]))
+			continue;
+		if (link_refused(p[i].path, why, sizeof(why))) {
+			snprintf(err, errlen, "%s %s", p[i].what, why);
+			free(id);
+			return -1;
+		}
 		/* Two writers on /dev/null or a terminal are harmless; on one FIFO they are the user's plan. */
 		if (id[i].exists && !id[i].regular)
 			continue;
 		for (int j = 0; j < n; j++) {
-			if (j == i || !p[j].path || !strcmp(p[j].path, "-") || (p[j].output && j > i))
+			if (j == i || skipped(&p[j]) || (p[j].output && j > i))
 				continue;
 			if (!p[j].output && !id[j].exists)
 				continue;
@@ -142,12 +218,40 @@ static void release(struct fs_out_file *o)
 	o->path = o->tmp = NULL;
 	o->f = NULL;
 	o->gz = NULL;
-	o->direct = false;
+	o->direct = o->std = false;
 }
 
-int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen)
+/* An output named by one of the process's descriptors (fs_out_fd_of): written to it in place. */
+static int open_fd(struct fs_out_file *o, int fd, char *err, size_t errlen)
+{
+	int copy;
+
+	if (fd == STDOUT_FILENO || fd == STDERR_FILENO) {
+		o->f = fd == STDOUT_FILENO ? stdout : stderr;
+		o->std = true;
+		return 0;
+	}
+	copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	o->f = copy < 0 ? NULL : fdopen(copy, "w");
+	if (!o->f) {
+		snprintf(err, errlen, "%s: cannot create: %s", o->path, strerror(errno));
+		if (copy >= 0)
+			close(copy);
+		release(o);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The final name's last component is never followed: a link there is
+ * replaced by the rename, or refused when what it points to is not a
+ * regular file (link_refused()).
+ */
+int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, char *err, size_t errlen)
 {
 	char copy1[PATH_MAX], copy2[PATH_MAX];
+	bool gz = !(how & FS_OUT_PLAIN) && fs_out_is_gz(path);
 	struct stat st;
 	int fd = -1;
 
@@ -156,21 +260,40 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENAMETOOLONG));
 		return -1;
 	}
-	o->path = strdup(path);
+	int own = fs_out_fd_of(path);
+
+	o->path = strdup(own == STDOUT_FILENO ? "stdout" : own == STDERR_FILENO ? "stderr" : path);
 	if (!o->path)
 		goto nomem;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		/* A FIFO, a terminal, /dev/null: no rename possible, nothing to protect. */
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		o->f = fd < 0 ? NULL : stream(o, fd, fs_out_is_gz(path));
-		if (!o->f) {
-			if (fd >= 0)
-				close(fd);
-			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-			release(o);
-			return -1;
+	if (own >= 0)
+		return open_fd(o, own, err, errlen);
+	if (link_refused(path, err, errlen)) {
+		release(o);
+		return -1;
+	}
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		/*
+		 * A FIFO, a terminal, /dev/null: no rename possible, nothing to
+		 * protect. O_NOFOLLOW: a link put there since lstat() is not
+		 * followed either; a regular file put there is replaced below.
+		 */
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+			close(fd);
+			fd = -1;
+		} else {
+			o->f = fd < 0 ? NULL : stream(o, fd, gz);
+			if (!o->f) {
+				snprintf(err, errlen, "%s: cannot create: %s", path,
+					 errno == ELOOP ? "a symbolic link put there meanwhile: not followed" :
+					 strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				release(o);
+				return -1;
+			}
+			return 0;
 		}
-		return 0;
 	}
 	strcpy(copy1, path);
 	strcpy(copy2, path);
@@ -179,7 +302,11 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 	o->tmp = malloc(tlen);
 	if (!o->tmp)
 		goto nomem;
-	/* Hidden, next to the final name (a rename never crosses file systems), named after it. */
+	/*
+	 * Hidden, next to the final name (a rename never crosses file systems),
+	 * named after it; O_EXCL: a new file of ours, never one (or a link)
+	 * someone put under that name.
+	 */
 	for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -194,17 +321,31 @@ int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errle
 		release(o);
 		return -1;
 	}
-	o->f = stream(o, fd, fs_out_is_gz(path));
+	o->f = stream(o, fd, gz);
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
 		goto nomem;
+	}
+	if (how & FS_OUT_NOW) { /* under its name from the start; the rename replaces a link, never follows it */
+		if (rename(o->tmp, path)) {
+			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+			fs_out_abort(o);
+			return -1;
+		}
+		free(o->tmp);
+		o->tmp = NULL;
 	}
 	return 0;
 nomem:
 	snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENOMEM));
 	release(o);
 	return -1;
+}
+
+int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen)
+{
+	return fs_out_open_as(o, path, 0, err, errlen);
 }
 
 int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen)
@@ -221,14 +362,14 @@ int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen)
 		e = errno ? errno : EIO;
 	else if (ferror(o->f))
 		e = EIO; /* an earlier write failed; its errno is gone */
-	/* fclose ends a gzip member (and says if that failed) */
+	/* fclose ends a gzip member (and says if that failed); stdout stays open */
 	errno = 0;
-	if (fclose(o->f) && !e)
+	if (!o->std && fclose(o->f) && !e)
 		e = errno ? errno : EIO;
 	o->f = NULL;
 	/* The data must be on disk before the name points at it. */
 	if (!e && o->tmp) {
-		int fd = open(o->tmp, O_RDONLY | O_CLOEXEC);
+		int fd = open(o->tmp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0 || fsync(fd))
 			e = errno;
 		if (fd >= 0)
@@ -249,7 +390,9 @@ int fs_out_commit(struct fs_out_file *o, char *err, size_t errlen)
 
 void fs_out_abort(struct fs_out_file *o)
 {
-	if (o->f)
+	if (o->f && o->std)
+		fflush(o->f);
+	else if (o->f)
 		fclose(o->f);
 	if (o->tmp)
 		unlink(o->tmp);

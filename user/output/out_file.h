@@ -8,8 +8,11 @@
  *  - fs_out_open()/fs_out_commit() write a regular file under a temporary
  *    name in its directory and rename it into place when complete, so a
  *    partial file never sits under the final name; fs_out_abort() removes it.
- *    FIFOs, terminals and /dev/null are written in place. A name ending in
- *    ".gz" gets gzip-compressed bytes (fclose ends the member).
+ *    FIFOs, terminals and /dev/null named directly are written in place;
+ *    a symbolic link to one is never followed (issue 33: feecscope runs as
+ *    root and its outputs go to shared directories), and "-" and the names
+ *    of the process's own descriptors write to that descriptor. A name
+ *    ending in ".gz" gets gzip-compressed bytes (fclose ends the member).
  */
 #ifndef FEECSCOPE_OUT_FILE_H
 #define FEECSCOPE_OUT_FILE_H
@@ -21,6 +24,20 @@
 /* Does path ask for gzip (ends in ".gz")? */
 bool fs_out_is_gz(const char *path);
 
+/*
+ * The descriptor an output name stands for: "-" and /dev/stdout 1,
+ * /dev/stderr 2, /dev/fd/N and /proc/self/fd/N N (bash's >(command)); -1
+ * for any other name. Such an output is written to a copy of that
+ * descriptor (these names are links, but the process's own).
+ */
+int fs_out_fd_of(const char *path);
+
+/* Is path given and standard output? */
+static inline bool fs_out_is_stdout(const char *path)
+{
+	return path && fs_out_fd_of(path) == 1;
+}
+
 /* One path a command reads or writes; what names it in messages ("--csv", "FILE"). */
 struct fs_io_path {
 	const char *path; /* NULL: not given (skipped); "-": standard output (skipped) */
@@ -29,8 +46,11 @@ struct fs_io_path {
 };
 
 /*
- * 0 if no output is an input or another output; else -1 with err like
- * "--csv ./in.csv: the input FILE (in.csv): not overwritten".
+ * 0 if no output is an input or another output, none is a symbolic link to
+ * what is not a regular file and at most one is standard output; else -1
+ * with err like "--csv ./in.csv: the input FILE (in.csv): not overwritten",
+ * "--csv l.csv: a symbolic link to f (a FIFO): not followed, nothing
+ * written" or "--csv -: standard output is already --json's".
  * An input that does not exist is not compared (its reader reports it).
  */
 int fs_paths_check(const struct fs_io_path *paths, int n, char *err, size_t errlen);
@@ -43,10 +63,25 @@ struct fs_out_file {
 	char *tmp;    /* the temporary name, NULL when writing in place */
 	struct fs_gzip *gz; /* a .gz's compressor, for fs_out_room() */
 	bool direct;  /* f was flushed for fs_out_room() */
+	bool std;     /* f is stdout or stderr: flushed, never closed */
 };
 
-/* Open path for writing (see above). -1 with err "<path>: cannot create: <why>". */
+/*
+ * Open path for writing (see above). -1 with err "<path>: cannot create:
+ * <why>", or "<path>: a symbolic link to <target> (a FIFO): not followed,
+ * nothing written".
+ */
 int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen);
+/*
+ * fs_out_open() with how:
+ *  FS_OUT_PLAIN  never gzip, whatever the name (a recording compresses itself);
+ *  FS_OUT_NOW    for a file that must be readable while it is written (a live
+ *                recording replays up to its last chunk after a crash):
+ *                created under the temporary name as above, then renamed
+ *                into place at once; fs_out_commit() closes it.
+ */
+enum { FS_OUT_PLAIN = 1, FS_OUT_NOW = 2 };
+int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, char *err, size_t errlen);
 /*
  * Flush, sync and close, then rename into place. On any failure the
  * temporary file is removed, the final name left as it was, and err says
@@ -70,11 +105,5 @@ int fs_out_advance(struct fs_out_file *o, const char *text, size_t len);
 
 /* A .gz's spare memory (fs_gzip_spare), the writer's until fs_out_commit/abort; NULL and 0 for a plain file. */
 void *fs_out_spare(struct fs_out_file *o, size_t *len);
-
-/* The name to give a writer that opens the file itself (the temporary one, or path in place). */
-static inline const char *fs_out_name(const struct fs_out_file *o)
-{
-	return o->tmp ? o->tmp : o->path;
-}
 
 #endif /* FEECSCOPE_OUT_FILE_H */

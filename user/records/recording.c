@@ -155,6 +155,7 @@ struct fs_rec_writer {
 	size_t comp_cap;
 	__u64 records;
 	bool failed;
+	bool borrowed;         /* f is the caller's to close */
 };
 
 static int werr(struct fs_rec_writer *w, char *err, size_t errlen, const char *what)
@@ -187,7 +188,8 @@ static int layout_meta(char *buf, size_t len, int version)
 	return n + snprintf(buf + n, len - n, "offsetof_em_update_text=%zu\n", offsetof(struct fs_em_update, text));
 }
 
-struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
+/* f: the caller's (kept open) or NULL to create path. */
+static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct fs_rec_meta *meta,
 					 char *err, size_t errlen)
 {
 	char layout[512], text[1024];
@@ -209,7 +211,8 @@ struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_m
 	w->comp_cap = compressBound(w->raw_cap);
 	w->raw = malloc(w->raw_cap);
 	w->comp = malloc(w->comp_cap);
-	w->f = fopen(path, "wb");
+	w->borrowed = f != NULL;
+	w->f = f ? f : fopen(path, "wb");
 	if (!w->raw || !w->comp || !w->f) {
 		werr(w, err, errlen, w->f ? "out of memory" : "cannot create");
 		fs_rec_writer_close(w, NULL, 0);
@@ -235,6 +238,18 @@ struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_m
 		return NULL;
 	}
 	return w;
+}
+
+struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
+					 char *err, size_t errlen)
+{
+	return writer_open(NULL, path, meta, err, errlen);
+}
+
+struct fs_rec_writer *fs_rec_writer_open_stream(FILE *f, const char *name, const struct fs_rec_meta *meta,
+						char *err, size_t errlen)
+{
+	return writer_open(f, name, meta, err, errlen);
 }
 
 static int write_chunk(struct fs_rec_writer *w, const char *magic, const void *payload,
@@ -309,7 +324,7 @@ int fs_rec_writer_close(struct fs_rec_writer *w, char *err, size_t errlen)
 		    write_chunk(w, END_MAGIC, "", 0, 0, (__u32)w->records, err, errlen))
 			ret = -1;
 	}
-	if (w->f && fclose(w->f) && !ret && err) {
+	if (w->f && !w->borrowed && fclose(w->f) && !ret && err) {
 		snprintf(err, errlen, "%s: close: %s", w->path, strerror(errno));
 		ret = -1;
 	}

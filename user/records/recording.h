@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "../record.h"
 #include "version.h"
 #include "wire.h"
@@ -37,6 +38,12 @@ struct fs_rec_writer;
 /* Create path and write the header. meta->em_text is required. */
 struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
 					 char *err, size_t errlen);
+/*
+ * The same on a stream the caller opened (an output file, stdout) and
+ * closes after fs_rec_writer_close(); name is for messages.
+ */
+struct fs_rec_writer *fs_rec_writer_open_stream(FILE *f, const char *name, const struct fs_rec_meta *meta,
+						char *err, size_t errlen);
 /* Append one record (copied); compresses and writes a chunk when FS_REC_CHUNK_RAW is reached. */
 int fs_rec_writer_add(struct fs_rec_writer *w, const struct fs_rec_hdr *rec, char *err, size_t errlen);
 /* Write the pending records as a chunk (no-op if none) and fflush. */
