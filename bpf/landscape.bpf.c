@@ -143,6 +143,33 @@ static __always_inline bool copy_rq(struct pending *s, struct rq *rq, __u32 plan
 	return true;
 }
 
+/* The cfs_rq's PELT fields of fill_cpu()'s landscape; its barrier()s are explained there. */
+static __always_inline void fill_cpu_cfs(struct fs_cpu *c, struct rq *m)
+{
+	struct sched_avg *a = &m->cfs.avg;
+	struct sched_avg___runnable *ar = (void *)a;
+	struct sched_avg___old *ao = (void *)a;
+	struct sched_avg___new *an = (void *)a;
+
+	c->cfs_last_update_time = a->last_update_time;
+	c->util_avg = a->util_avg;
+	/* util_est's enqueued word, flag bit masked (the waking task's takes ewma too: read_util_est()) */
+	if (bpf_core_field_exists(ao->util_est.enqueued)) { /* v5.13 - v6.7 */
+		c->util_est = ao->util_est.enqueued & ~UTIL_AVG_UNCHANGED_MSB;
+		barrier();
+	} else { /* v6.8+ */
+		c->util_est = an->util_est & ~UTIL_AVG_UNCHANGED_MSB;
+		barrier();
+	}
+	if (bpf_core_field_exists(ar->runnable_avg)) { /* v5.7+ */
+		c->runnable_avg = ar->runnable_avg;
+		barrier();
+	} else {
+		c->runnable_avg = 0;
+		barrier();
+	}
+}
+
 /*
  * One CPU's landscape from m: the rq itself (a BTF pointer) or the scratch
  * copy, where only the plan's fields are valid: for another CPU than the
@@ -165,29 +192,9 @@ static __always_inline __u32 fill_cpu(struct fs_cpu *c, struct rq *m, bool waker
 	struct rq___hw *mh = (void *)m;
 	struct rq___uclamp *mu = (void *)m;
 	struct rq___irq *mi = (void *)m;
-	struct sched_avg *a = &m->cfs.avg;
-	struct sched_avg___runnable *ar = (void *)a;
-	struct sched_avg___old *ao = (void *)a;
-	struct sched_avg___new *an = (void *)a;
 	__u32 flags;
 
-	c->cfs_last_update_time = a->last_update_time;
-	c->util_avg = a->util_avg;
-	/* util_est's enqueued word, flag bit masked (the waking task's takes ewma too: read_util_est()) */
-	if (bpf_core_field_exists(ao->util_est.enqueued)) { /* v5.13 - v6.7 */
-		c->util_est = ao->util_est.enqueued & ~UTIL_AVG_UNCHANGED_MSB;
-		barrier();
-	} else { /* v6.8+ */
-		c->util_est = an->util_est & ~UTIL_AVG_UNCHANGED_MSB;
-		barrier();
-	}
-	if (bpf_core_field_exists(ar->runnable_avg)) { /* v5.7+ */
-		c->runnable_avg = ar->runnable_avg;
-		barrier();
-	} else {
-		c->runnable_avg = 0;
-		barrier();
-	}
+	fill_cpu_cfs(c, m);
 	c->rt_util = m->avg_rt.util_avg;
 	c->dl_util = m->avg_dl.util_avg;
 	c->dl_running_bw = m->dl.running_bw;

@@ -290,6 +290,38 @@ static __always_inline bool uclamp_in_use(struct task_struct *p)
 	return uclamp_seen;
 }
 
+/*
+ * Every CPU's landscape into the scratch snapshot, the waker's first (it
+ * gives the rd masks the others' online comes from): true where any CPU's
+ * struct rq is unknown.
+ */
+static __always_inline bool read_landscapes(enum rq_read how, __u32 waker)
+{
+	bool incomplete;
+	__u32 i, end;
+
+	if (how == RQ_CAST)
+		incomplete = landscape_waker_cast(waker);
+	else if (how == RQ_KSYM)
+		incomplete = landscape_waker_ksym(waker);
+	else
+		incomplete = landscape_waker_copy(waker);
+	/* the waker's and landscape_cpus - 1 others, the lowest (landscape_cpus) */
+	end = landscape_cpus - 1 + (waker < landscape_cpus - 1);
+#pragma clang loop unroll(disable)
+	for (i = 0; i < FS_MAX_CPUS; i += OTHERS_BATCH(how)) {
+		if (i >= end)
+			break;
+		if (how == RQ_CAST)
+			incomplete |= landscape_others_cast(i, waker, end);
+		else if (how == RQ_KSYM)
+			incomplete |= landscape_others_ksym(i, waker, end);
+		else
+			incomplete |= landscape_others_copy(i, waker, end);
+	}
+	return incomplete;
+}
+
 /* Fill the per-CPU scratch snapshot for p; NULL if it cannot be built. */
 static __always_inline struct pending *snapshot(bool btf, enum rq_read how, struct task_struct *p,
 						__u64 now)
@@ -299,7 +331,6 @@ static __always_inline struct pending *snapshot(bool btf, enum rq_read how, stru
 	struct pending *s;
 	struct fs_wakeup *w;
 	bool incomplete;
-	__u32 i, end;
 
 	s = scratch_snapshot();
 	if (!s)
@@ -338,25 +369,7 @@ static __always_inline struct pending *snapshot(bool btf, enum rq_read how, stru
 	s->task = (__u64)p;
 	s->waker_known = 0;
 	s->rd_masks_known = 0;
-	if (how == RQ_CAST)
-		incomplete = landscape_waker_cast(waker);
-	else if (how == RQ_KSYM)
-		incomplete = landscape_waker_ksym(waker);
-	else
-		incomplete = landscape_waker_copy(waker);
-	/* the waker's and landscape_cpus - 1 others, the lowest (landscape_cpus) */
-	end = landscape_cpus - 1 + (waker < landscape_cpus - 1);
-#pragma clang loop unroll(disable)
-	for (i = 0; i < FS_MAX_CPUS; i += OTHERS_BATCH(how)) {
-		if (i >= end)
-			break;
-		if (how == RQ_CAST)
-			incomplete |= landscape_others_cast(i, waker, end);
-		else if (how == RQ_KSYM)
-			incomplete |= landscape_others_ksym(i, waker, end);
-		else
-			incomplete |= landscape_others_copy(i, waker, end);
-	}
+	incomplete = read_landscapes(how, waker);
 	if (incomplete)
 		count(FS_CNT_RQ_UNKNOWN);
 	if (uclamp_in_use(p))
