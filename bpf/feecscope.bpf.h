@@ -3,6 +3,7 @@
  * What every part of the collector shares: the settings and maps state.bpf.c
  * defines (declared extern here, one definition each after linking), the
  * snapshot scratch, the ring and counter helpers and the task readers.
+ * Every part only collects: no policy here, every drop counted.
  */
 #ifndef FEECSCOPE_BPF_H
 #define FEECSCOPE_BPF_H

@@ -54,8 +54,8 @@ struct {
  * uclamp_is_used() (v5.9+) is the static key sched_uclamp_used: read it where
  * kallsyms has data symbols (CONFIG_KALLSYMS_ALL). Elsewhere infer it: while
  * the key is off uclamp_rq_inc() never runs, so every rq and task clamp keeps
- * its default (0 / 1024); the first other value proves the key on, and the key
- * never goes off again. Before v5.9 the uclamp paths run whenever
+ * its default (0 / 1024); the first other value proves the key on (note_clamps()
+ * sets uclamp_seen), and the key never goes off again. Before v5.9 the uclamp paths run whenever
  * CONFIG_UCLAMP_TASK is built in.
  */
 extern int LINUX_KERNEL_VERSION __kconfig;
@@ -74,6 +74,7 @@ __u64 uclamp_default_addr = 0;
 __u32 uclamp_default_min = SCHED_CAPACITY_SCALE;
 __u32 uclamp_default_max = SCHED_CAPACITY_SCALE;
 
+/* Widen [lo, hi) over field f of T, where this kernel has it. */
 #define COPY_SPAN(T, f)								\
 	if (bpf_core_field_exists(T, f)) {					\
 		__u32 o_ = bpf_core_field_offset(T, f);				\

@@ -30,7 +30,7 @@ struct fs_rings_map rings SEC(".maps");
 
 /*
  * Every CPU's struct rq address, 0 until a harvest program learnt it (no
- * `runqueues` ksym needed: see harvest()). A global array, not a map: a
+ * `runqueues` ksym needed: harvest.bpf.c). A global array, not a map: a
  * snapshot takes a batch of CPUs' addresses at constant offsets from one
  * pointer, where a map costs a lookup per CPU.
  */
