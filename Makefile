@@ -96,19 +96,27 @@ $(OUTPUT)/feecscope: $(OUTPUT)/obj/user/main.o $(LIVE_OBJS) $(OUTPUT)/libfeecsco
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LIVE) $(LDLIBS_CORE) -o $@
 
-# BPF: object -> linked object -> skeleton (a build product, never committed).
-$(OUTPUT)/bpf/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h user/records/live_wire.h $(VMLINUX)
+# BPF: one object per bpf/*.bpf.c, linked into one object by `bpftool gen
+# object` (maps and globals defined once, extern elsewhere), then its skeleton
+# (a build product, never committed). docs/live.md says which file holds what.
+# state.bpf.c, which defines the shared maps, links first: Debian 12's bpftool
+# (libbpf 1.1) fails to relocate a map whose extern it met before its definition.
+BPF_PARTS  := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/parts/%.bpf.o,bpf/state.bpf.c $(filter-out bpf/state.bpf.c,$(BPF_SRCS)))
+$(OUTPUT)/bpf/parts/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) user/record.h user/records/live_wire.h $(VMLINUX)
 	$(call msg,BPF,$<)
-	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && \
-		$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+	$(Q)mkdir -p $(dir $@) && $(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUTPUT)/feecscope.skel.h: $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS))
+$(OUTPUT)/bpf/feecscope.bpf.o: $(BPF_PARTS)
+	$(call msg,GEN-OBJ,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+$(OUTPUT)/feecscope.skel.h: $(OUTPUT)/bpf/feecscope.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name feecscope_bpf > $@
 
 # What `feecscope version` says: git describe, the hash of the BPF object the
 # skeleton embeds, static or not. Rewritten only when it changes.
-BPF_OBJ    := $(firstword $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.bpf.o,$(BPF_SRCS)))
+BPF_OBJ    := $(if $(BPF_SRCS),$(OUTPUT)/bpf/feecscope.bpf.o)
 $(OUTPUT)/build_info.h: $(BPF_OBJ) FORCE
 	$(Q)mkdir -p $(@D) && printf '#define FS_GIT_DESCRIBE "%s"\n#define FS_BPF_SHA256 "%s"\n#define FS_BUILD_STATIC %s\n' \
 		"$$(git describe --always --dirty --tags 2>/dev/null || echo unknown)" \

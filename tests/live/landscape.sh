@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The per-CPU landscape (feecscope.bpf.c landscape_waker(), _others()) here (root):
+# The per-CPU landscape (bpf/landscape.bpf.c landscape_waker(), _others()) here (root):
 # every snapshot carries every CPU's struct rq (a non-zero capacity, the online flag),
 # and the cost bench's hidden FS_BENCH_LANDSCAPE_CPUS=1 (tests/bench/landscape_cost.sh)
 # really leaves the waker's CPU alone in it: were it ignored, the bench would report a

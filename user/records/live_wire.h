@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Collector-only wire records and counters, shared by bpf/feecscope.bpf.c and
+ * Collector-only wire records and counters, shared by the BPF collector (bpf/) and
  * the live source. They never reach the pipeline or a recording: the live
  * source folds them into the struct fs_wakeup records of user/record.h.
  */

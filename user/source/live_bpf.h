@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The BPF collector as userspace sees it: probe the kernel, open, configure,
- * load and attach bpf/feecscope.bpf.c, learn every CPU's struct rq, then
+ * load and attach the collector in bpf/, learn every CPU's struct rq, then
  * stream its ring buffer to a callback. One destroy for every exit path.
  */
 #ifndef FEECSCOPE_LIVE_BPF_H
@@ -33,7 +33,7 @@ struct fs_live_features {
 	bool overutilized_tp;   /* sched_overutilized_tp attached */
 	bool ksym_runqueues;    /* `runqueues` in kallsyms: rq pointers from the ksym */
 	/*
-	 * How snapshots read other CPUs' struct rq (bpf/feecscope.bpf.c, enum
+	 * How snapshots read other CPUs' struct rq (bpf/feecscope.bpf.h, enum
 	 * rq_read): copies of its cache lines, or loads through a BTF pointer
 	 * from bpf_rdonly_cast() (v6.2+) or the runqueues ksym.
 	 */
