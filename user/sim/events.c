@@ -113,6 +113,9 @@ static void wake(struct sim *s, int ti, __u32 ai)
 			s->r->migrations_wakeup++;
 		}
 	}
+	s->r->wakeups_cpu[cpu]++;
+	if (s->overutilized)
+		s->r->ou_wakeups_cpu[cpu]++;
 	t->head = rel;
 	t->work_left = a->work;
 	t->head_wait_ns = 0;

@@ -156,6 +156,7 @@ static void results(const struct sim *s, struct fs_sim_result *r)
 
 		tr->energy = (double)t->energy_x / 1e9;
 		tr->run_ns = t->run_ns;
+		memcpy(tr->run_pd_ns, t->run_pd_ns, sizeof(tr->run_pd_ns));
 		tr->wait_ns = t->wait_ns;
 		tr->acts_done = t->acts_done;
 		if (t->queued) {

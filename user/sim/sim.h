@@ -137,6 +137,7 @@ struct fs_sim_task_result {
 	double energy;        /* the task's share: busy time it ran x its CPU's power, EM unit x s */
 	__u64 run_ns;         /* time it ran */
 	__u64 wait_ns;        /* time runnable but not running */
+	__u64 run_pd_ns[FS_MAX_PDS]; /* run_ns by the PD it ran on */
 	__u64 acts_done;      /* activations completed */
 	__u64 work_left;      /* work still queued at the end */
 };
@@ -148,6 +149,8 @@ struct fs_sim_result {
 	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS]; /* busy time of a PD's CPUs at each OPP */
 	__u64 wakeups, feec_eligible, overutilized_wakeups;
 	__u64 overutilized_ns;
+	__u64 wakeups_cpu[FS_MAX_CPUS];       /* placements by the CPU chosen, forks included */
+	__u64 ou_wakeups_cpu[FS_MAX_CPUS];    /* of those, the ones placed while overutilized */
 	__u64 migrations_wakeup, migrations_misfit, migrations_newidle;
 	__u64 work_given, work_done, work_left;
 	__u64 lat_hist[FS_SIM_LAT_BUCKETS];   /* activation wake -> completion */

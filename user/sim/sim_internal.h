@@ -38,6 +38,7 @@ struct sim_task {
 	__u64 head_wait_ns;      /* runnable wait of the head activation */
 	unsigned __int128 energy_x; /* EM power unit x ns */
 	__u64 run_ns, wait_ns, acts_done;
+	__u64 run_pd_ns[FS_MAX_PDS];
 };
 
 struct sim_cpu {
