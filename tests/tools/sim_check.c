@@ -7,10 +7,11 @@
  * migrations by kind, overutilized time, OPP residency, and the top tasks'
  * CPU time per PD.
  *
- *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] RECORDING
+ *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING
  *     -p  the policy to simulate (default: the recorded kernel's)
  *     -l  LAB physics (default DEVICE)
  *     -n  tasks to list (default 12)
+ *     -t  list one pid's activations: recorded and simulated CPU
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
@@ -23,6 +24,7 @@
 #include "em/em_io.h"
 #include "sim/sim.h"
 #include "sim/compare.h"
+#include "engine/pelt.h"
 
 /* What the tool counts from the recorded wake-ups beside the workload. */
 struct rec_counts {
@@ -40,6 +42,11 @@ struct rec_counts {
 	int nr_fq[FS_MAX_CPUS];
 	struct fs_freqstat fq_first[FS_MAX_CPUS], fq_last[FS_MAX_CPUS];
 };
+
+static int trace_pid;
+/* the traced pid's recorded wake-ups: synced util_avg and task_util_est() */
+static __u32 trace_util[4096], trace_ue[4096];
+static int trace_n;
 
 /* fits_capacity() */
 static bool fits(__u64 util, __u64 cap)
@@ -132,6 +139,10 @@ static void count_wakeup(struct rec_counts *rc, const struct fs_wakeup *w)
 	const bool ou = w->flags & FS_WAKE_OVERUTILIZED;
 
 	count_landscape(rc, w, ou);
+	if (trace_pid && w->pid == trace_pid && trace_n < 4096) {
+		trace_util[trace_n] = fs_sync_entity_util_avg(&w->task);
+		trace_ue[trace_n++] = (__u32)task_util_est(w);
+	}
 
 	if (ou)
 		rc->ou_wakeups++;
@@ -265,6 +276,72 @@ static void print_cpus(const struct fs_em *em, const struct fs_sim_workload *wl,
 		       (unsigned long long)rc->ou_wakeups_cpu[c], (unsigned long long)r->ou_wakeups_cpu[c]);
 }
 
+/*
+ * Where the recorded kernel and the simulation placed each activation,
+ * by PD, in ms of its recorded CPU time, split by how the simulation
+ * decided (feec, or the fallback while overutilized).
+ */
+static void print_pd_matrix(const struct fs_em *em, const struct fs_sim_workload *wl, const struct fs_sim_result *r)
+{
+	static const char *const how[] = { "feec", "overutilized fallback", "fallback from feec -1", "fork" };
+	double m[4][FS_MAX_PDS][FS_MAX_PDS] = { 0 };
+
+	for (__u64 i = 0; i < wl->nr_acts; i++) {
+		const struct fs_sim_act *a = &wl->acts[i];
+
+		if (a->rec_cpu < 0 || r->act_cpu[i] < 0 || r->act_how[i] < 0 || r->act_how[i] > 3)
+			continue;
+		m[r->act_how[i]][em->cpu_pd[a->rec_cpu]][em->cpu_pd[r->act_cpu[i]]] += (double)a->rec_cpu_ns / 1e6;
+	}
+	double queued = 0, unknown = 0;
+	__u64 nq = 0;
+
+	for (__u64 i = 0; i < wl->nr_acts; i++) {
+		if (r->act_cpu[i] < 0) {
+			nq++;
+			queued += (double)wl->acts[i].rec_cpu_ns / 1e6;
+		} else if (wl->acts[i].rec_cpu < 0) {
+			unknown += (double)wl->acts[i].rec_cpu_ns / 1e6;
+		}
+	}
+	printf("\nsimulated activations that found their task still runnable: %llu, %.1f ms;"
+	       " placed with no recorded CPU: %.1f ms\n", (unsigned long long)nq, queued, unknown);
+	for (int h = 0; h < 4; h++) {
+		printf("\nplaced by %s: recorded PD (rows) vs simulated PD (columns), ms of CPU time\n", how[h]);
+		for (int x = 0; x < em->nr_pd; x++) {
+			printf("  %-8.8s", em->pd[x].name);
+			for (int y = 0; y < em->nr_pd; y++)
+				printf(" %9.1f", m[h][x][y]);
+			printf("\n");
+		}
+	}
+}
+
+static void print_task_acts(const struct fs_em *em, const struct fs_sim_workload *wl, const struct fs_sim_result *r,
+			    int pid)
+{
+	(void)em;
+	for (int ti = 0; ti < wl->nr_tasks; ti++) {
+		const struct fs_sim_task *t = &wl->tasks[ti];
+
+		if (t->pid != pid)
+			continue;
+		printf("\ntask %d %s: wake ms, recorded cpu, CPU ms, simulated cpu, how (0 feec 1 ou 2 -1 3 fork),\n"
+		       "  util_avg rec/sim, task_util_est rec/sim\n", t->pid, t->comm);
+		for (__u32 k = 0; k < t->nr_act; k++) {
+			const __u64 i = t->first_act + k;
+			const struct fs_sim_act *a = &wl->acts[i];
+
+			printf("  %10.3f %3d %8.3f %3d %2d  %4u/%-4u %4u/%-4u%s\n", (double)a->wake_ns / 1e6, a->rec_cpu,
+			       (double)a->rec_cpu_ns / 1e6, r->act_cpu[i], r->act_how[i],
+			       (int)k < trace_n ? trace_util[k] : 0, r->act_util[i] & 0xffff,
+			       (int)k < trace_n ? trace_ue[k] : 0, r->act_util[i] >> 16,
+			       a->flags & FS_SIM_ACT_BALANCED ? " balanced" : "");
+		}
+	}
+}
+
+
 static int run(const char *path, const char *pol_name, enum fs_sim_physics phys, int top)
 {
 	char err[512] = "", why[256] = "";
@@ -352,6 +429,23 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	for (int pd = 0; pd < em.nr_pd; pd++)
 		printf("%-8.8s %9.1f %9.1f %+6.1f%%\n", em.pd[pd].name, (double)c.busy_obs_ns[pd] / 1e6,
 		       (double)c.busy_sim_ns[pd] / 1e6, c.busy_pct[pd]);
+	printf("simulated busy ms per PD by how the task came there (wake-up, misfit push, idle pull):\n");
+	for (int pd = 0; pd < em.nr_pd; pd++)
+		printf("  %-8.8s %9.1f %9.1f %9.1f\n", em.pd[pd].name, (double)r.busy_via_pd[0][pd] / 1e6,
+		       (double)r.busy_via_pd[1][pd] / 1e6, (double)r.busy_via_pd[2][pd] / 1e6);
+	printf("mean busy power per PD, recorded (its residency) / simulated (EM unit):");
+	for (int pd = 0; pd < em.nr_pd; pd++) {
+		double e = 0;
+		__u64 b = 0;
+
+		for (int st = 0; st < em.pd[pd].nr_ps; st++) {
+			e += (double)r.opp_busy_ns[pd][st] * (double)em.pd[pd].ps[st].power;
+			b += r.opp_busy_ns[pd][st];
+		}
+		printf(" %s %llu/%.0f", em.pd[pd].name, (unsigned long long)rep->cpu.mean_power_uw[pd],
+		       b ? e / (double)b : 0.0);
+	}
+	printf("\n");
 	printf("energy   %9.1f %9.1f %+6.1f%%  (EM unit x s; recorded: CPU energy)\n", c.energy_obs, c.energy_sim,
 	       c.energy_pct);
 	printf("\nmigrations rec: %llu (wake-up %llu, %llu of them overutilized; balance %llu)\n",
@@ -383,6 +477,9 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	printf("\n");
 	print_opps(&em, rc, &r);
 	print_tasks(&em, &wl, &r, top);
+	print_pd_matrix(&em, &wl, &r);
+	if (trace_pid)
+		print_task_acts(&em, &wl, &r, trace_pid);
 	ret = 0;
 cleanup:
 	fs_sim_result_free(&r);
@@ -403,7 +500,7 @@ int main(int argc, char **argv)
 	enum fs_sim_physics phys = FS_SIM_DEVICE;
 	int top = 12, opt;
 
-	while ((opt = getopt(argc, argv, "p:ln:h")) != -1) {
+	while ((opt = getopt(argc, argv, "p:ln:t:h")) != -1) {
 		switch (opt) {
 		case 'p':
 			pol = optarg;
@@ -414,13 +511,16 @@ int main(int argc, char **argv)
 		case 'n':
 			top = atoi(optarg);
 			break;
+		case 't':
+			trace_pid = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] RECORDING\n");
+			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING\n");
 			return opt == 'h' ? 0 : 1;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] RECORDING\n");
+		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING\n");
 		return 1;
 	}
 	return run(argv[optind], pol, phys, top);

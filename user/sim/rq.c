@@ -57,6 +57,7 @@ static void cpu_span(struct sim *s, int cpu, __u64 dt)
 	s->r->work_done += done;
 	t->run_ns += dt;
 	t->run_pd_ns[c->pd] += dt;
+	s->r->busy_via_pd[t->via][c->pd] += dt;
 	t->energy_x += e;
 	c->energy_x += e;
 	s->energy_x += e;

@@ -151,12 +151,20 @@ struct fs_sim_result {
 	__u64 overutilized_ns;
 	__u64 wakeups_cpu[FS_MAX_CPUS];       /* placements by the CPU chosen, forks included */
 	__u64 ou_wakeups_cpu[FS_MAX_CPUS];    /* of those, the ones placed while overutilized */
+	/* busy time per PD by how the running task came to its CPU: wake-up, misfit push, idle pull */
+	__u64 busy_via_pd[3][FS_MAX_PDS];
 	__u64 migrations_wakeup, migrations_misfit, migrations_newidle;
 	__u64 work_given, work_done, work_left;
 	__u64 lat_hist[FS_SIM_LAT_BUCKETS];   /* activation wake -> completion */
 	__u64 wait_hist[FS_SIM_LAT_BUCKETS];  /* an activation's runnable wait */
 	int nr_tasks;
 	struct fs_sim_task_result *task;      /* nr_tasks entries, indexed as the workload's */
+	/* per activation (the workload's index): where its wake-up placed it, -1 when the task was still runnable */
+	__s32 *act_cpu;
+	/* per activation: 0 feec, 1 fallback while overutilized, 2 fallback from feec's -1, 3 fork, -1 none */
+	__s8 *act_how;
+	/* per activation: the task's util_avg synced to its wake-up (task_util_est() in the high half) */
+	__u32 *act_util;
 };
 
 /* Returns 0, or -1 with err set (bad params). r is freed with fs_sim_result_free. */
