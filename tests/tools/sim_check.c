@@ -7,11 +7,12 @@
  * migrations by kind, overutilized time, OPP residency, and the top tasks'
  * CPU time per PD.
  *
- *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING
+ *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING
  *     -p  the policy to simulate (default: the recorded kernel's)
  *     -l  LAB physics (default DEVICE)
  *     -n  tasks to list (default 12)
  *     -t  list one pid's activations: recorded and simulated CPU
+ *     -r  schedutil's rate_limit_us (default 0: every update)
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
@@ -44,6 +45,7 @@ struct rec_counts {
 };
 
 static int trace_pid;
+static __u64 rate_limit_ns; /* -r: schedutil's rate_limit_us x 1000 */
 /* the traced pid's recorded wake-ups: synced util_avg and task_util_est() */
 static __u32 trace_util[4096], trace_ue[4096];
 static int trace_n;
@@ -399,7 +401,7 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	}
 	n = fs_sim_builder_finish(b, &wl, err, sizeof(err));
 	b = NULL;
-	struct fs_sim_params sp_ = { .em = &em, .policy = sp, .physics = phys };
+	struct fs_sim_params sp_ = { .em = &em, .policy = sp, .physics = phys, .sugov_rate_limit_ns = rate_limit_ns };
 
 	if (n || fs_sim_run(&wl, &sp_, &r, err, sizeof(err))) {
 		fprintf(stderr, "sim_check: %s\n", err);
@@ -500,7 +502,7 @@ int main(int argc, char **argv)
 	enum fs_sim_physics phys = FS_SIM_DEVICE;
 	int top = 12, opt;
 
-	while ((opt = getopt(argc, argv, "p:ln:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "p:ln:t:r:h")) != -1) {
 		switch (opt) {
 		case 'p':
 			pol = optarg;
@@ -514,13 +516,16 @@ int main(int argc, char **argv)
 		case 't':
 			trace_pid = atoi(optarg);
 			break;
+		case 'r':
+			rate_limit_ns = strtoull(optarg, NULL, 10) * 1000;
+			break;
 		default:
-			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING\n");
+			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING\n");
 			return opt == 'h' ? 0 : 1;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] RECORDING\n");
+		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING\n");
 		return 1;
 	}
 	return run(argv[optind], pol, phys, top);
