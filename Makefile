@@ -144,7 +144,7 @@ $(OUTPUT)/tests/unit_gzip_libdeflate: tests/unit/runner.c tests/unit/test_gzip_s
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -DFS_GZIP_LIBDEFLATE $^ -ldeflate -lz -lm -o $@
 
-unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/unit_gzip_libdeflate $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf
+unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/unit_gzip_libdeflate $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf $(OUTPUT)/tests/sim_check
 
 # Fuzzing (docs/fuzzing.md): one libFuzzer harness per input parser, built
 # with Debian's clang, ASan and UBSan. `make test` replays every kept input
@@ -245,6 +245,11 @@ $(OUTPUT)/tests/view_shot: tests/tools/view_shot.c $(OUTPUT)/libfeecscope.a
 $(OUTPUT)/tests/deny_bpf: tests/tools/deny_bpf.c
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -o $@
+
+# The simulation's self-check laid out per CPU, PD and task (docs/simulation.md).
+$(OUTPUT)/tests/sim_check: tests/tools/sim_check.c $(OUTPUT)/libfeecscope.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $^ $(LDLIBS_CORE) -o $@
 
 docs: all $(OUTPUT)/tests/view_shot
 	$(Q)python3 tests/tools/docs.py --write $(OUTPUT)

@@ -344,3 +344,74 @@ FS_TEST(sim_time_sharing_cfs_and_eevdf_slices)
 	fs_sim_result_free(&b);
 	fs_test_wl_free(&wl);
 }
+
+/*
+ * The misfit push and the root domain's balance interval, on pixel4's
+ * 4+3+1 (capacities 306 / 871 / 1024), LAB physics: A (allowed cpu0, cpu4,
+ * cpu7) starts on little with util 10 and 150 ms of work. Its util passes
+ * little's fit limit (306 x 1024 / 1280 = 244.8) while it runs (slowly:
+ * schedutil keeps little low, and the PELT clock runs at 306/1024 x f/fmax
+ * of the time); the tick
+ * that sees it sets the flag and marks it misfit, but 8 CPUs balance the
+ * root domain every 8 ms (sd_init(): balance_interval = sd_weight ms, two
+ * 4 ms ticks), so the push waits for a tick at a multiple of 8 ms. It goes
+ * to cpu4, the first idle CPU of higher capacity (the nohz idle balance's
+ * order), not to the biggest: 120 ms on little, the other 30 ms on cpu4,
+ * too short to make it a misfit there (871's limit is 696.8). The old rule
+ * (the idlest, then the biggest) sent it to cpu7.
+ */
+FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_pixel4(&em, FS_POWER_UW);
+	fs_test_wl_init(&wl, 8, 1, 1, 1000 * MS);
+	wl.tasks[0].init_cpu = 0;
+	wl.tasks[0].cpus_allowed = 0x91;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 10;
+	fs_test_wl_act(&wl, 0, 0, 150 * MS);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
+	EXPECT_EQ_U64(r.migrations_misfit, 1);
+	EXPECT_TRUE(r.busy_ns[0] > 0 && r.busy_ns[0] % (8 * MS) == 0);
+	EXPECT_EQ_U64(r.busy_ns[0], 120 * MS);
+	EXPECT_EQ_U64(r.busy_ns[0] + r.busy_ns[4], 150 * MS);
+	EXPECT_EQ_U64(r.busy_ns[7], 0);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * select_idle_sibling() while overutilized, on the 2+2 EM (little cpu0-1,
+ * big cpu2-3): A, pinned to cpu0 with util 1000, keeps the root domain
+ * overutilized. B (util_est 600: it fits no little CPU) wakes with prev
+ * cpu1 idle: asym_fits_cpu() turns prev down and select_idle_capacity()
+ * scans from cpu1 to cpu2, idle and big enough. C (util_est 1000: it fits
+ * nowhere) wakes with prev cpu1 while cpu2 runs B: the scan finds no CPU it
+ * fits, and takes the idle one of highest capacity, cpu3, over cpu1.
+ */
+FS_TEST(sim_overutilized_fallback_takes_a_cpu_the_task_fits)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_2pd(&em);
+	fs_test_wl_init(&wl, 4, 3, 3, 300 * MS);
+	wl.tasks[0].cpus_allowed = 0x1;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 1000;
+	fs_test_wl_act(&wl, 0, 0, 200 * MS);
+	wl.tasks[1].init_cpu = wl.tasks[2].init_cpu = 1;
+	wl.tasks[1].init_util = wl.tasks[1].init_util_est = 600;
+	wl.tasks[2].init_util = wl.tasks[2].init_util_est = 1000;
+	fs_test_wl_act(&wl, 1, 10 * MS, 50 * MS);
+	fs_test_wl_act(&wl, 2, 20 * MS, 20 * MS);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
+	EXPECT_EQ_U64(r.overutilized_wakeups, 2);
+	EXPECT_EQ(r.act_cpu[1], 2);
+	EXPECT_EQ(r.act_cpu[2], 3);
+	EXPECT_EQ_U64(r.busy_ns[1], 0);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}

@@ -78,6 +78,7 @@ FS_TEST(sim_util_est_update_rules)
 	struct sim s;
 
 	machine(&s, &em, &t, &st, "v6.12");
+	st.cpu = 1; /* big: no util above its capacity */
 	st.ue_ewma = st.ue_enqueued = 400;
 	st.avg.util_avg = 500;
 	sim_util_est_dequeue(&s, 0);
@@ -102,4 +103,45 @@ FS_TEST(sim_util_est_update_rules)
 	sim_util_est_dequeue(&s, 0);
 	EXPECT_EQ(st.ue_ewma, 425);
 	EXPECT_EQ(sim_task_ue(&s, 0), 501);
+}
+
+/*
+ * The filters before util_est's quarter step, ewma 600 and a dequeued util
+ * of 300 (the step would give (4 x 600 - 300) / 4 = 525):
+ * - v6.7+ (v6.12 here): the task's runnable_avg 320 passes its util by more
+ *   than the 1 % margin (300 + 10 < 320), it waited: the ewma stays 600;
+ *   runnable 310 is within it: 525. v6.6 has no such filter: 525.
+ * - v5.13+: a util above the CPU's capacity (little: 512) updates nothing:
+ *   util 600 on little leaves ewma 900 and enqueued 900; v5.4 takes it:
+ *   (4 x 900 - 300) / 4 = 825.
+ */
+FS_TEST(sim_util_est_skips_waited_and_saturated_tasks)
+{
+	static const struct {
+		const char *pol;
+		int cpu;
+		__u32 ewma, util, runnable, want_ewma, want_enq;
+	} c[] = {
+		{ "v6.12", 1, 600, 300, 320, 600, 300 },
+		{ "v6.12", 1, 600, 300, 310, 525, 300 },
+		{ "v6.6", 1, 600, 300, 320, 525, 300 },
+		{ "v6.12", 0, 900, 600, 600, 900, 900 },
+		{ "v5.15", 0, 900, 600, 600, 900, 900 },
+		{ "v5.4", 0, 900, 600, 600, 825, 600 },
+	};
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		machine(&s, &em, &t, &st, c[i].pol);
+		st.cpu = c[i].cpu;
+		st.ue_ewma = st.ue_enqueued = c[i].ewma;
+		st.avg.util_avg = c[i].util;
+		st.avg.runnable_avg = c[i].runnable;
+		sim_util_est_dequeue(&s, 0);
+		EXPECT_EQ(st.ue_ewma, c[i].want_ewma);
+		EXPECT_EQ(st.ue_enqueued, c[i].want_enq);
+	}
 }

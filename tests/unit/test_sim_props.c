@@ -153,11 +153,27 @@ FS_TEST(sim_prop_deterministic)
 		fs_test_sim(&wl, &em, pol, ph, &b);
 		struct fs_sim_task_result *ta = a.task, *tb = b.task;
 
+		__s32 *ca = a.act_cpu, *cb = b.act_cpu;
+		__s8 *ha = a.act_how, *hb = b.act_how;
+		__u32 *ua = a.act_util, *ub = b.act_util;
+
 		a.task = b.task = NULL;
+		a.act_cpu = b.act_cpu = NULL;
+		a.act_how = b.act_how = NULL;
+		a.act_util = b.act_util = NULL;
 		EXPECT_TRUE(!memcmp(&a, &b, sizeof(a)));
 		EXPECT_TRUE(!memcmp(ta, tb, (size_t)a.nr_tasks * sizeof(*ta)));
+		EXPECT_TRUE(!memcmp(ca, cb, (size_t)wl.nr_acts * sizeof(*ca)));
+		EXPECT_TRUE(!memcmp(ha, hb, (size_t)wl.nr_acts));
+		EXPECT_TRUE(!memcmp(ua, ub, (size_t)wl.nr_acts * sizeof(*ua)));
 		a.task = ta;
 		b.task = tb;
+		a.act_cpu = ca;
+		b.act_cpu = cb;
+		a.act_how = ha;
+		b.act_how = hb;
+		a.act_util = ua;
+		b.act_util = ub;
 		fs_sim_result_free(&a);
 		fs_sim_result_free(&b);
 		fs_test_wl_free(&wl);

@@ -27,7 +27,8 @@ void sim_overutilized_update(struct sim *s)
 
 	for (int cpu = 0; cpu < s->ncpu && !ou; cpu++)
 		ou = sim_cpu_overutilized(s, cpu);
-	s->overutilized = ou;
+	if (ou || s->balance_due)
+		s->overutilized = ou;
 }
 
 /*
@@ -86,8 +87,7 @@ static int misfit_dst(const struct sim *s, int src)
 
 		if (x->cap <= c->cap || x->nr >= c->nr || !sim_allowed(s, c->q[0], d))
 			continue;
-		if (best < 0 || x->nr < s->cpu[best].nr ||
-		    (x->nr == s->cpu[best].nr && x->cap > s->cpu[best].cap))
+		if (best < 0 || x->nr < s->cpu[best].nr)
 			best = d;
 	}
 	return best;
@@ -121,6 +121,7 @@ void sim_newidle(struct sim *s, int cpu)
 	if (pick < 0)
 		return;
 	sim_migrate(s, pick, cpu);
+	s->task[pick].via = 2;
 	s->r->migrations_newidle++;
 }
 
@@ -132,7 +133,7 @@ void sim_newidle(struct sim *s, int cpu)
  */
 void sim_balance_tick(struct sim *s)
 {
-	if (!s->overutilized)
+	if (!s->overutilized || !s->balance_due)
 		return;
 	for (int cpu = 0; cpu < s->ncpu; cpu++) {
 		if (!s->cpu[cpu].misfit || !s->cpu[cpu].nr)
@@ -142,6 +143,7 @@ void sim_balance_tick(struct sim *s)
 		s->cpu[cpu].misfit = false;
 		if (dst < 0)
 			continue;
+		s->task[s->cpu[cpu].q[0]].via = 1;
 		sim_migrate(s, s->cpu[cpu].q[0], dst);
 		s->r->migrations_misfit++;
 	}

@@ -105,6 +105,7 @@ static void wake(struct sim *s, int ti, __u32 ai)
 	if (rel == 0 && (a->flags & FS_SIM_ACT_FORK)) {
 		cpu = t->cpu;
 		s->r->wakeups++;
+		s->how = 3;
 	} else {
 		cpu = sim_place(s, ti, a);
 		if (cpu != t->cpu) {
@@ -113,6 +114,13 @@ static void wake(struct sim *s, int ti, __u32 ai)
 			s->r->migrations_wakeup++;
 		}
 	}
+	s->r->act_cpu[ai] = cpu;
+	s->r->act_util[ai] = t->avg.util_avg | sim_task_util_est(s, ti) << 16;
+	s->r->act_how[ai] = (__s8)s->how;
+	s->r->wakeups_cpu[cpu]++;
+	if (s->overutilized)
+		s->r->ou_wakeups_cpu[cpu]++;
+	t->via = 0;
 	t->head = rel;
 	t->work_left = a->work;
 	t->head_wait_ns = 0;
@@ -140,6 +148,7 @@ static void exits(struct sim *s)
  */
 static void tick(struct sim *s)
 {
+	s->balance_due = ++s->ticks % s->balance_ticks == 0;
 	exits(s);
 	for (int cpu = 0; cpu < s->ncpu; cpu++) {
 		if (!s->cpu[cpu].nr)

@@ -83,6 +83,9 @@ static void timing(struct sim *s)
 	const __u64 factor = 1 + (__u64)(31 - __builtin_clz((unsigned int)n));
 
 	s->tick_ns = 1000000000ull / hz;
+	/* sd_init(): the root domain's balance_interval starts at sd_weight ms */
+	s->balance_ticks = ((__u64)s->ncpu * 1000000ull + s->tick_ns - 1) / s->tick_ns;
+	s->balance_ticks = s->balance_ticks ? s->balance_ticks : 1;
 	s->latency_ns = 6000000ull * factor;
 	s->min_gran_ns = 750000ull * factor;
 	s->wakeup_gran_ns = 1000000ull * factor;
@@ -105,10 +108,15 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	s->task = calloc((size_t)wl->nr_tasks + 1, sizeof(*s->task));
 	r->task = calloc((size_t)wl->nr_tasks + 1, sizeof(*r->task));
 	r->nr_tasks = wl->nr_tasks;
-	if (!s->task || !r->task) {
+	r->act_cpu = malloc(((size_t)wl->nr_acts + 1) * sizeof(*r->act_cpu));
+	r->act_how = malloc((size_t)wl->nr_acts + 1);
+	r->act_util = calloc((size_t)wl->nr_acts + 1, sizeof(*r->act_util));
+	if (!s->task || !r->task || !r->act_cpu || !r->act_how || !r->act_util) {
 		snprintf(err, errlen, "simulation: out of memory for %d tasks", wl->nr_tasks);
 		return -1;
 	}
+	memset(r->act_cpu, 0xff, ((size_t)wl->nr_acts + 1) * sizeof(*r->act_cpu));
+	memset(r->act_how, 0xff, (size_t)wl->nr_acts + 1);
 	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].q = calloc((size_t)wl->nr_tasks + 1, sizeof(int));
 		s->cpu[c].pd = s->em->cpu_pd[c];
@@ -156,6 +164,7 @@ static void results(const struct sim *s, struct fs_sim_result *r)
 
 		tr->energy = (double)t->energy_x / 1e9;
 		tr->run_ns = t->run_ns;
+		memcpy(tr->run_pd_ns, t->run_pd_ns, sizeof(tr->run_pd_ns));
 		tr->wait_ns = t->wait_ns;
 		tr->acts_done = t->acts_done;
 		if (t->queued) {
@@ -207,7 +216,13 @@ void fs_sim_result_free(struct fs_sim_result *r)
 	if (!r)
 		return;
 	free(r->task);
+	free(r->act_cpu);
+	free(r->act_how);
+	free(r->act_util);
+	r->act_util = NULL;
 	r->task = NULL;
+	r->act_cpu = NULL;
+	r->act_how = NULL;
 	r->nr_tasks = 0;
 }
 

@@ -178,8 +178,12 @@ __u64 sim_cpu_util_cfs(const struct sim *s, int cpu)
  * while UTIL_AVG_UNCHANGED (no new util_avg since the last update); else
  * enqueued takes util_avg, the ewma jumps up to it from v5.5 (fast
  * ramp-up), is left alone within 1 % (SCHED_CAPACITY_SCALE / 100), and
- * otherwise moves a quarter of the way (UTIL_EST_WEIGHT_SHIFT 2). The v5.12+
- * skip of a util above the CPU's capacity is not modelled (docs).
+ * otherwise moves a quarter of the way (UTIL_EST_WEIGHT_SHIFT 2). Two
+ * filters come before the quarter step: a util above the CPU's capacity
+ * leaves util_est untouched (v5.13+: no idle time, no measure), and from
+ * v6.7 (50181c0cff31) a task whose runnable_avg passes its util_avg by
+ * more than the margin keeps its ewma (it did not get all the CPU it
+ * wanted, so its util underestimates it).
  */
 void sim_util_est_dequeue(struct sim *s, int ti)
 {
@@ -195,7 +199,10 @@ void sim_util_est_dequeue(struct sim *s, int ti)
 
 		if (diff > -10 && diff < 10)
 			return;
-		t->ue_ewma = (__u32)(((long)t->ue_ewma * 4 + diff) >> 2);
+		if (s->k.ue_cap_skip && t->cpu >= 0 && util > s->cpu[t->cpu].cap)
+			return;
+		if (!(s->k.ue_runnable_skip && (__u64)util + 10 < t->avg.runnable_avg))
+			t->ue_ewma = (__u32)(((long)t->ue_ewma * 4 + diff) >> 2);
 	}
 	t->ue_enqueued = util;
 	t->ue_unchanged = true;

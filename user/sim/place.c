@@ -75,32 +75,31 @@ static void build_wakeup(struct sim *s, int ti, const struct fs_sim_act *a)
 }
 
 /*
- * select_idle_sibling(), simplified: prev if it is idle, else the first
- * idle allowed CPU after prev (wrapping, as select_idle_capacity() and
- * select_idle_cpu() scan from the target), one the task fits first
- * (select_idle_capacity(), v5.10+ on asymmetric systems), else prev (the
- * first allowed CPU if prev is not). wake_affine() and the waker's CPU are
- * not modelled (docs).
+ * select_idle_sibling() on an asymmetric-capacity system (v5.10 - v7.1),
+ * simplified: the target is prev_cpu (wake_affine() and the waker's CPU are
+ * not modelled, docs). prev if it is idle and the task fits it
+ * (asym_fits_cpu(), b4c9c9f15649); else select_idle_capacity() over
+ * sd_asym_cpucapacity's span (all CPUs here) wrapping from prev: the first
+ * idle allowed CPU the task fits, else the idle one of highest capacity
+ * (v5.10+), else prev (the first allowed CPU if prev is not).
  */
 static int fallback(const struct sim *s, int ti, int prev)
 {
 	const __u64 u = sim_task_util_est(s, ti);
-	int idle = -1;
+	int best = -1;
 
-	if (sim_allowed(s, ti, prev) && !s->cpu[prev].nr)
-		return prev;
-	for (int i = 1; i <= s->ncpu; i++) {
+	for (int i = 0; i < s->ncpu; i++) {
 		const int c = (prev + i) % s->ncpu;
 
 		if (!sim_allowed(s, ti, c) || s->cpu[c].nr)
 			continue;
 		if (u * 1280 < (__u64)s->cpu[c].cap * 1024)
 			return c;
-		if (idle < 0)
-			idle = c;
+		if (best < 0 || s->cpu[c].cap > s->cpu[best].cap)
+			best = c;
 	}
-	if (idle >= 0)
-		return idle;
+	if (best >= 0)
+		return best;
 	if (sim_allowed(s, ti, prev))
 		return prev;
 	for (int c = 0; c < s->ncpu; c++)
@@ -122,13 +121,16 @@ int sim_place(struct sim *s, int ti, const struct fs_sim_act *a)
 	s->r->wakeups++;
 	if (s->overutilized) {
 		s->r->overutilized_wakeups++;
+		s->how = 1;
 		return fallback(s, ti, prev);
 	}
 	build_wakeup(s, ti, a);
 	fs_policy_feec(&s->pol, &s->w, &res);
 	if (res.eligible)
 		s->r->feec_eligible++;
+	s->how = 0;
 	if (res.cpu >= 0 && res.cpu < s->ncpu && sim_allowed(s, ti, res.cpu))
 		return res.cpu;
+	s->how = 2;
 	return fallback(s, ti, prev);
 }

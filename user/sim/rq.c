@@ -56,6 +56,8 @@ static void cpu_span(struct sim *s, int cpu, __u64 dt)
 	t->work_left -= done;
 	s->r->work_done += done;
 	t->run_ns += dt;
+	t->run_pd_ns[c->pd] += dt;
+	s->r->busy_via_pd[t->via][c->pd] += dt;
 	t->energy_x += e;
 	c->energy_x += e;
 	s->energy_x += e;

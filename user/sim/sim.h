@@ -137,6 +137,7 @@ struct fs_sim_task_result {
 	double energy;        /* the task's share: busy time it ran x its CPU's power, EM unit x s */
 	__u64 run_ns;         /* time it ran */
 	__u64 wait_ns;        /* time runnable but not running */
+	__u64 run_pd_ns[FS_MAX_PDS]; /* run_ns by the PD it ran on */
 	__u64 acts_done;      /* activations completed */
 	__u64 work_left;      /* work still queued at the end */
 };
@@ -148,12 +149,22 @@ struct fs_sim_result {
 	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS]; /* busy time of a PD's CPUs at each OPP */
 	__u64 wakeups, feec_eligible, overutilized_wakeups;
 	__u64 overutilized_ns;
+	__u64 wakeups_cpu[FS_MAX_CPUS];       /* placements by the CPU chosen, forks included */
+	__u64 ou_wakeups_cpu[FS_MAX_CPUS];    /* of those, the ones placed while overutilized */
+	/* busy time per PD by how the running task came to its CPU: wake-up, misfit push, idle pull */
+	__u64 busy_via_pd[3][FS_MAX_PDS];
 	__u64 migrations_wakeup, migrations_misfit, migrations_newidle;
 	__u64 work_given, work_done, work_left;
 	__u64 lat_hist[FS_SIM_LAT_BUCKETS];   /* activation wake -> completion */
 	__u64 wait_hist[FS_SIM_LAT_BUCKETS];  /* an activation's runnable wait */
 	int nr_tasks;
 	struct fs_sim_task_result *task;      /* nr_tasks entries, indexed as the workload's */
+	/* per activation (the workload's index): where its wake-up placed it, -1 when the task was still runnable */
+	__s32 *act_cpu;
+	/* per activation: 0 feec, 1 fallback while overutilized, 2 fallback from feec's -1, 3 fork, -1 none */
+	__s8 *act_how;
+	/* per activation: the task's util_avg synced to its wake-up (task_util_est() in the high half) */
+	__u32 *act_util;
 };
 
 /* mJ in one EM power unit x s: 1 for mW, 1/1000 for uW, NAN for bogoWatts. */

@@ -21,6 +21,8 @@ struct sim_kernel {
 	bool ue_fastup;          /* v5.5+: util_est's ewma jumps up to a larger dequeued util */
 	bool ue_bit0;            /* v5.0 - v5.12: _task_util_est() ORs UTIL_AVG_UNCHANGED (bit 0) */
 	bool ue_single;          /* v6.8+: util_est is one word (the record's enqueued = ewma) */
+	bool ue_cap_skip;        /* v5.13+: no util_est update from a util above the CPU's capacity */
+	bool ue_runnable_skip;   /* v6.7+: the ewma stays while runnable_avg > util_avg + margin */
 	bool eevdf;              /* v6.6+: EEVDF's base slice in place of CFS's latency and granularities */
 };
 
@@ -38,6 +40,8 @@ struct sim_task {
 	__u64 head_wait_ns;      /* runnable wait of the head activation */
 	unsigned __int128 energy_x; /* EM power unit x ns */
 	__u64 run_ns, wait_ns, acts_done;
+	__u64 run_pd_ns[FS_MAX_PDS];
+	int via;                 /* how it came to its CPU: 0 wake-up, 1 misfit push, 2 idle pull */
 };
 
 struct sim_cpu {
@@ -76,9 +80,12 @@ struct sim {
 	__u64 now;
 	__u64 tick_ns, wakeup_gran_ns, latency_ns, min_gran_ns;
 	bool overutilized;
+	__u64 ticks, balance_ticks; /* ticks so far; the root domain's balance interval in ticks */
+	bool balance_due;        /* this tick balances the root domain */
 	unsigned __int128 energy_x;
 	struct fs_sim_result *r;
 	struct fs_wakeup w;      /* the landscape handed to feec */
+	int how;                 /* how sim_place() decided (fs_sim_result.act_how) */
 };
 
 /* kernel.c */

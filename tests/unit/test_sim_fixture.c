@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The self-check on the one real recording, tests/fixtures/view/live.fsr
+ * (an 8-CPU arm64 lab guest, 4+3+1, kernel 6.12.118): the simulation of the
+ * recorded kernel's policy against what the recording saw, held to what the
+ * machine's rules reach (docs/simulation.md, "The self-check").
+ */
+#include <math.h>
+#include "test.h"
+#include "pipeline.h"
+#include "em/em_io.h"
+#include "sim/sim.h"
+#include "sim/compare.h"
+#include "records/recording.h"
+
+/* Build both physics' workloads and the recording's CPU energy in one read. */
+static void load_live(struct fs_em *em, struct fs_sim_workload *dev, struct fs_sim_workload *lab,
+		      double *rec_energy, const struct fs_policy_desc **kp)
+{
+	char err[256], why[256];
+	struct fs_rec_meta meta;
+	struct fs_rec_reader *r = fs_rec_reader_open(fs_fixture("view/live.fsr"), &meta, err, sizeof(err));
+	const struct fs_rec_hdr *h;
+	int rc;
+
+	ASSERT_TRUE(r);
+	ASSERT_TRUE(fs_em_parse_text(meta.em_text, meta.em_len, "live.fsr", em, why, sizeof(why)) == 0);
+	*kp = fs_policy_for_release(meta.kernel_release, why, sizeof(why));
+	ASSERT_TRUE(*kp);
+	struct fs_sim_builder_opts bo = { .kernel_policy = *kp, .emulate_eas = !meta.em_is_kernel };
+	struct fs_sim_builder *bd = fs_sim_builder_new_opts(em, FS_SIM_DEVICE, &bo, err, sizeof(err));
+	struct fs_sim_builder *bl = fs_sim_builder_new_opts(em, FS_SIM_LAB, &bo, err, sizeof(err));
+	struct fs_pipeline_opts po = { .em = em, .nr_policies = 1, .kernel_release = meta.kernel_release,
+				       .emulate_eas = !meta.em_is_kernel };
+
+	po.policies[0] = *kp;
+	struct fs_pipeline *p = fs_pipeline_new(&po, err, sizeof(err));
+
+	ASSERT_TRUE(bd && bl && p);
+	while ((rc = fs_rec_reader_next(r, &h, err, sizeof(err))) == 1) {
+		EXPECT_EQ(fs_pipeline_feed(p, h, err, sizeof(err)), 0);
+		EXPECT_EQ(fs_sim_builder_feed(bd, h, err, sizeof(err)), 0);
+		EXPECT_EQ(fs_sim_builder_feed(bl, h, err, sizeof(err)), 0);
+	}
+	EXPECT_EQ(rc, 0);
+	EXPECT_EQ(fs_pipeline_finish(p, err, sizeof(err)), 0);
+	*rec_energy = fs_sim_energy_of_fj(em, fs_pipeline_snapshot(p)->cpu.total_fj);
+	EXPECT_EQ(fs_sim_builder_finish(bd, dev, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_sim_builder_finish(bl, lab, err, sizeof(err)), 0);
+	fs_pipeline_free(p);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&meta);
+}
+
+static void check(const struct fs_em *em, const struct fs_sim_workload *wl, const struct fs_policy_desc *kp,
+		  enum fs_sim_physics ph, double rec_energy, struct fs_sim_selfcheck *c)
+{
+	struct fs_sim_params prm = { .em = em, .policy = kp, .physics = ph };
+	struct fs_sim_result res;
+	char err[256];
+
+	ASSERT_TRUE(fs_sim_run(wl, &prm, &res, err, sizeof(err)) == 0);
+	fs_sim_selfcheck(em, &wl->observed, rec_energy, &res, c);
+	fs_sim_result_free(&res);
+}
+
+/*
+ * What the rules reach on live.fsr (docs/simulation.md): the worst PD is
+ * big (cpu7), +47 % under DEVICE and +79 % under LAB; before the kernel's
+ * select_idle_capacity() fallback, the first-bigger-CPU misfit push and the
+ * root balance interval it was +61 % and +103 %. The bounds sit between,
+ * so the old rules fail them; energy stays within +90 % (+69 % / +80 %).
+ */
+FS_TEST(sim_selfcheck_on_live_fsr_holds_what_the_rules_reach)
+{
+	struct fs_sim_workload dev = { 0 }, lab = { 0 };
+	const struct fs_policy_desc *kp = NULL;
+	struct fs_sim_selfcheck cd, cl;
+	double rec_energy = NAN;
+	struct fs_em em;
+
+	load_live(&em, &dev, &lab, &rec_energy, &kp);
+	check(&em, &dev, kp, FS_SIM_DEVICE, rec_energy, &cd);
+	check(&em, &lab, kp, FS_SIM_LAB, rec_energy, &cl);
+	EXPECT_EQ(cd.nr_pd, 3);
+	EXPECT_TRUE(fabs(cd.busy_worst_pct) <= 55.0);
+	EXPECT_TRUE(fabs(cl.busy_worst_pct) <= 90.0);
+	/* LAB work is CPU time: the PDs' busy times add up to the recording's */
+	EXPECT_EQ_U64(cl.busy_sim_ns[0] + cl.busy_sim_ns[1] + cl.busy_sim_ns[2],
+		      cl.busy_obs_ns[0] + cl.busy_obs_ns[1] + cl.busy_obs_ns[2]);
+	EXPECT_TRUE(cd.energy_pct > 0 && cd.energy_pct <= 90.0);
+	EXPECT_TRUE(cl.energy_pct > 0 && cl.energy_pct <= 90.0);
+	EXPECT_TRUE(!cd.reproduces && !cl.reproduces);
+	fs_sim_workload_free(&dev);
+	fs_sim_workload_free(&lab);
+}
