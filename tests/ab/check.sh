@@ -112,6 +112,9 @@ if gcc -O2 -Wall -Wextra -Werror -o "$TMP/workrun" "$D/workrun.c" -lpthread 2>"$
 	check "workrun: periodic, phases and a chain run and report each thread" \
 		test "$(grep -c '^thread .* periods [1-9]' "$TMP/wr.txt")" -eq 7
 	expect_fail "workrun: a bad spec is a usage error" 'usage: workrun' "$TMP/workrun" 'x=chain:10'
+	for w in "$D"/workloads/*.wr; do
+		check "workload $(basename "$w") runs under workrun" env WORKRUN_SYSFS="$S" "$TMP/workrun" -d 0.05 -f "$w"
+	done
 	rm "$S/cpu1/cpufreq/scaling_cur_freq"
 	expect_fail "workrun: a CPU without cpufreq names the file" 'cpu1/cpufreq/scaling_cur_freq: No such file' \
 		env WORKRUN_SYSFS=$S "$TMP/workrun" once:10

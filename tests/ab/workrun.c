@@ -10,16 +10,18 @@
  * same on every CPU and OPP (docs/validation.md, the lab's physics).
  *
  * usage: workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...
+ *        workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] -f FILE   (one SPEC a line, # comments)
  *   -d  how long the periodic threads run (default 10 s)
  *   -q  the quantum of CPU time between two looks at the CPU (default 100 us)
  *   -c  pin every thread to CPU (sched_setaffinity)
  * SPEC, one or more threads (work and times in us; work in us = 1000 units):
  *   once:W                  the calling thread does W once and prints what it took
- *   NAME[*N]=P:W            N threads (default 1) doing W every P (periodic)
+ *   NAME[*N][@D]=P:W        N threads (default 1) doing W every P (periodic), the
+ *                           first period D after the start (default 0)
  *   NAME[*N]=P:W/D,P:W/D..  phases, each W every P for D, repeated in turn; W = P
  *                           is a burst that saturates the fastest CPU, longer ones
  *                           anywhere slower
- *   NAME=chain:P:W1/W2/...  a wake-up chain: a tick thread (NAME-tick) every P wakes
+ *   NAME[@D]=chain:P:W1/W2/...  a wake-up chain: a tick thread (NAME-tick) every P wakes
  *                           NAME-1 through a pipe, which does W1 then wakes NAME-2,
  *                           and so on (a vsync tick, a UI, a render, a compositor)
  * A period that overruns starts the next at once (no catch-up burst).
@@ -61,7 +63,7 @@ static struct cpu_facts cpus[MAX_CPUS];
 static int nr_cpus;
 static uint64_t quantum_ns = 100000;
 static int pin_cpu = -1;
-static uint64_t end_ns; /* CLOCK_MONOTONIC */
+static uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 
 static uint64_t now(clockid_t c)
 {
@@ -208,6 +210,7 @@ struct thread {
 	struct phase ph[MAX_PHASES];
 	int nr_ph;
 	uint64_t work;   /* chain stage */
+	uint64_t delay_ns; /* first period this long after the start */
 	int in_fd, out_fd;
 	pthread_t tid;
 	uint64_t periods, overruns;
@@ -240,10 +243,11 @@ static void sleep_until(uint64_t t)
 static void *periodic(void *arg)
 {
 	struct thread *th = arg;
-	uint64_t next = now(CLOCK_MONOTONIC);
+	uint64_t next = start_ns + th->delay_ns;
 
 	prctl(PR_SET_NAME, th->name);
 	pin();
+	sleep_until(next);
 	for (int i = 0; next < end_ns; i = (i + 1) % th->nr_ph) {
 		const struct phase *p = &th->ph[i];
 		uint64_t ph_end = p->dur_ns ? next + p->dur_ns : end_ns;
@@ -269,10 +273,11 @@ static void *periodic(void *arg)
 static void *tick(void *arg)
 {
 	struct thread *th = arg;
-	uint64_t next = now(CLOCK_MONOTONIC);
+	uint64_t next = start_ns + th->delay_ns;
 
 	prctl(PR_SET_NAME, th->name);
 	pin();
+	sleep_until(next);
 	while (next < end_ns) {
 		if (write(th->out_fd, "t", 1) != 1)
 			break;
@@ -306,6 +311,44 @@ static void *stage(void *arg)
 	if (th->out_fd >= 0)
 		close(th->out_fd);
 	return NULL;
+}
+
+/* A workload file: one SPEC a line, blanks and # comments ignored. Returns the
+ * count, -1 (said why) when it cannot be read. */
+static int read_specs(const char *path, char **out, int max)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	int n = 0, ln = 0;
+
+	if (!f) {
+		fprintf(stderr, "workrun: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *e;
+
+		ln++;
+		if ((e = strchr(p, '#')))
+			*e = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == '\n' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			*--e = 0;
+		if (!*p)
+			continue;
+		if (n == max || strchr(p, ' ') || strchr(p, '\t')) {
+			fprintf(stderr, "workrun: %s:%d: %s\n", path, ln,
+				n == max ? "too many SPECs" : "one SPEC a line, no blanks inside");
+			fclose(f);
+			return -1;
+		}
+		out[n++] = strdup(p);
+	}
+	fclose(f);
+	out[n] = NULL;
+	return n;
 }
 
 static int usage(const char *why)
@@ -406,21 +449,33 @@ int main(int argc, char **argv)
 {
 	double secs = 10;
 	double once_us = -1;
+	const char *file = NULL;
+	char *fargv[MAX_THREADS + 1];
 	int o, rc = 0;
 
-	while ((o = getopt(argc, argv, "d:q:c:")) != -1) {
+	while ((o = getopt(argc, argv, "d:q:c:f:")) != -1) {
 		switch (o) {
+		case 'f': file = optarg; break;
 		case 'd': secs = atof(optarg); break;
 		case 'q': quantum_ns = (uint64_t)(atof(optarg) * 1000); break;
 		case 'c': pin_cpu = atoi(optarg); break;
 		default: return usage("unknown option");
 		}
 	}
+	if (file) {
+		if (optind < argc)
+			return usage("-f and SPECs on the command line");
+		argc = read_specs(file, fargv, MAX_THREADS);
+		if (argc < 0)
+			return 2;
+		argv = fargv;
+		optind = 0;
+	}
 	if (optind >= argc || secs <= 0 || quantum_ns < 1000)
 		return usage("no SPEC, or -d / -q out of range");
 	for (int i = optind; i < argc; i++) {
 		char *a = argv[i], *eq = strchr(a, '='), name[32];
-		int n = 1;
+		int n = 1, first = nr_threads;
 
 		if (!strncmp(a, "once:", 5)) {
 			once_us = atof(a + 5);
@@ -431,6 +486,14 @@ int main(int argc, char **argv)
 		if (!eq || eq == a || eq - a >= (int)sizeof(name))
 			return usage(a);
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+		char *at = strchr(name, '@');
+		double delay_us = 0;
+		if (at) {
+			*at = 0;
+			delay_us = atof(at + 1);
+			if (delay_us < 0)
+				return usage(a);
+		}
 		char *star = strchr(name, '*');
 		if (star) {
 			*star = 0;
@@ -441,6 +504,8 @@ int main(int argc, char **argv)
 		if (!strncmp(eq + 1, "chain:", 6)) {
 			if (n != 1 || parse_chain(name, eq + 7))
 				return usage(a);
+			for (int k = first; k < nr_threads; k++)
+				threads[k].delay_ns = (uint64_t)(delay_us * 1000);
 			continue;
 		}
 		for (int k = 0; k < n; k++) {
@@ -450,6 +515,7 @@ int main(int argc, char **argv)
 			snprintf(nm, sizeof(nm), n > 1 ? "%.12s-%d" : "%.15s", name, k);
 			if (!(th = new_thread(nm, 'p')) || parse_phases(th, eq + 1))
 				return usage(a);
+			th->delay_ns = (uint64_t)(delay_us * 1000);
 		}
 	}
 	if (read_cpus())
@@ -472,7 +538,8 @@ int main(int argc, char **argv)
 	}
 	if (!nr_threads)
 		return 0;
-	end_ns = now(CLOCK_MONOTONIC) + (uint64_t)(secs * 1e9);
+	start_ns = now(CLOCK_MONOTONIC);
+	end_ns = start_ns + (uint64_t)(secs * 1e9);
 	for (int i = 0; i < nr_threads; i++) {
 		struct thread *th = &threads[i];
 		void *(*fn)(void *) = th->kind == 'p' ? periodic : th->kind == 't' ? tick : stage;
