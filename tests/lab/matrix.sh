@@ -10,6 +10,9 @@
 # (tests/lab/window-agreement.py): disagreement grows with that window, and a busy host
 # stretches it (docs/agreement.md), so these are the wake-ups whose snapshot still
 # describes the kernel's decision. The agreement over every window is shown beside it.
+# The guests run under QEMU's -icount (one instruction a guest ns, idle skipped): the
+# host's load then changes the wall time of a row, not what the guest sees (how much of
+# the time its root domain is overutilized, how long a window is).
 #
 # usage: tests/lab/matrix.sh [-a] [-w]
 #   -a  every kernel of the list on both topologies (`make lab-matrix`); default: 5.10,
@@ -19,7 +22,9 @@
 #      FS_LAB_SECONDS (live seconds, 15), FS_LAB_MIN_FEEC (feec wake-ups to judge, 200;
 #      a guest with fewer boots once more), FS_LAB_WINDOW_US (the longest window judged,
 #      100), FS_LAB_MATRIX_JUDGE=POLICY judges POLICY instead of the picked one (a wrong
-#      policy must fail), FS_LAB_REUSE=1 re-reads build/lab/matrix/;
+#      policy must fail), FS_LAB_MATRIX_QEMU_ARGS (the guests' QEMU options, default
+#      "-icount shift=0,sleep=on"; empty: TCG's own clock, which follows the host's load),
+#      FS_LAB_REUSE=1 re-reads build/lab/matrix/;
 #      FS_LAB_UCLAMP="PREFIX MIN MAX ..." gives rt-app's threads per-task clamps (run-lab.sh):
 #      rows are then named SERIESu, kept in build/lab/matrix-uclamp/ and -w writes the
 #      uclamp block of docs/lab.md.
@@ -33,6 +38,10 @@ OUTD=${FS_OUT:-build}
 FEECSCOPE=${FEECSCOPE:-$OUTD/feecscope}
 SECS=${FS_LAB_SECONDS:-15}
 MIN_FEEC=${FS_LAB_MIN_FEEC:-200}
+# run-lab.sh's guests: under -icount the console transfer takes minutes, so more time
+# and no CSV from live (the rows replay the recording)
+export FS_LAB_QEMU_ARGS=${FS_LAB_MATRIX_QEMU_ARGS--icount shift=0,sleep=on}
+export FS_LAB_NO_CSV=1 FS_LAB_TIMEOUT=${FS_LAB_TIMEOUT:-900}
 WIN_US=${FS_LAB_WINDOW_US:-100}
 POLICIES="v5.10 v5.15 v6.0 v6.1 v6.6 v6.12 v6.12.97"
 uc=${FS_LAB_UCLAMP:+u}            # uclamp rows: "6.18u"
