@@ -16,7 +16,8 @@
 #
 # usage: tests/lab/matrix.sh [-a] [-w]
 #   -a  every kernel of the list on both topologies (`make lab-matrix`); default: 5.10,
-#       6.1, 6.12 and the newest series on 2+2 (the part `make check` runs, ~6 min)
+#       6.1, 6.12 and the newest series on 2+2 (the part `make check` runs, ~11 min on
+#       the two host cores at a load average of 13)
 #   -w  write the table into docs/lab.md (between its matrix markers)
 # Env: FS_LAB_MATRIX_KERNELS="5.10 7.3" (series), FS_LAB_MATRIX_TOPOLOGIES ("2+2 4+3+1"),
 #      FS_LAB_SECONDS (live seconds, 15), FS_LAB_MIN_FEEC (feec wake-ups to judge, 200;
