@@ -40,7 +40,7 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 	echo \$lo >\$p/scaling_min_freq; echo \$hi >\$p/scaling_max_freq
 done >/out/physics.txt 2>&1
 EOF
-	FS_LAB_EXTRA=$X FS_LAB_QEMU_ARGS="${FS_LAB_PHYS_QEMU_ARGS--icount shift=0,sleep=on}" \
+	FS_LAB_EXTRA=$X FS_LAB_QEMU_ARGS="${FS_LAB_PHYS_QEMU_ARGS--icount shift=0,sleep=on}" FS_LAB_TIMEOUT=${FS_LAB_TIMEOUT:-900} \
 		tests/qemu/run-lab.sh -t "$topo" -k -o "$D" >"$TMP/run" 2>&1 ||
 		{ fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
 	sed 's/^run-lab.sh: /    /' "$D/cycle.txt"
