@@ -94,6 +94,34 @@ check "validation: the plot is a PNG" python3 -c "import sys; assert open(sys.ar
 # docs/validation.md holds validation.py's figures of the committed per-run fixtures.
 check "docs/validation.md = validation.py of tests/ab/fixtures/runs" $V check "$D/../../docs/validation.md"
 
+# workrun (the runner with a device's physics) on the host, over made-up CPUs: cpu0 of
+# capacity 512 at 1 of its 2 GHz does a quarter unit a ns, so 2 ms of work is 8 ms of
+# CPU time (plus the last clock read); cpu1 (1024 at its top) 2 ms. Its arithmetic is
+# tests/unit/test_work_physics.c; the guest's calibration tests/lab/physics.sh.
+if gcc -O2 -Wall -Wextra -Werror -o "$TMP/workrun" "$D/workrun.c" -lpthread 2>"$TMP/cc"; then
+	S=$TMP/sys
+	for c in 0 1; do mkdir -p "$S/cpu$c/cpufreq"; echo 2000000 >"$S/cpu$c/cpufreq/cpuinfo_max_freq"; done
+	echo 512 >"$S/cpu0/cpu_capacity"; echo 1000000 >"$S/cpu0/cpufreq/scaling_cur_freq"
+	echo 1024 >"$S/cpu1/cpu_capacity"; echo 2000000 >"$S/cpu1/cpufreq/scaling_cur_freq"
+	busy() { WORKRUN_SYSFS=$S "$TMP/workrun" "$@" | sed -n 's/.* busy_ns \([0-9]*\) .*/\1/p'; }
+	b0=$(busy -c 0 once:2000) b1=$(busy -c 1 once:2000)
+	check "workrun: 2 ms of work at capacity 512, half its fmax: 8 ms of CPU time (got ${b0:-?} ns)" \
+		test "${b0:-0}" -ge 8000000 -a "${b0:-0}" -lt 8080000
+	check "workrun: and at 1024, its fmax: 2 ms (got ${b1:-?} ns)" test "${b1:-0}" -ge 2000000 -a "${b1:-0}" -lt 2020000
+	WORKRUN_SYSFS=$S "$TMP/workrun" -d 0.3 'p*2=20000:1000' 'b=100000:5000/100000,20000:500' 'f=chain:16667:500/1000/500' >"$TMP/wr.txt" 2>&1
+	check "workrun: periodic, phases and a chain run and report each thread" \
+		test "$(grep -c '^thread .* periods [1-9]' "$TMP/wr.txt")" -eq 7
+	expect_fail "workrun: a bad spec is a usage error" 'usage: workrun' "$TMP/workrun" 'x=chain:10'
+	for w in "$D"/workloads/*.wr; do
+		check "workload $(basename "$w") runs under workrun" env WORKRUN_SYSFS="$S" "$TMP/workrun" -d 0.05 -f "$w"
+	done
+	rm "$S/cpu1/cpufreq/scaling_cur_freq"
+	expect_fail "workrun: a CPU without cpufreq names the file" 'cpu1/cpufreq/scaling_cur_freq: No such file' \
+		env WORKRUN_SYSFS=$S "$TMP/workrun" once:10
+else
+	fail "workrun.c builds on the host" "$(head -c 300 "$TMP/cc")"
+fi
+
 src=${FS_AB_CACHE:-/var/cache/feecscope-ab}/src/linux-source-6.1
 if [ -f "$src/kernel/sched/fair.c" ]; then
 	check "margin.patch applies to $(cat "$src/../version" 2>/dev/null)" \

@@ -3,7 +3,7 @@
 # ab_run NAME SECONDS: tracefs on (sched_switch, cpu_frequency, cpu_idle; clock
 # mono, the clock of feecscope's records), each CPU's frequency, feecscope live
 # --record started and attached, the "fsab begin" marker, rt-app on
-# /lab/NAME.json, the "fsab end" marker, feecscope stopped (SIGTERM), the trace
+# /lab/NAME.json (or workrun on /lab/NAME.wr, if staged), the "fsab end" marker, feecscope stopped (SIGTERM), the trace
 # gzip'd. Files in /out: NAME.trace.gz, NAME.freq0, NAME.rec, NAME.live.out /
 # .err / .rc, NAME.rtapp.log / .rc, NAME.tstats (ring-buffer overruns).
 T=/sys/kernel/tracing
@@ -35,7 +35,12 @@ ab_run() {
 		sleep 0.1; i=$((i + 1))
 	done
 	echo "fsab begin" >$T/trace_marker
-	rt-app /lab/$n.json >/out/$n.rtapp.log 2>&1
+	# a workrun file (device physics, tests/ab/workrun.c) where run.sh staged one, else rt-app
+	if [ -f /lab/$n.wr ]; then
+		/lab/workrun -d $secs -f /lab/$n.wr >/out/$n.rtapp.log 2>&1
+	else
+		rt-app /lab/$n.json >/out/$n.rtapp.log 2>&1
+	fi
 	echo $? >/out/$n.rtapp.rc
 	echo "fsab end" >$T/trace_marker
 	kill -TERM $fs 2>/dev/null

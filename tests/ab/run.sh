@@ -11,28 +11,37 @@
 # minutes a boot, 4 boots per run index (FS_AB_QEMU_ARGS replaces the -icount).
 #
 # usage: tests/ab/run.sh [-n RUNS] [-t "2+2 4+3+1"] [-w "phone light bigsmall"]
-#                        [-s SECONDS] [-o DIR]
+#                        [-s SECONDS] [-o DIR] [-r]
 #   -n  runs of each (kernel, topology, workload) (default 10)
 #   -s  seconds of each workload (default 8; the JSON's duration is rewritten)
 #   -o  results (default build/ab): DIR/<topology>/<kernel>/run<N>/ (run-lab.sh's
 #       files, the guest's in out/, run.json from collect.py), DIR/summary.md
+#   -r  device physics: the workloads run under tests/ab/workrun.c from
+#       tests/ab/workloads/NAME.wr (default -w "phone light bigsmall frame", results
+#       in build/ab-device) instead of rt-app on NAME.json (the lab's physics)
 # A run whose run.json exists is not redone: a second call resumes. Kernels come
 # from tests/ab/build-kernels.sh (cached in FS_AB_CACHE, /var/cache/feecscope-ab).
 # Exit 0 when every run produced its figures, 1 otherwise.
 set -eu
 cd "$(dirname "$0")/../.."
-n=10 topos="2+2 4+3+1" wls="phone light bigsmall" secs=8 out=build/ab
-while getopts "n:t:w:s:o:h" o; do
+n=10 topos="2+2 4+3+1" wls= secs=8 out= runner=rt-app
+while getopts "n:t:w:s:o:rh" o; do
 	case $o in
 	n) n=$OPTARG ;;
 	t) topos=$OPTARG ;;
 	w) wls=$OPTARG ;;
 	s) secs=$OPTARG ;;
 	o) out=$OPTARG ;;
+	r) runner=workrun ;;
 	h) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) exit 2 ;;
 	esac
 done
+if [ $runner = workrun ]; then
+	wls=${wls:-phone light bigsmall frame} out=${out:-build/ab-device}
+else
+	wls=${wls:-phone light bigsmall} out=${out:-build/ab}
+fi
 C=${FS_AB_CACHE:-/var/cache/feecscope-ab}
 tests/ab/build-kernels.sh
 make -s -j2 >/dev/null
@@ -43,7 +52,16 @@ make -s -j2 ARCH=arm64 >"$out/make-arm64.log" 2>&1 || { echo "run.sh: make ARCH=
 stage=$(mktemp -d "$out/stage.XXXXXX")   # one per call: two calls (e.g. -t 2+2, -t 4+3+1) may run at once
 trap 'rm -rf "$stage"' EXIT
 cp tests/ab/guest-steps.sh "$stage/"
+if [ $runner = workrun ]; then
+	aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$stage/workrun" tests/ab/workrun.c -lpthread ||
+		{ echo "run.sh: cannot build tests/ab/workrun.c for the guest" >&2; exit 1; }
+fi
 for w in $wls; do
+	if [ $runner = workrun ]; then
+		[ -f "tests/ab/workloads/$w.wr" ] || { echo "run.sh: no workload tests/ab/workloads/$w.wr" >&2; exit 2; }
+		cp "tests/ab/workloads/$w.wr" "$stage/"   # its -d is the seconds given to ab_run
+		continue
+	fi
 	[ -f "tests/ab/workloads/$w.json" ] || { echo "run.sh: no workload tests/ab/workloads/$w.json" >&2; exit 2; }
 	sed "s/\"duration\": [0-9]*/\"duration\": $secs/" "tests/ab/workloads/$w.json" >"$stage/$w.json"
 done

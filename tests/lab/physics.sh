@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The A/B runner's physics in the lab (tests/ab/workrun.c): one guest boot (2+2, the lab's
+# 6.1 kernel, QEMU's -icount as the A/B runs use) pins `workrun once:W` to the first CPU
+# of each perf domain at each of its OPPs (scaling_min_freq = scaling_max_freq = the
+# OPP, schedutil left in charge), and the host checks that its busy time (the thread's
+# CPU time, CLOCK_THREAD_CPUTIME_ID) is W x 1024/cap x fmax/f within 2 %, with cap and the
+# OPPs taken from the device tree's facts (dt-facts.tsv, expected-em/), not from the
+# guest, and that the ratio of each busy time to the biggest CPU's top OPP's is the
+# capacity x frequency ratio within 2 %. The run's wall time (CLOCK_MONOTONIC, read
+# outside the work loop; the CPU is otherwise idle) must match too. Each run must have
+# stayed on its CPU at its OPP (the runner counts migrations and frequency changes
+# between its quanta).
+#
+# usage: tests/lab/physics.sh   (root: the QEMU lab)
+# Env: FS_LAB_PHYS_TOPOLOGY (2+2; 4+3+1 too), FS_LAB_PHYS_WORK_US (work per run, 20000),
+#      FS_LAB_PHYS_QEMU_ARGS (-icount shift=0,sleep=on; empty: TCG's own clock),
+#      FS_LAB_REUSE=1 re-checks build/lab/physics/<topology>/ without booting.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+topo=${FS_LAB_PHYS_TOPOLOGY:-2+2}
+W=${FS_LAB_PHYS_WORK_US:-20000}
+D=build/lab/physics/$topo
+O=$D/out
+
+if [ "${FS_LAB_REUSE:-0}" != 1 ] || [ ! -s "$O/physics.txt" ]; then
+	X=$TMP/extra && mkdir -p "$X"
+	aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o "$X/workrun" tests/ab/workrun.c -lpthread \
+		2>"$TMP/cc" || { fail "workrun.c builds for the guest" "$(head -c 300 "$TMP/cc")"; finish; exit; }
+	# Per policy and OPP: floor the range (min to the lowest, max to the OPP, min to the
+	# OPP), warm up so schedutil applies it, then the measured run; then the range back.
+	cat >"$X/steps.sh" <<EOF
+for p in /sys/devices/system/cpu/cpufreq/policy*; do
+	cpu=\${p##*policy}
+	lo=\$(cat \$p/cpuinfo_min_freq) hi=\$(cat \$p/cpuinfo_max_freq)
+	for f in \$(cat \$p/scaling_available_frequencies); do
+		echo \$lo >\$p/scaling_min_freq; echo \$f >\$p/scaling_max_freq; echo \$f >\$p/scaling_min_freq
+		/lab/workrun -c \$cpu once:1000 >/dev/null
+		echo "set cpu \$cpu khz \$f cur \$(cat \$p/scaling_cur_freq) \$(/lab/workrun -c \$cpu once:$W 2>&1)"
+	done
+	echo \$lo >\$p/scaling_min_freq; echo \$hi >\$p/scaling_max_freq
+done >/out/physics.txt 2>&1
+EOF
+	FS_LAB_EXTRA=$X FS_LAB_QEMU_ARGS="${FS_LAB_PHYS_QEMU_ARGS--icount shift=0,sleep=on}" FS_LAB_TIMEOUT=${FS_LAB_TIMEOUT:-900} \
+		tests/qemu/run-lab.sh -t "$topo" -k -o "$D" >"$TMP/run" 2>&1 ||
+		{ fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
+	sed 's/^run-lab.sh: /    /' "$D/cycle.txt"
+fi
+[ -s "$O/physics.txt" ] || { fail "the guest ran workrun" "no physics.txt in $O"; finish; exit; }
+
+# facts: "cpu cap max_khz" from the DT (cpu_capacity as dt-to-em.py derives it)
+for c in "$D"/expected-em/cpus/cpu*; do
+	n=${c##*/cpu}
+	m=$(awk -F'\t' -v n="$n" 'NR > 2 { split($2, cs, ","); for (i in cs) if (cs[i] == n && $5 > m) m = $5 } END { print m }' "$D/dt-facts.tsv")
+	echo "$n $(cat "$c/cpu_capacity") $m"
+done >"$TMP/facts"
+awk -v W="$W" 'FNR == NR { cap[$1] = $2; mx[$1] = $3; next }
+	$1 == "set" {
+		c = $3; f = $5; runs++
+		for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+		if ($7 != f || v["khz"] != f || v["cpu"] != c || v["migrations"] != 0 || v["freq_changes"] != 0) {
+			printf "FAIL cpu %s at %s kHz: stayed on its CPU at that OPP: scaling_cur_freq %s, run %s\n", c, f, $7, substr($0, index($0, "once"))
+			next
+		}
+		want = W * 1000 * 1024 * mx[c] / (cap[c] * f)
+		err = 100 * (v["busy_ns"] - want) / want
+		printf "%s cpu %s cap %s at %s kHz: %s us of work took %.3f ms of CPU time, 1024/cap x fmax/f says %.3f ms (%+.3f %%)\n",
+			(err < 2 && err > -2) ? "ok  " : "FAIL", c, cap[c], f, W, v["busy_ns"] / 1e6, want / 1e6, err
+		# the same on the monotonic clock, read outside the work loop: the
+		# CPU is otherwise idle, so the wall time is the busy time
+		err = 100 * (v["wall_ns"] - want) / want
+		printf "%s cpu %s at %s kHz: wall time %.3f ms against %.3f ms (%+.3f %%)\n",
+			(err < 2 && err > -2) ? "ok  " : "FAIL", c, f, v["wall_ns"] / 1e6, want / 1e6, err
+		busy[c, f] = v["busy_ns"]; rate[c, f] = cap[c] * f / mx[c]
+		if (rate[c, f] > top) { top = rate[c, f]; topk = c SUBSEP f }
+		keys[++nk] = c SUBSEP f
+	}
+	END {
+		if (!runs) { print "FAIL workrun ran: no result line"; exit }
+		for (i = 1; i <= nk; i++) {
+			k = keys[i]; split(k, kk, SUBSEP)
+			got = busy[k] / busy[topk]; want = top / rate[k]
+			err = 100 * (got - want) / want
+			printf "%s ratio cpu %s at %s kHz to the top: busy %.4f, capacity x frequency %.4f (%+.3f %%)\n",
+				(err < 2 && err > -2) ? "ok  " : "FAIL", kk[1], kk[2], got, want, err
+		}
+	}' "$TMP/facts" "$O/physics.txt" >"$TMP/check"
+while read -r st rest; do
+	case $st in
+	ok) pass "$rest" ;;
+	FAIL) fail "$rest" ;;
+	*) echo "    $st $rest" ;;
+	esac
+done <"$TMP/check"
+finish
