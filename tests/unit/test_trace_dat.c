@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace.dat reader (user/source/trace_dat.c): trace-cmd's own files of
+ * versions 7 (zstd) and 6 give, event for event, what the text parser reads
+ * from `trace-cmd report -N -t` of the same file (tests/fixtures/trace/README.md).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "test.h"
+#include "source/trace_dat.h"
+#include "source/trace_text.h"
+
+struct evs {
+	struct fs_tev *ev;
+	size_t nr, cap;
+};
+
+static int collect(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	struct evs *e = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (e->nr == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 256;
+		e->ev = realloc(e->ev, e->cap * sizeof(*e->ev));
+		if (!e->ev)
+			abort();
+	}
+	e->ev[e->nr++] = *ev;
+	return 0;
+}
+
+/* The gzip'd fixture inflated into a temporary file (its path in buf). */
+static int gunzip_to(const char *gz, char *buf)
+{
+	gzFile in = gzopen(gz, "rb");
+	char data[65536];
+	int fd, n, rc = 0;
+
+	strcpy(buf, "/tmp/fs-trace-dat-XXXXXX");
+	fd = mkstemp(buf);
+	if (!in || fd < 0)
+		return -1;
+	while ((n = gzread(in, data, sizeof(data))) > 0)
+		if (write(fd, data, (size_t)n) != n)
+			rc = -1;
+	gzclose(in);
+	close(fd);
+	return n < 0 ? -1 : rc;
+}
+
+static void expect_same(const struct evs *a, const struct evs *b, const char *what)
+{
+	EXPECT_EQ(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr && i < b->nr; i++)
+		if (memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i]))) {
+			FS_FAIL_AT("%s: event %zu (%s at %llu) differs from the text's (%s at %llu)", what, i,
+				   fs_tev_name(a->ev[i].type), (unsigned long long)a->ev[i].ts_ns,
+				   fs_tev_name(b->ev[i].type), (unsigned long long)b->ev[i].ts_ns);
+			return;
+		}
+}
+
+FS_TEST(trace_dat_same_as_report)
+{
+	struct evs text = { 0 }, v7 = { 0 }, v6 = { 0 };
+	struct fs_trace_stats st;
+	char err[512], tmp[64];
+
+	if (!fs_trace_dat_supported()) {
+		EXPECT_EQ(fs_trace_dat_read_file("x.dat", collect, &v7, &st, err, sizeof(err)), -1);
+		EXPECT_STR(err, "x.dat: trace.dat not supported in this build (built without libtracecmd)");
+		return;
+	}
+	ASSERT_TRUE(fs_trace_text_read_file(fs_fixture("trace/report-N-t.txt"), collect, &text, NULL, err,
+					    sizeof(err)) == 0);
+	if (fs_trace_dat_read_file(fs_fixture("trace/trace-v7.dat"), collect, &v7, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	EXPECT_EQ_U64(st.events, 188);
+	EXPECT_EQ_U64(st.unknown_events, 0);
+	expect_same(&v7, &text, "version 7");
+	ASSERT_TRUE(gunzip_to(fs_fixture("trace/trace-v6.dat.gz"), tmp) == 0);
+	if (fs_trace_dat_read_file(tmp, collect, &v6, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	unlink(tmp);
+	expect_same(&v6, &text, "version 6");
+	free(text.ev);
+	free(v7.ev);
+	free(v6.ev);
+}
+
+FS_TEST(trace_dat_bad_input)
+{
+	struct evs e = { 0 };
+	char err[512];
+
+	EXPECT_TRUE(fs_trace_dat_probe("\x17\x08\x44tracing6", 11));
+	EXPECT_TRUE(!fs_trace_dat_probe("# tracer: nop\n", 14));
+	if (!fs_trace_dat_supported())
+		return;
+	/* a text trace is no trace.dat; nor is a truncated one */
+	EXPECT_EQ(fs_trace_dat_read_file(fs_fixture("trace/tracefs.txt"), collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "trace/tracefs.txt: libtracecmd cannot open it as a trace.dat (versions 6 and 7)");
+	free(e.ev);
+}
