@@ -176,6 +176,7 @@ FS_TEST(trace_text_power_and_lost)
 	EXPECT_EQ_U64(ev.lost.nr, FS_TEV_LOST_UNKNOWN);
 	EXPECT_EQ_U64(fs_trace_text_stats(t)->lost_events, 1235);
 	EXPECT_EQ_U64(fs_trace_text_stats(t)->lost_reports, 2);
+	EXPECT_EQ_U64(fs_trace_text_stats(t)->events, 4); /* as handed out: the lost ones too */
 	fs_trace_text_free(t);
 }
 

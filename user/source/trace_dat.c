@@ -201,6 +201,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		ev.type = FS_TEV_LOST;
 		ev.common_pid = ev.common_tgid = -1;
 		ev.lost.nr = r->missed_events > 0 ? (__u64)r->missed_events : FS_TEV_LOST_UNKNOWN;
+		d->st.events++;
 		d->st.lost_reports++;
 		d->st.lost_events += r->missed_events > 0 ? (__u64)r->missed_events : 1;
 		if (emit(d, &ev))

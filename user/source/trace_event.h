@@ -80,7 +80,7 @@ const char *fs_tev_name(__u32 type);
 /* What a reader saw besides the events it handed out. */
 struct fs_trace_stats {
 	__u64 lines;            /* text lines read (0 for trace.dat) */
-	__u64 events;           /* events handed out */
+	__u64 events;           /* events handed out (lost-events ones included) */
 	__u64 unknown_events;   /* events of other kinds, skipped */
 	__u64 lost_events;      /* sum of the lost counts (an unknown count adds 1) */
 	__u64 lost_reports;     /* lost-events lines or records */

@@ -526,6 +526,7 @@ static bool header_line(const char *s)
 
 static void count_lost(struct fs_trace_text *t, const struct fs_tev *ev)
 {
+	t->st.events++;
 	t->st.lost_reports++;
 	t->st.lost_events += ev->lost.nr == FS_TEV_LOST_UNKNOWN ? 1 : ev->lost.nr;
 }
