@@ -214,6 +214,12 @@ FS_TEST(trace_text_headers_and_unknown)
 	fs_trace_text_free(t);
 	EXPECT_TRUE(fs_trace_text_probe(text, sizeof(text) - 1));
 	EXPECT_TRUE(!fs_trace_text_probe("\x89" "FSREC\r\n", 8));
+	/* a line that is not NUL-terminated (the fuzzer's found/probe-one-hash-byte: read past it) */
+	char *hash = malloc(1);
+	ASSERT_TRUE(hash);
+	hash[0] = '#';
+	EXPECT_TRUE(!fs_trace_text_probe(hash, 1));
+	free(hash);
 }
 
 /* A malformed line of a known event: one error naming the file, the line and the field. */

@@ -675,7 +675,8 @@ bool fs_trace_text_probe(const char *buf, size_t len)
 	bool yes = false;
 	char err[32];
 
-	while (t && off < len) {
+	/* the first lines that are not blank or other comments decide */
+	for (int i = 0; t && off < len && i < 64; i++) {
 		const char *nl = memchr(buf + off, '\n', len - off);
 		size_t n = nl ? (size_t)(nl - buf - off) : len - off;
 		struct fs_tev ev;
@@ -684,9 +685,8 @@ bool fs_trace_text_probe(const char *buf, size_t len)
 		off += n + 1;
 		if (rc < 0)
 			break;
-		/* a header or an event line; an unknown event counts too */
-		if (rc > 0 || t->st.unknown_events || !strncmp(buf + off - n - 1, "# tracer:", 9) ||
-		    !strncmp(buf + off - n - 1, "cpus=", 5)) {
+		/* t->buf: the line as read, NUL-terminated */
+		if (rc > 0 || t->st.unknown_events || !strncmp(t->buf, "# tracer:", 9) || !strncmp(t->buf, "cpus=", 5)) {
 			yes = true;
 			break;
 		}
