@@ -164,6 +164,41 @@ FS_TEST(trace_workload_fork)
 	free(wl.acts);
 }
 
+/*
+ * A task woken while still on its CPU stays in its activation; a wake-up of a
+ * preempted (runnable) task keeps its placement; a move after a waking that
+ * found it running is a balance one.
+ */
+FS_TEST(trace_workload_runnable_wakeups)
+{
+	static const char text[] =
+		"<idle>-0 [000] 1.000000: sched_waking: comm=a pid=5 prio=120 target_cpu=000\n"
+		"<idle>-0 [000] 1.000001: sched_wakeup: comm=a pid=5 prio=120 target_cpu=000\n"
+		"<idle>-0 [000] 1.000002: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> "
+		"next_comm=a next_pid=5 next_prio=120\n"
+		"b-6 [001] 1.000003: sched_waking: comm=a pid=5 prio=120 target_cpu=000\n"
+		"a-5 [000] 1.000004: sched_switch: prev_comm=a prev_pid=5 prev_prio=120 prev_state=R+ ==> "
+		"next_comm=c next_pid=7 next_prio=120\n"
+		"b-6 [001] 1.000005: sched_wakeup: comm=a pid=5 prio=120 target_cpu=001\n"
+		"<idle>-0 [002] 1.000006: sched_migrate_task: comm=a pid=5 prio=120 orig_cpu=0 dest_cpu=2\n"
+		"<idle>-0 [002] 1.000007: sched_switch: prev_comm=swapper/2 prev_pid=0 prev_prio=120 prev_state=R ==> "
+		"next_comm=a next_pid=5 next_prio=120\n"
+		"a-5 [002] 1.000010: sched_switch: prev_comm=a prev_pid=5 prev_prio=120 prev_state=S ==> "
+		"next_comm=swapper/2 next_pid=0 next_prio=120\n";
+	struct fs_sim_workload wl;
+	char err[256];
+
+	ASSERT_TRUE(build(text, FS_SIM_LAB, &wl, NULL, err, sizeof(err)) == 0);
+	ASSERT_TRUE(wl.nr_tasks == 1 && wl.nr_acts == 1);
+	EXPECT_EQ(wl.acts[0].rec_cpu, 0);
+	EXPECT_EQ(wl.acts[0].waker, FS_SIM_NO_TASK);
+	EXPECT_EQ_U64(wl.acts[0].rec_cpu_ns, 2000 + 3000);
+	EXPECT_EQ_U64(wl.observed.migrations, 1);
+	EXPECT_EQ_U64(wl.observed.balance_migrations, 1);
+	free(wl.tasks);
+	free(wl.acts);
+}
+
 FS_TEST(trace_workload_bad_input)
 {
 	static const struct { const char *text, *err; } c[] = {

@@ -234,6 +234,7 @@ static void on_switch(struct fs_trace_wl *b, const struct fs_tev *ev)
 	if (prev >= 0) {
 		struct tw_task *t = &b->tasks[prev];
 		t->run_cpu = -1;
+		t->waking = false; /* a waking that led to no wakeup (the task was still running) is over */
 		if (ev->sw.prev_state & FS_TSTATE_SLEEP)
 			t->open = -1; /* asleep (or dead): the activation is over */
 	}
@@ -242,6 +243,7 @@ static void on_switch(struct fs_trace_wl *b, const struct fs_tev *ev)
 	if (next >= 0) {
 		struct tw_task *t = &b->tasks[next];
 		t->run_cpu = c;
+		t->waking = false;
 		if (t->open >= 0 && b->acts[t->open].rec_cpu < 0)
 			b->acts[t->open].rec_cpu = c;
 	}
@@ -266,7 +268,8 @@ static void on_wake(struct fs_trace_wl *b, const struct fs_tev *ev)
 			return;
 	}
 	t->waking = ev->type == FS_TEV_WAKING;
-	if (ev->type != FS_TEV_WAKING && t->run_cpu < 0)
+	/* a runnable task's wake-up (ttwu_runnable) places nothing: it keeps its CPU */
+	if (ev->type != FS_TEV_WAKING && t->run_cpu < 0 && b->acts[t->open].rec_cpu < 0)
 		b->acts[t->open].rec_cpu = ev->wake.target_cpu;
 }
 
