@@ -10,6 +10,8 @@
 #include "test.h"
 #include "source/trace_dat.h"
 #include "source/trace_text.h"
+#include "em/em_io.h"
+#include "sim/trace_workload.h"
 
 struct evs {
 	struct fs_tev *ev;
@@ -104,4 +106,43 @@ FS_TEST(trace_dat_bad_input)
 	EXPECT_EQ(fs_trace_dat_read_file(fs_fixture("trace/tracefs.txt"), collect, &e, NULL, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "trace/tracefs.txt: libtracecmd cannot open it as a trace.dat (versions 6 and 7)");
 	free(e.ev);
+}
+
+/* The workload from the tracefs text (us) and from the trace.dat (ns) of the same buffer agree. */
+FS_TEST(trace_dat_workload_as_text)
+{
+	static struct fs_em em;
+	struct fs_sim_workload wl[2];
+	char err[512];
+
+	if (!fs_trace_dat_supported())
+		return;
+	ASSERT_TRUE(fs_em_profile_for_cpus(2, &em, err, sizeof(err)) == 0);
+	for (int i = 0; i < 2; i++) {
+		struct fs_trace_wl *b = fs_trace_wl_new(&em, FS_SIM_DEVICE);
+		int rc = i ? fs_trace_dat_read_file(fs_fixture("trace/trace-v7.dat"), fs_trace_wl_feed_fn, b, NULL, err,
+						    sizeof(err)) :
+			     fs_trace_text_read_file(fs_fixture("trace/tracefs.txt"), fs_trace_wl_feed_fn, b, NULL, err,
+						     sizeof(err));
+		if (rc) {
+			fs_trace_wl_free(b);
+			FS_FAIL_AT("%s", err);
+			return;
+		}
+		ASSERT_TRUE(fs_trace_wl_finish(b, &wl[i], NULL, err, sizeof(err)) == 0);
+	}
+	EXPECT_EQ(wl[0].nr_tasks, 20);
+	ASSERT_TRUE(wl[0].nr_tasks == wl[1].nr_tasks && wl[0].nr_acts == wl[1].nr_acts);
+	for (int t = 0; t < wl[0].nr_tasks; t++)
+		EXPECT_EQ(wl[0].tasks[t].pid, wl[1].tasks[t].pid);
+	for (__u64 k = 0; k < wl[0].nr_acts; k++) {
+		long long d = (long long)wl[0].acts[k].rec_cpu_ns - (long long)wl[1].acts[k].rec_cpu_ns;
+		EXPECT_EQ(wl[0].acts[k].rec_cpu, wl[1].acts[k].rec_cpu);
+		EXPECT_EQ(wl[0].acts[k].waker, wl[1].acts[k].waker);
+		EXPECT_TRUE(d > -2000 && d < 2000); /* the text's microseconds */
+	}
+	for (int i = 0; i < 2; i++) {
+		free(wl[i].tasks);
+		free(wl[i].acts);
+	}
 }
