@@ -243,6 +243,9 @@ FS_TEST(trace_text_bad_lines)
 		{ "a-1 [000] 1.0: sched_switch: a:1 [120] Q ==> b:2 [120]",
 		  "t.txt:1: sched_switch: prev_state: 'Q' is not a task state ('Q')" },
 		{ "CPU:x [LOST 3 EVENTS]", "t.txt:1: lost events: cpu: 'x' is not a number" },
+		{ "a-1 [000] 1.0: sched_wakeup: a:1 [120 CPU:000",
+		  "t.txt:1: sched_wakeup: comm: 'a:1 [120' is not comm:pid [prio]" },
+		{ "a-1 [000] 1.0: sched_wakeup: a:b [120] CPU:000", "t.txt:1: sched_wakeup: pid: 'b' is not a number" },
 	};
 	struct fs_tev ev;
 	char err[256];

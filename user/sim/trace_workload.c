@@ -158,6 +158,8 @@ static __u64 work_of(struct fs_trace_wl *b, int c, __u64 dt)
 	}
 	if (b->physics == FS_SIM_LAB)
 		return dt;
+	if (!fmax) /* an EM without frequencies: capacity alone */
+		return (__u64)((unsigned __int128)dt * b->em->capacity[c] / FS_SCHED_CAPACITY_SCALE);
 	return (__u64)((unsigned __int128)dt * b->em->capacity[c] * f / ((unsigned __int128)FS_SCHED_CAPACITY_SCALE * fmax));
 }
 

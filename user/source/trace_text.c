@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "trace_text.h"
 
 #define LINE_MAX_LEN 4096
@@ -224,17 +223,17 @@ static int plugin_task(struct lctx *c, const char *s, size_t len, const char *wh
 		if (s[i] == ' ' && s[i + 1] == '[')
 			br = s + i;
 	if (!br || s[len - 1] != ']')
-		return bad(c, who, "'%.*s' is not comm:pid [prio]", (int)len, s);
+		return bad(c, *who ? who : "comm", "'%.*s' is not comm:pid [prio]", (int)len, s);
 	for (const char *q = br - 1; q >= s && !colon; q--)
 		if (*q == ':')
 			colon = q;
 	if (!colon)
-		return bad(c, who, "'%.*s' is not comm:pid [prio]", (int)len, s);
+		return bad(c, *who ? who : "comm", "'%.*s' is not comm:pid [prio]", (int)len, s);
 	put_comm(t->comm, s, (size_t)(colon - s));
-	snprintf(f, sizeof(f), "%s_pid", who);
+	snprintf(f, sizeof(f), "%s%spid", who, *who ? "_" : "");
 	if (get_s32(c, f, colon + 1, (size_t)(br - colon - 1), 0, &t->pid))
 		return -1;
-	snprintf(f, sizeof(f), "%s_prio", who);
+	snprintf(f, sizeof(f), "%s%sprio", who, *who ? "_" : "");
 	return get_s32(c, f, br + 2, (size_t)(s + len - br - 3), -0x7fffffff, &t->prio);
 }
 
@@ -633,39 +632,38 @@ int fs_trace_text_parse(const char *buf, size_t len, const char *name, fs_tev_fn
 int fs_trace_text_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			    char *err, size_t errlen)
 {
+	struct fs_trace_text *t;
 	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int rc;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!f || !(t = fs_trace_text_new(path))) {
+		snprintf(err, errlen, "%s: %s", path, f ? "out of memory" : strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
-	for (;;) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
+	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
+		struct fs_tev ev;
+
+		if (n && line[n - 1] == '\n')
+			n--;
+		rc = fs_trace_text_line(t, line, (size_t)n, &ev, err, errlen);
+		if (rc > 0)
+			rc = fn(ctx, &ev, err, errlen) ? -1 : 0;
 	}
-	rc = ferror(f) ? -1 : 0;
+	if (!rc && ferror(f)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (st)
+		*st = t->st;
+	fs_trace_text_free(t);
+	free(line);
 	fclose(f);
-	if (rc)
-		snprintf(err, errlen, "%s: read error", path);
-	else
-		rc = fs_trace_text_parse(buf, len, path, fn, ctx, st, err, errlen);
-	free(buf);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 bool fs_trace_text_probe(const char *buf, size_t len)
