@@ -284,3 +284,48 @@ FS_TEST(trace_text_fixtures)
 	EXPECT_EQ(fs_trace_text_read_file("/nonexistent/x", count_fn, NULL, &st, err, sizeof(err)), -1);
 	EXPECT_STR(err, "/nonexistent/x: No such file or directory");
 }
+
+struct evlist {
+	struct fs_tev ev[256];
+	int nr;
+};
+
+static int keep_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	struct evlist *l = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (l->nr < 256)
+		l->ev[l->nr] = *ev;
+	l->nr++;
+	return 0;
+}
+
+/*
+ * The plugin's formats read to the kernel's: report.txt and report-N-t.txt
+ * are the same file's events, the former rounded to the us and without R+.
+ */
+FS_TEST(trace_text_plugin_as_kernel_format)
+{
+	static struct evlist a, b;
+	char err[512];
+
+	ASSERT_TRUE(fs_trace_text_read_file(fs_fixture("trace/report.txt"), keep_fn, &a, NULL, err, sizeof(err)) == 0);
+	ASSERT_TRUE(fs_trace_text_read_file(fs_fixture("trace/report-N-t.txt"), keep_fn, &b, NULL, err,
+					    sizeof(err)) == 0);
+	ASSERT_TRUE(a.nr == b.nr && a.nr <= 256);
+	for (int i = 0; i < a.nr; i++) {
+		struct fs_tev *x = &a.ev[i], *y = &b.ev[i];
+
+		long long d = (long long)x->ts_ns - (long long)y->ts_ns; /* trace-cmd rounds to the us */
+
+		EXPECT_TRUE(d >= -500 && d <= 500 && x->ts_ns % 1000 == 0);
+		y->ts_ns = x->ts_ns;
+		if (y->type == FS_TEV_SWITCH)
+			y->sw.prev_state &= ~FS_TSTATE_PREEMPTED;
+		if (memcmp(x, y, sizeof(*x)))
+			FS_FAIL_AT("event %d (%s at %llu ns) differs", i, fs_tev_name(x->type),
+				   (unsigned long long)x->ts_ns);
+	}
+}
