@@ -105,6 +105,14 @@ FS_TEST(trace_dat_bad_input)
 	/* a text trace is no trace.dat; nor is a truncated one */
 	EXPECT_EQ(fs_trace_dat_read_file(fs_fixture("trace/tracefs.txt"), collect, &e, NULL, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "trace/tracefs.txt: libtracecmd cannot open it as a trace.dat (versions 6 and 7)");
+	/* version 6 cut 1000 bytes short in its data (libtracecmd's own open crashed on it) */
+	char tmp[64], cmd[256];
+	ASSERT_TRUE(gunzip_to(fs_fixture("trace/trace-v6.dat.gz"), tmp) == 0);
+	snprintf(cmd, sizeof(cmd), "truncate -s -1000 %s", tmp);
+	ASSERT_TRUE(system(cmd) == 0);
+	EXPECT_EQ(fs_trace_dat_read_file(tmp, collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, ": trace.dat: its data cannot be read (truncated?)");
+	unlink(tmp);
 	free(e.ev);
 }
 
