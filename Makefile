@@ -35,6 +35,20 @@ else
 LDLIBS_CORE := -lisal -lz -lm
 endif
 
+# trace.dat (user/source/trace_dat.c, docs/traces.md) through libtracecmd, where
+# pkg-config finds it on a native build; FS_HAVE_TRACECMD=0 leaves it out. Debian
+# ships no libtracecmd.a, so the static arm64 build goes without: reading a
+# trace.dat there says "trace.dat not supported in this build".
+ifeq ($(ARCH),$(HOST_ARCH))
+FS_HAVE_TRACECMD ?= $(shell pkg-config --exists libtracecmd libtraceevent libtracefs 2>/dev/null && echo 1 || echo 0)
+else
+FS_HAVE_TRACECMD := 0
+endif
+ifeq ($(FS_HAVE_TRACECMD),1)
+TRACECMD_CFLAGS := -DFS_HAVE_TRACECMD=1 $(shell pkg-config --cflags libtracecmd libtraceevent)
+LDLIBS_CORE += $(shell pkg-config --libs libtracecmd libtraceevent libtracefs)
+endif
+
 ifeq ($(V),1)
 Q =
 msg =
@@ -179,6 +193,10 @@ $(OUTPUT)/tests/fuzz_replay_%: $(OUTPUT)/san/tests/fuzz/fuzz_%.o $(OUTPUT)/san/t
 $(OUTPUT)/san/tests/fuzz/%.o: tests/fuzz/%.c $(HDRS) $(wildcard tests/fuzz/*.h)
 	$(call msg,CC-SAN,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) -Itests/fuzz $(SAN_FLAGS) -c $< -o $@
+
+# Only the trace.dat reader sees libtracecmd's headers.
+$(OUTPUT)/obj/user/source/trace_dat.o $(OUTPUT)/san/user/source/trace_dat.o: CFLAGS += $(TRACECMD_CFLAGS)
+$(OUTPUT)/fuzz/obj/user/source/trace_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 
 # Objects made only through pattern rules: keep them between builds.
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(OUTPUT)/san/%.o,$(wildcard tests/fuzz/*.c))

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ftrace text parser (user/source/trace_text.c) and, on what it reads,
+ * the trace workload builder (user/sim/trace_workload.c) on a 4-CPU EM.
+ * Checks: an error names the input and its line; the whole text and the
+ * same lines one by one give the same events; a workload that builds is
+ * consistent (acts grouped by task, wakers and CPUs in range, busy time =
+ * the activations' CPU time).
+ */
+#include <string.h>
+#include "fuzz.h"
+#include "em/em_io.h"
+#include "sim/trace_workload.h"
+#include "source/trace_text.h"
+
+struct feed {
+	struct fs_trace_wl *b;
+	__u64 nr, sum_ts;
+};
+
+static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	struct feed *f = ctx;
+
+	f->nr++;
+	f->sum_ts += ev->ts_ns;
+	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
+	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
+	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
+}
+
+/* The same text a line at a time: the same number of events, at the same times. */
+static void line_by_line(const char *s, size_t size, const struct feed *whole, int whole_rc)
+{
+	struct fs_trace_text *t = fs_trace_text_new("fuzz.txt");
+	__u64 nr = 0, sum = 0;
+	size_t off = 0;
+	int rc = 0;
+	char err[512];
+
+	while (off < size && rc >= 0) {
+		const char *nl = memchr(s + off, '\n', size - off);
+		size_t n = nl ? (size_t)(nl - s - off) : size - off;
+		struct fs_tev ev;
+
+		rc = fs_trace_text_line(t, s + off, n, &ev, err, sizeof(err));
+		if (rc > 0) {
+			nr++;
+			sum += ev.ts_ns;
+		}
+		off += n + 1;
+	}
+	FUZZ_CHECK(fs_trace_text_stats(t)->events == nr, "stats %llu, events %llu",
+		   (unsigned long long)fs_trace_text_stats(t)->events, (unsigned long long)nr);
+	if (whole_rc == 0)
+		FUZZ_CHECK(rc >= 0 && nr == whole->nr && sum == whole->sum_ts, "line by line differs");
+	fs_trace_text_free(t);
+}
+
+static void check_workload(const struct fs_sim_workload *wl, int nr_cpus)
+{
+	__u64 acts = 0, cpu_ns = 0, busy = 0;
+
+	for (int i = 0; i < wl->nr_tasks; i++) {
+		const struct fs_sim_task *t = &wl->tasks[i];
+		FUZZ_CHECK(t->first_act == acts && t->nr_act > 0, "task %d: acts %u+%u", i, t->first_act, t->nr_act);
+		for (__u32 k = t->first_act; k < t->first_act + t->nr_act; k++) {
+			const struct fs_sim_act *a = &wl->acts[k];
+			FUZZ_CHECK(a->waker >= FS_SIM_NO_TASK && a->waker < wl->nr_tasks, "waker %d", a->waker);
+			FUZZ_CHECK(a->rec_cpu >= -1 && a->rec_cpu < nr_cpus, "rec_cpu %d", a->rec_cpu);
+			FUZZ_CHECK(a->wake_ns <= wl->end_ns, "wake after the end");
+			FUZZ_CHECK(k == t->first_act || a->wake_ns >= a[-1].wake_ns, "acts out of wake order");
+			cpu_ns += a->rec_cpu_ns;
+		}
+		acts += t->nr_act;
+	}
+	FUZZ_CHECK(acts == wl->nr_acts, "tasks hold %llu acts of %llu", (unsigned long long)acts,
+		   (unsigned long long)wl->nr_acts);
+	for (int c = 0; c < FS_MAX_CPUS; c++)
+		busy += wl->observed.busy_ns[c];
+	FUZZ_CHECK(busy == cpu_ns, "busy %llu, activations' CPU time %llu", (unsigned long long)busy,
+		   (unsigned long long)cpu_ns);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fs_em em;
+	static bool have_em;
+	struct fs_trace_stats st;
+	struct fs_sim_workload wl;
+	struct feed f = { 0 };
+	char err[1024] = "";
+	int rc;
+
+	if (!have_em) {
+		FUZZ_CHECK(!fs_em_profile_for_cpus(4, &em, err, sizeof(err)), "no 4-CPU EM: %s", err);
+		have_em = true;
+	}
+	f.b = fs_trace_wl_new(&em, size & 1 ? FS_SIM_LAB : FS_SIM_DEVICE);
+	FUZZ_CHECK(f.b, "out of memory");
+	rc = fs_trace_text_parse((const char *)data, size, "fuzz.txt", feed_fn, &f, &st, err, sizeof(err));
+	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
+	FUZZ_CHECK(st.events == f.nr || rc, "stats %llu, fed %llu", (unsigned long long)st.events,
+		   (unsigned long long)f.nr);
+	if (rc) {
+		FUZZ_CHECK(!strncmp(err, "fuzz.txt:", 9) || strstr(err, " ns"), "error names no line: '%s'", err);
+		fs_trace_wl_free(f.b);
+	} else if (fs_trace_wl_finish(f.b, &wl, NULL, err, sizeof(err)) == 0) {
+		check_workload(&wl, em.nr_cpus);
+		free(wl.tasks);
+		free(wl.acts);
+	} else {
+		FUZZ_CHECK(err[0], "finish failed without an error");
+	}
+	line_by_line((const char *)data, size, &f, rc);
+	fs_trace_text_probe((const char *)data, size);
+	return 0;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace.dat reader (user/source/trace_dat.c): trace-cmd's own files of
+ * versions 7 (zstd) and 6 give, event for event, what the text parser reads
+ * from `trace-cmd report -N -t` of the same file (tests/fixtures/trace/README.md).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "test.h"
+#include "source/trace_dat.h"
+#include "source/trace_text.h"
+#include "em/em_io.h"
+#include "sim/trace_workload.h"
+
+struct evs {
+	struct fs_tev *ev;
+	size_t nr, cap;
+};
+
+static int collect(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	struct evs *e = ctx;
+
+	(void)err;
+	(void)errlen;
+	if (e->nr == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 256;
+		e->ev = realloc(e->ev, e->cap * sizeof(*e->ev));
+		if (!e->ev)
+			abort();
+	}
+	e->ev[e->nr++] = *ev;
+	return 0;
+}
+
+/* The gzip'd fixture inflated into a temporary file (its path in buf). */
+static int gunzip_to(const char *gz, char *buf)
+{
+	gzFile in = gzopen(gz, "rb");
+	char data[65536];
+	int fd, n, rc = 0;
+
+	strcpy(buf, "/tmp/fs-trace-dat-XXXXXX");
+	fd = mkstemp(buf);
+	if (!in || fd < 0)
+		return -1;
+	while ((n = gzread(in, data, sizeof(data))) > 0)
+		if (write(fd, data, (size_t)n) != n)
+			rc = -1;
+	gzclose(in);
+	close(fd);
+	return n < 0 ? -1 : rc;
+}
+
+static void expect_same(const struct evs *a, const struct evs *b, const char *what)
+{
+	EXPECT_EQ(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr && i < b->nr; i++)
+		if (memcmp(&a->ev[i], &b->ev[i], sizeof(a->ev[i]))) {
+			FS_FAIL_AT("%s: event %zu (%s at %llu) differs from the text's (%s at %llu)", what, i,
+				   fs_tev_name(a->ev[i].type), (unsigned long long)a->ev[i].ts_ns,
+				   fs_tev_name(b->ev[i].type), (unsigned long long)b->ev[i].ts_ns);
+			return;
+		}
+}
+
+FS_TEST(trace_dat_same_as_report)
+{
+	struct evs text = { 0 }, v7 = { 0 }, v6 = { 0 };
+	struct fs_trace_stats st;
+	char err[512], tmp[64];
+
+	if (!fs_trace_dat_supported()) {
+		EXPECT_EQ(fs_trace_dat_read_file("x.dat", collect, &v7, &st, err, sizeof(err)), -1);
+		EXPECT_STR(err, "x.dat: trace.dat not supported in this build (built without libtracecmd)");
+		return;
+	}
+	ASSERT_TRUE(fs_trace_text_read_file(fs_fixture("trace/report-N-t.txt"), collect, &text, NULL, err,
+					    sizeof(err)) == 0);
+	if (fs_trace_dat_read_file(fs_fixture("trace/trace-v7.dat"), collect, &v7, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	EXPECT_EQ_U64(st.events, 188);
+	EXPECT_EQ_U64(st.unknown_events, 0);
+	expect_same(&v7, &text, "version 7");
+	ASSERT_TRUE(gunzip_to(fs_fixture("trace/trace-v6.dat.gz"), tmp) == 0);
+	if (fs_trace_dat_read_file(tmp, collect, &v6, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	unlink(tmp);
+	expect_same(&v6, &text, "version 6");
+	free(text.ev);
+	free(v7.ev);
+	free(v6.ev);
+}
+
+FS_TEST(trace_dat_bad_input)
+{
+	struct evs e = { 0 };
+	char err[512];
+
+	EXPECT_TRUE(fs_trace_dat_probe("\x17\x08\x44tracing6", 11));
+	EXPECT_TRUE(!fs_trace_dat_probe("# tracer: nop\n", 14));
+	if (!fs_trace_dat_supported())
+		return;
+	/* a text trace is no trace.dat; nor is a truncated one */
+	EXPECT_EQ(fs_trace_dat_read_file(fs_fixture("trace/tracefs.txt"), collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "trace/tracefs.txt: libtracecmd cannot open it as a trace.dat (versions 6 and 7)");
+	/* version 6 cut 1000 bytes short in its data (libtracecmd's own open crashed on it) */
+	char tmp[64], cmd[256];
+	ASSERT_TRUE(gunzip_to(fs_fixture("trace/trace-v6.dat.gz"), tmp) == 0);
+	snprintf(cmd, sizeof(cmd), "truncate -s -1000 %s", tmp);
+	ASSERT_TRUE(system(cmd) == 0);
+	EXPECT_EQ(fs_trace_dat_read_file(tmp, collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, ": trace.dat: its data cannot be read (truncated?)");
+	unlink(tmp);
+	free(e.ev);
+}
+
+/* The workload from the tracefs text (us) and from the trace.dat (ns) of the same buffer agree. */
+FS_TEST(trace_dat_workload_as_text)
+{
+	static struct fs_em em;
+	struct fs_sim_workload wl[2];
+	char err[512];
+
+	if (!fs_trace_dat_supported())
+		return;
+	ASSERT_TRUE(fs_em_profile_for_cpus(2, &em, err, sizeof(err)) == 0);
+	for (int i = 0; i < 2; i++) {
+		struct fs_trace_wl *b = fs_trace_wl_new(&em, FS_SIM_DEVICE);
+		int rc = i ? fs_trace_dat_read_file(fs_fixture("trace/trace-v7.dat"), fs_trace_wl_feed_fn, b, NULL, err,
+						    sizeof(err)) :
+			     fs_trace_text_read_file(fs_fixture("trace/tracefs.txt"), fs_trace_wl_feed_fn, b, NULL, err,
+						     sizeof(err));
+		if (rc) {
+			fs_trace_wl_free(b);
+			FS_FAIL_AT("%s", err);
+			return;
+		}
+		ASSERT_TRUE(fs_trace_wl_finish(b, &wl[i], NULL, err, sizeof(err)) == 0);
+	}
+	EXPECT_EQ(wl[0].nr_tasks, 20);
+	ASSERT_TRUE(wl[0].nr_tasks == wl[1].nr_tasks && wl[0].nr_acts == wl[1].nr_acts);
+	for (int t = 0; t < wl[0].nr_tasks; t++)
+		EXPECT_EQ(wl[0].tasks[t].pid, wl[1].tasks[t].pid);
+	for (__u64 k = 0; k < wl[0].nr_acts; k++) {
+		long long d = (long long)wl[0].acts[k].rec_cpu_ns - (long long)wl[1].acts[k].rec_cpu_ns;
+		EXPECT_EQ(wl[0].acts[k].rec_cpu, wl[1].acts[k].rec_cpu);
+		EXPECT_EQ(wl[0].acts[k].waker, wl[1].acts[k].waker);
+		EXPECT_TRUE(d > -2000 && d < 2000); /* the text's microseconds */
+	}
+	for (int i = 0; i < 2; i++) {
+		free(wl[i].tasks);
+		free(wl[i].acts);
+	}
+}
