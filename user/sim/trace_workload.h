@@ -10,7 +10,7 @@
 #define FEECSCOPE_TRACE_WORKLOAD_H
 
 #include "sim.h"
-#include "../source/trace_event.h"
+#include "../records/trace_event.h"
 
 /* What the trace did not say and the builder assumed, for the caller to report. */
 struct fs_trace_wl_info {

@@ -10,7 +10,7 @@
 #define FEECSCOPE_TRACE_DAT_H
 
 #include <stdbool.h>
-#include "trace_event.h"
+#include "../records/trace_event.h"
 
 /* True if this build reads trace.dat. */
 bool fs_trace_dat_supported(void);

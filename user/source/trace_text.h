@@ -10,7 +10,7 @@
 #define FEECSCOPE_TRACE_TEXT_H
 
 #include <stdbool.h>
-#include "trace_event.h"
+#include "../records/trace_event.h"
 
 struct fs_trace_text;
 
