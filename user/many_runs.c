@@ -16,7 +16,7 @@
 /* The output that keeps what report needs from a run's final report. */
 static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
-	struct fs_run *r = self;
+	struct fs_run_result *r = self;
 
 	r->wakeups = rep->st->wakeups;
 	r->span_ns = rep->span_ns;
@@ -63,7 +63,7 @@ struct source {
 	struct fs_csv_reader *csv;
 };
 
-static void replay_one(struct fs_run *r)
+static void replay_one(struct fs_run_result *r)
 {
 	struct fs_rec_meta meta = { 0 };
 	struct source s = { 0 };
@@ -140,7 +140,7 @@ out:
 /* ---- the workers ---- */
 
 struct pool {
-	struct fs_run *runs;
+	struct fs_run_result *runs;
 	size_t n, next, done;
 	pthread_mutex_t lock;
 	fs_many_progress_fn progress;
@@ -179,7 +179,7 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 	if (!procs)
 		return -1;
 	for (size_t j = 0; j < k; j++) {
-		const struct fs_run *r = &m->runs[idx[j]];
+		const struct fs_run_result *r = &m->runs[idx[j]];
 
 		if (!r->has_verdict)
 			continue;
@@ -287,7 +287,7 @@ int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progres
 	if (!placed)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		const struct fs_run *r = &out->runs[i];
+		const struct fs_run_result *r = &out->runs[i];
 		size_t k = 0;
 
 		if (placed[i] || !r->has_verdict)
