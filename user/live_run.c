@@ -51,6 +51,7 @@ struct fs_live_run {
 	enum { LIVE_RUNNING, LIVE_DRAINED, LIVE_ENDED } state;
 	bool tick;           /* an interval is due once the queue is empty */
 	double t0, next;
+	double tick_at;      /* when the due interval was seen: the view's elapsed time */
 	__u64 cnt[FS_CNT__NR];
 	bool warned_lost;
 	struct fs_live_view *view;
@@ -423,6 +424,7 @@ static void interval_due(struct fs_live_run *r, double now)
 	if (r->em_watch && fs_em_watch_polls(r->em_watch))
 		check_em_update(r);
 	r->tick = true;
+	r->tick_at = now;
 }
 
 /* One turn of the collector: keys, then a poll of the rings until the next interval (at most MAX_WAIT_MS). */
@@ -509,7 +511,7 @@ static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errle
 				  "helps)");
 		r->warned_lost = true;
 	}
-	sample(r, &s, mono_s() - r->t0, r->cnt);
+	sample(r, &s, r->tick_at - r->t0, r->cnt);
 	fs_live_view_update(r->view, &s);
 	/* with the screen on the same terminal the counters would tear it: they come at the end */
 	if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
@@ -584,5 +586,6 @@ void fs_live_run_free(struct fs_live_run *r)
 	fs_em_watch_free(r->em_watch);
 	fs_pair_free(r->pair);
 	fs_live_bpf_destroy(r->bpf);
+	free(r->q);
 	free(r);
 }
