@@ -12,6 +12,7 @@
 #include "outputs_open.h"
 #include "records/csv_records.h"
 #include "records/recording.h"
+#include "run.h"
 #include "source/spool.h"
 
 enum { O_CONV_CSV = FS_RUN_OWN, O_CONV_REC };
@@ -69,40 +70,7 @@ static void say(const char *msg)
 	fprintf(stderr, "feecscope replay: %s\n", msg);
 }
 
-struct source {
-	struct fs_rec_reader *rec;
-	struct fs_csv_reader *csv;
-};
-
-static int src_next(struct source *s, const struct fs_rec_hdr **h, char *err, size_t errlen)
-{
-	return s->rec ? fs_rec_reader_next(s->rec, h, err, errlen) : fs_csv_reader_next(s->csv, h, err, errlen);
-}
-
-static void src_close(struct source *s)
-{
-	fs_rec_reader_close(s->rec);
-	fs_csv_reader_close(s->csv);
-}
-
-static int open_source(const char *path, struct source *s, struct fs_rec_meta *m, char *err, size_t errlen)
-{
-	bool is_rec, binary;
-	memset(s, 0, sizeof(*s));
-	if (fs_rec_sniff(path, &is_rec, &binary, err, errlen))
-		return -1;
-	if (binary && !is_rec) {
-		snprintf(err, errlen, "%s: bad magic: not a feecscope recording (nor a text CSV)", path);
-		return -1;
-	}
-	if (is_rec)
-		s->rec = fs_rec_reader_open(path, m, err, errlen);
-	else
-		s->csv = fs_csv_reader_open(path, m, err, errlen);
-	return s->rec || s->csv ? 0 : -1;
-}
-
-static int convert(const char *in, struct source *s, struct fs_rec_meta *m, const char *csv_out,
+static int convert(const char *in, struct fs_source *s, struct fs_rec_meta *m, const char *csv_out,
 		   const char *rec_out, const struct fs_em *em)
 {
 	char err[512], *text = NULL;
@@ -143,7 +111,7 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 		}
 	}
 	bool wfail = false;
-	while ((rc = src_next(s, &h, err, sizeof(err))) == 1) {
+	while ((rc = fs_source_next(s, &h, err, sizeof(err))) == 1) {
 		if (out ? fs_csv_records_write(out, h, m->nr_cpus) : fs_rec_writer_add(w, h, err, sizeof(err))) {
 			if (out)
 				snprintf(err, sizeof(err), "%s: write failed: %s", of.path, strerror(errno ? errno : EIO));
@@ -172,150 +140,179 @@ static int convert(const char *in, struct source *s, struct fs_rec_meta *m, cons
 	return rc < 0 ? FS_EXIT_FAIL : FS_EXIT_OK;
 }
 
-int fs_cmd_replay(int argc, char **argv)
+struct replay_args {
+	struct fs_run_opts ro;
+	const char *conv_csv, *conv_rec;
+	const char *path;
+};
+
+/* Options and FILE: true to go on, else false with *exit_code (help, the policy list, a usage error). */
+static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_code)
 {
 	struct fs_cli cli = { .cmd = "replay", .sets = replay_sets };
-	struct fs_run_opts ro = { 0 };
-	const char *conv_csv = NULL, *conv_rec = NULL;
-	struct fs_pipeline_opts o = { 0 };
-	struct fs_output_paths out = { 0 };
 	int opt;
 
-	memset(alias, 0, sizeof(alias)); /* nothing from an earlier call in this process */
+	*exit_code = FS_EXIT_USAGE;
 	if (fs_policies_list_asked(argc, argv)) { /* `--policies` alone or `--policies list` */
 		fs_policies_print(stdout);
-		return FS_EXIT_OK;
+		*exit_code = FS_EXIT_OK;
+		return false;
 	}
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
-		int taken = fs_run_opt(cli.cmd, &ro, opt, optarg);
+		int taken = fs_run_opt(cli.cmd, &a->ro, opt, optarg);
 
 		if (taken < 0)
-			return FS_EXIT_USAGE;
+			return false;
 		if (taken)
 			continue;
 		switch (opt) {
-		case O_CONV_CSV: conv_csv = optarg; break;
-		case O_CONV_REC: conv_rec = optarg; break;
-		case 'h': fs_cli_help(stdout, &replay_page); return FS_EXIT_OK;
-		default: return FS_EXIT_USAGE;
+		case O_CONV_CSV: a->conv_csv = optarg; break;
+		case O_CONV_REC: a->conv_rec = optarg; break;
+		case 'h': fs_cli_help(stdout, &replay_page); *exit_code = FS_EXIT_OK; return false;
+		default: return false;
 		}
 	}
-	if (fs_run_opts_check(cli.cmd, &ro))
-		return FS_EXIT_USAGE;
+	if (fs_run_opts_check(cli.cmd, &a->ro))
+		return false;
 	if (optind == argc)
-		return fs_cli_usage(cli.cmd, "FILE is required (a recording or a records CSV)");
+		return *exit_code = fs_cli_usage(cli.cmd, "FILE is required (a recording or a records CSV)"), false;
 	if (optind < argc - 1)
-		return fs_cli_usage(cli.cmd, "one FILE only ('%s' is another)", argv[optind + 1]);
-	if (conv_csv && conv_rec)
-		return fs_cli_usage(cli.cmd, "--convert-csv and --convert-record exclude each other");
-	const char *path = argv[optind];
+		return *exit_code = fs_cli_usage(cli.cmd, "one FILE only ('%s' is another)", argv[optind + 1]), false;
+	if (a->conv_csv && a->conv_rec)
+		return *exit_code = fs_cli_usage(cli.cmd, "--convert-csv and --convert-record exclude each other"),
+		       false;
+	a->path = argv[optind];
+	/* No output may be an input or another output: checked before anything is written. */
+	const struct fs_io_path io[] = {
+		{ a->path, "FILE", false }, { a->ro.em_spec, "--em", false }, { a->ro.csv, "--csv", true },
+		{ a->ro.json, "--json", true }, { a->ro.summary, "--summary", true },
+		{ a->ro.perfetto, "--perfetto", true }, { a->conv_csv, "--convert-csv", true },
+		{ a->conv_rec, "--convert-record", true },
+	};
+	char err[1024];
+
+	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err)))
+		return *exit_code = fs_cli_usage(cli.cmd, "%s", err), false;
+	return true;
+}
+
+/*
+ * The EM: --em's, else the file's own (*have_em false if it has none).
+ * 0, or -1 after the message.
+ */
+static int replay_em(const struct replay_args *a, const struct fs_rec_meta *meta, struct fs_em *em,
+		     bool *have_em, bool *emulate)
+{
+	char err[1024];
+
+	*have_em = false;
+	if (a->ro.em_spec) {
+		if (fs_em_load(a->ro.em_spec, em, err, sizeof(err))) {
+			fprintf(stderr, "feecscope replay: --em %s: %s\n", a->ro.em_spec, fs_cli_past_path(err, a->ro.em_spec));
+			return -1;
+		}
+		*emulate = true;
+	} else if (meta->em_text) {
+		if (fs_em_parse_text(meta->em_text, meta->em_len, a->path, em, err, sizeof(err))) {
+			fprintf(stderr, "feecscope replay: %s: embedded EM: %s\n", a->path, err);
+			return -1;
+		}
+		*emulate = !meta->em_is_kernel;
+	} else {
+		return 0;
+	}
+	*have_em = true;
+	if (em->nr_cpus != meta->nr_cpus) {
+		fprintf(stderr, "feecscope replay: %s: the EM (%s) has %d CPUs but the recording has %d\n", a->path,
+			a->ro.em_spec ? a->ro.em_spec : "embedded", em->nr_cpus, meta->nr_cpus);
+		fs_em_cpu_hint(meta->nr_cpus, err, sizeof(err));
+		fs_cli_hint(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* src through the policies into the outputs asked for: the exit code. */
+static int replay_run(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em, bool emulate)
+{
+	struct fs_pipeline_opts o = { .emulate_eas = emulate };
+	struct fs_output_paths out = { 0 };
+	struct fs_run_status st;
 	char err[1024], head[700];
-	struct source src;
-	struct fs_rec_meta meta;
-	struct fs_em *em = calloc(1, sizeof(*em));
+
+	fs_run_apply(ro, src->meta.kernel_release, &o, head, sizeof(head));
+	o.em = em;
+	o.kernel_release = src->meta.kernel_release;
+	o.head = head[0] ? head : NULL;
+	fs_run_output_paths(ro, &out);
+	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
+		say(err);
+		return FS_EXIT_FAIL;
+	}
+	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
+	if (!p) {
+		say(err);
+		return FS_EXIT_FAIL;
+	}
 	int ret = FS_EXIT_FAIL;
+
+	/* A damaged file still gets the summary of what replayed, then the error and exit 1. */
+	if (fs_run(p, src, NULL, &st) == 0)
+		ret = fs_run_filter_end("replay", fs_pipeline_stats(p), fs_pipeline_filter(p));
+	else
+		say(st.finish_rc ? st.finish_err : st.read_err);
+	fs_pipeline_free(p);
+	return ret;
+}
+
+int fs_cmd_replay(int argc, char **argv)
+{
+	struct replay_args a = { 0 };
+	struct fs_source src = { 0 };
+	char err[1024], spooled[64];
+	bool have_em, emulate = false;
+	int ret;
+
+	memset(alias, 0, sizeof(alias)); /* nothing from an earlier call in this process */
+	if (!parse_args(argc, argv, &a, &ret))
+		return ret;
+	ret = FS_EXIT_FAIL;
+	struct fs_em *em = calloc(1, sizeof(*em));
 
 	if (!em) {
 		fprintf(stderr, "feecscope replay: out of memory\n");
 		return FS_EXIT_FAIL;
 	}
-	/* No output may be an input or another output: checked before anything is written. */
-	const struct fs_io_path io[] = {
-		{ path, "FILE", false }, { ro.em_spec, "--em", false }, { ro.csv, "--csv", true },
-		{ ro.json, "--json", true }, { ro.summary, "--summary", true }, { ro.perfetto, "--perfetto", true },
-		{ conv_csv, "--convert-csv", true }, { conv_rec, "--convert-record", true },
-	};
-	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err))) {
-		free(em);
-		return fs_cli_usage(cli.cmd, "%s", err);
-	}
-
-	if (strcmp(path, "-") && fs_cli_input_file(path, err, sizeof(err))) {
+	if (strcmp(a.path, "-") && fs_cli_input_file(a.path, err, sizeof(err))) {
 		say(err);
 		free(em);
 		return FS_EXIT_FAIL;
 	}
 	/* A pipe is read once: copied first, so it is sniffed and read like a file (docs/csv.md). */
-	char spooled[64];
-	const char *in = fs_spool_if_stream(path, spooled, sizeof(spooled), err, sizeof(err));
+	const char *in = fs_spool_if_stream(a.path, spooled, sizeof(spooled), err, sizeof(err));
 	if (in == spooled) {
 		alias[0].opened = spooled;
-		alias[0].given = path;
+		alias[0].given = a.path;
 	}
-	if (!in || open_source(in, &src, &meta, err, sizeof(err))) {
+	if (!in || fs_source_open_file(&src, in, a.path, err, sizeof(err))) {
 		say(err);
 		free(em);
 		return FS_EXIT_FAIL;
 	}
-	bool have_em = false;
-	if (ro.em_spec) {
-		if (fs_em_load(ro.em_spec, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: --em %s: %s\n", ro.em_spec, fs_cli_past_path(err, ro.em_spec));
-			goto out;
-		}
-		have_em = true;
-		o.emulate_eas = true;
-	} else if (meta.em_text) {
-		if (fs_em_parse_text(meta.em_text, meta.em_len, path, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: %s: embedded EM: %s\n", path, err);
-			goto out;
-		}
-		have_em = true;
-		o.emulate_eas = !meta.em_is_kernel;
-	}
-	if (have_em && em->nr_cpus != meta.nr_cpus) {
-		fprintf(stderr, "feecscope replay: %s: the EM (%s) has %d CPUs but the recording has %d\n", path,
-			ro.em_spec ? ro.em_spec : "embedded", em->nr_cpus, meta.nr_cpus);
-		fs_em_cpu_hint(meta.nr_cpus, err, sizeof(err));
-		fs_cli_hint(err);
+	if (replay_em(&a, &src.meta, em, &have_em, &emulate))
 		goto out;
-	}
-	if (conv_csv || conv_rec) {
-		ret = convert(path, &src, &meta, conv_csv, conv_rec, have_em ? em : NULL);
-		goto out;
-	}
-	if (!have_em) {
+	if (a.conv_csv || a.conv_rec) {
+		ret = convert(a.path, &src, &src.meta, a.conv_csv, a.conv_rec, have_em ? em : NULL);
+	} else if (!have_em) {
 		fprintf(stderr, "feecscope replay: %s: no EM in the file: give --em (a profile, a saved EM or a "
-			"debugfs tree)\n", path);
-		fs_em_cpu_hint(meta.nr_cpus, err, sizeof(err));
+			"debugfs tree)\n", a.path);
+		fs_em_cpu_hint(src.meta.nr_cpus, err, sizeof(err));
 		fs_cli_hint(err);
-		goto out;
+	} else {
+		ret = replay_run(&a.ro, &src, em, emulate);
 	}
-	fs_run_apply(&ro, meta.kernel_release, &o, head, sizeof(head));
-	o.em = em;
-	o.kernel_release = meta.kernel_release;
-	o.head = head[0] ? head : NULL;
-	fs_run_output_paths(&ro, &out);
-	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
-		say(err);
-		goto out;
-	}
-	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
-	if (!p) {
-		say(err);
-		goto out;
-	}
-	const struct fs_rec_hdr *h;
-	int rc;
-	char ferr[512] = "";
-	while ((rc = src_next(&src, &h, err, sizeof(err))) == 1)
-		if (fs_pipeline_feed(p, h, ferr, sizeof(ferr))) {
-			snprintf(err, sizeof(err), "%s: %s", path, ferr);
-			rc = -1;
-			break;
-		}
-	/* A damaged file still gets the summary of what replayed, then the error and exit 1. */
-	if (fs_pipeline_finish(p, ferr, sizeof(ferr))) {
-		say(ferr);
-		rc = -1;
-	} else if (rc < 0) {
-		say(err);
-	}
-	ret = rc < 0 ? FS_EXIT_FAIL : fs_run_filter_end(cli.cmd, fs_pipeline_stats(p), fs_pipeline_filter(p));
-	fs_pipeline_free(p);
 out:
-	src_close(&src);
-	fs_rec_meta_free(&meta);
+	fs_source_close(&src);
 	free(em);
 	return ret;
 }

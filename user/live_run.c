@@ -15,6 +15,7 @@
 #include "source/live_status.h"
 #include "source/proc_stats.h"
 #include "cli.h"
+#include "run.h"
 #include "run_opts.h"
 #include "em/em_io.h"
 #include "output/live_view.h"
@@ -44,6 +45,16 @@ struct fs_live_run {
 	struct fs_em em_cur; /* the kernel's EM as last read (runtime changes: check_em_update) */
 	bool em_pending;     /* em_update waits for the collector's records before its time */
 	struct fs_em_watch *em_watch; /* NULL when the EM is not the kernel's */
+	/* records completed and not yet handed to fs_run() (live_next), each at an 8-byte offset */
+	unsigned char *q;
+	size_t q_head, q_len, q_cap;
+	enum { LIVE_RUNNING, LIVE_DRAINED, LIVE_ENDED } state;
+	bool tick;           /* an interval is due once the queue is empty */
+	double t0, next;
+	double tick_at;      /* when the due interval was seen: the view's elapsed time */
+	__u64 cnt[FS_CNT__NR];
+	bool warned_lost;
+	struct fs_live_view *view;
 };
 
 /* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
@@ -109,13 +120,49 @@ static void dump_record(const struct fs_rec_hdr *h)
 	}
 }
 
-/* A record the pairing completed (or live made itself) goes to the pipeline. */
+/*
+ * A record the pairing completed (or live made itself) waits in the queue
+ * for live_next(), which fs_run() feeds to the pipeline in this order.
+ */
 static void feed(struct fs_live_run *r, const struct fs_rec_hdr *rec)
 {
-	if (!r->feed_rc && fs_pipeline_feed(r->pipe, rec, r->feed_err, sizeof(r->feed_err))) {
-		r->feed_rc = -1;
-		g_stop = 1;
+	size_t at = (r->q_len + 7) & ~(size_t)7; /* the records' __u64 fields stay aligned */
+
+	if (r->feed_rc)
+		return;
+	if (at + rec->size > r->q_cap) {
+		size_t cap = r->q_cap ? r->q_cap : 64 * 1024;
+		unsigned char *q;
+
+		while (at + rec->size > cap)
+			cap *= 2;
+		q = realloc(r->q, cap);
+		if (!q) {
+			snprintf(r->feed_err, sizeof(r->feed_err), "out of memory");
+			r->feed_rc = -1;
+			return;
+		}
+		r->q = q;
+		r->q_cap = cap;
 	}
+	memcpy(r->q + at, rec, rec->size);
+	r->q_len = at + rec->size;
+}
+
+/* The oldest queued record, valid until the next feed(). */
+static const struct fs_rec_hdr *unqueue(struct fs_live_run *r)
+{
+	const struct fs_rec_hdr *h;
+
+	if (r->q_head == r->q_len) {
+		r->q_head = r->q_len = 0; /* empty: the next feed starts over */
+		return NULL;
+	}
+	h = (const void *)(r->q + r->q_head);
+	r->q_head = (r->q_head + h->size + 7) & ~(size_t)7;
+	if (r->q_head > r->q_len)
+		r->q_head = r->q_len;
+	return h;
 }
 
 /*
@@ -346,29 +393,142 @@ static void sample(struct fs_live_run *r, struct fs_view_sample *s, double elaps
 	s->expired = fs_pair_stats(r->pair)->expired;
 }
 
-int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
+/*
+ * The end (--duration, q, Ctrl-C, SIGTERM, a ring that cannot be read):
+ * the terminal given back for the summary, the events stopped, what is in
+ * flight queued.
+ */
+static void begin_end(struct fs_live_run *r)
 {
-	static struct fs_view_info vi;
-	struct fs_live_view *view = NULL;
-	struct fs_view_sample s;
-	__u64 cnt[FS_CNT__NR] = { 0 };
-	char err[512], banner[1024];
-	bool warned_lost = false;
-	int rc = FS_EXIT_FAIL;
-	double t0, next;
+	fs_live_view_close(r->view);
+	fs_live_bpf_stop(r->bpf);
+	fs_live_bpf_drain(r->bpf);
+	fs_live_bpf_counters(r->bpf, r->cnt);
+	report_lost(r, r->cnt);
+	fs_pair_flush(r->pair);
+	feed_em_update(r); /* a change read after the last record still belongs in the recording */
+	r->state = LIVE_DRAINED;
+}
 
-	r->pipe = fs_pipeline_new(po, err, sizeof(err));
-	if (!r->pipe) {
-		fs_cli_error("live", "%s", err);
-		return FS_EXIT_FAIL;
+/* An interval's readings, queued before its tick: lost records, cpufreq, CPU statistics, the EM. */
+static void interval_due(struct fs_live_run *r, double now)
+{
+	r->next += r->cfg.interval_s;
+	if (r->next < now) /* a stop (Ctrl-Z) or a slow interval: no burst of catch-up frames */
+		r->next = now + r->cfg.interval_s;
+	fs_live_bpf_counters(r->bpf, r->cnt);
+	report_lost(r, r->cnt);
+	if (r->track_cpufreq)
+		update_cpufreq_pressure(r);
+	feed_cpu_stats(r);
+	if (r->em_watch && fs_em_watch_polls(r->em_watch))
+		check_em_update(r);
+	r->tick = true;
+	r->tick_at = now;
+}
+
+/* One turn of the collector: keys, then a poll of the rings until the next interval (at most MAX_WAIT_MS). */
+static void step(struct fs_live_run *r)
+{
+	struct fs_view_sample s;
+	double now = mono_s();
+	enum fs_view_event ev = g_stop ? FS_VIEW_NONE : fs_live_view_input(r->view);
+
+	if (g_stop || ev == FS_VIEW_QUIT || (r->cfg.duration_s > 0 && now - r->t0 >= r->cfg.duration_s)) {
+		begin_end(r);
+		return;
 	}
+	if (ev == FS_VIEW_REDRAW) {
+		sample(r, &s, now - r->t0, r->cnt);
+		fs_live_view_redraw(r->view, &s);
+	}
+	int wait_ms = (int)((r->next - now) * 1000);
+
+	/* a notified EM change takes effect from the record after it (within MAX_WAIT_MS) */
+	if (r->em_watch && fs_em_watch_pending(r->em_watch) > 0)
+		check_em_update(r);
+	if (wait_ms <= 0) {
+		interval_due(r, now);
+		return;
+	}
+	int n = fs_live_bpf_poll(r->bpf, wait_ms > MAX_WAIT_MS ? MAX_WAIT_MS : wait_ms);
+
+	if (n < 0 && n != -EINTR) {
+		fs_live_view_warn(r->view, "reading the ring buffer: %s", strerror(-n));
+		begin_end(r);
+	}
+}
+
+/*
+ * The live source (source.h): the queue first, then an interval's tick,
+ * else the collector's next turn; at the end, once everything drained is
+ * fed, the CPU time of every task still placed and the CPU statistics.
+ */
+static int live_next(void *self, const struct fs_rec_hdr **rec, char *err, size_t errlen)
+{
+	struct fs_live_run *r = self;
+
+	for (;;) {
+		if (r->feed_rc) {
+			snprintf(err, errlen, "%s", r->feed_err);
+			return -1;
+		}
+		if ((*rec = unqueue(r)))
+			return 1;
+		if (r->tick) {
+			r->tick = false;
+			return FS_SOURCE_TICK;
+		}
+		if (r->state == LIVE_ENDED)
+			return 0;
+		if (r->state == LIVE_DRAINED) {
+			fs_pipeline_open_tasks(r->pipe, feed_task_time, r);
+			feed_cpu_stats(r);
+			r->state = LIVE_ENDED;
+			continue;
+		}
+		step(r);
+	}
+}
+
+static void live_close(void *self)
+{
+	(void)self; /* fs_live_run_free() destroys the collector */
+}
+
+static const struct fs_source_ops live_ops = { .next = live_next, .close = live_close };
+
+/* fs_run()'s interval hook: the files flushed, the view updated. */
+static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errlen)
+{
+	struct fs_live_run *r = ctx;
+	struct fs_view_sample s;
+
+	if (fs_pipeline_flush(p, err, errlen))
+		return -1;
+	if (r->cnt[FS_CNT_LOST] && !r->warned_lost) {
+		fs_live_view_warn(r->view, "the ring buffer was full: records lost (a larger --ringbuf-size "
+				  "helps)");
+		r->warned_lost = true;
+	}
+	sample(r, &s, r->tick_at - r->t0, r->cnt);
+	fs_live_view_update(r->view, &s);
+	/* with the screen on the same terminal the counters would tear it: they come at the end */
+	if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
+		fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
+	return 0;
+}
+
+/* Before the first record: the CPU statistics the energy grows from, and the EM watch. 0 or -1 (printed). */
+static int live_begin(struct fs_live_run *r, const struct fs_pipeline_opts *po)
+{
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
 	r->em_cur = *po->em;
 	if (!po->emulate_eas) {
 		r->em_watch = fs_em_watch_new(true);
 		if (!r->em_watch) {
 			fs_cli_error("live", "out of memory");
-			return FS_EXIT_FAIL;
+			return -1;
 		}
 		if (r->cfg.bpf.verbose)
 			fprintf(stderr, "feecscope live: EM changes: %s\n", fs_em_watch_how(r->em_watch));
@@ -376,95 +536,45 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		if (!fs_em_watch_polls(r->em_watch))
 			check_em_update(r);
 	}
+	return 0;
+}
 
+int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
+{
+	static struct fs_view_info vi;
+	struct fs_source src = { .ops = &live_ops, .self = r };
+	struct fs_run_hooks hooks = { .interval = on_interval, .ctx = r, .no_finish_on_error = true };
+	struct fs_run_status st;
+	char err[512], banner[1024];
+	int rc = FS_EXIT_FAIL;
+
+	r->pipe = fs_pipeline_new(po, err, sizeof(err));
+	if (!r->pipe) {
+		fs_cli_error("live", "%s", err);
+		return FS_EXIT_FAIL;
+	}
+	if (live_begin(r, po))
+		return FS_EXIT_FAIL;
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 
 	view_info(r, po, &vi, banner, sizeof(banner));
-	view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
-	if (!view) {
+	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
+	if (!r->view) {
 		fs_cli_error("live", "out of memory");
 		return FS_EXIT_FAIL;
 	}
-	t0 = mono_s();
-	next = t0 + r->cfg.interval_s;
-	while (!g_stop) {
-		double now = mono_s();
-		enum fs_view_event ev = fs_live_view_input(view);
-
-		if (ev == FS_VIEW_QUIT || (r->cfg.duration_s > 0 && now - t0 >= r->cfg.duration_s))
-			break;
-		if (ev == FS_VIEW_REDRAW) {
-			sample(r, &s, now - t0, cnt);
-			fs_live_view_redraw(view, &s);
-		}
-		int wait_ms = (int)((next - now) * 1000);
-
-		/* a notified EM change takes effect from the record after it (within MAX_WAIT_MS) */
-		if (r->em_watch && fs_em_watch_pending(r->em_watch) > 0)
-			check_em_update(r);
-		if (wait_ms > 0) {
-			int n = fs_live_bpf_poll(r->bpf, wait_ms > MAX_WAIT_MS ? MAX_WAIT_MS : wait_ms);
-
-			if (n < 0 && n != -EINTR) {
-				fs_live_view_warn(view, "reading the ring buffer: %s", strerror(-n));
-				break;
-			}
-			continue;
-		}
-		next += r->cfg.interval_s;
-		if (next < now) /* a stop (Ctrl-Z) or a slow interval: no burst of catch-up frames */
-			next = now + r->cfg.interval_s;
-		fs_live_bpf_counters(r->bpf, cnt);
-		report_lost(r, cnt);
-		if (r->track_cpufreq)
-			update_cpufreq_pressure(r);
-		feed_cpu_stats(r);
-		if (r->em_watch && fs_em_watch_polls(r->em_watch))
-			check_em_update(r);
-		if (fs_pipeline_flush(r->pipe, err, sizeof(err))) {
-			snprintf(r->feed_err, sizeof(r->feed_err), "%s", err);
-			r->feed_rc = -1;
-			break;
-		}
-		if (cnt[FS_CNT_LOST] && !warned_lost) {
-			fs_live_view_warn(view, "the ring buffer was full: records lost (a larger --ringbuf-size "
-					  "helps)");
-			warned_lost = true;
-		}
-		sample(r, &s, now - t0, cnt);
-		fs_live_view_update(view, &s);
-		/* with the screen on the same terminal the counters would tear it: they come at the end */
-		if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
-			fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
-	}
-	/* The summary goes to the normal screen: give the terminal back first. */
-	fs_live_view_close(view);
-
-	/* Shutdown: stop the events, take what is in flight, complete the files. */
-	fs_live_bpf_stop(r->bpf);
-	fs_live_bpf_drain(r->bpf);
-	fs_live_bpf_counters(r->bpf, cnt);
-	report_lost(r, cnt);
-	fs_pair_flush(r->pair);
-	feed_em_update(r); /* a change read after the last record still belongs in the recording */
-	if (r->feed_rc)
-		goto out;
-	/* The CPU time of every task still placed, and the CPU statistics, end the observation. */
-	fs_pipeline_open_tasks(r->pipe, feed_task_time, r);
-	feed_cpu_stats(r);
-	if (r->feed_rc)
-		goto out;
+	r->t0 = mono_s();
+	r->next = r->t0 + r->cfg.interval_s;
 	/* The summary and the files are exactly what replay of the recording gives. */
-	if (fs_pipeline_finish(r->pipe, r->feed_err, sizeof(r->feed_err))) {
-		r->feed_rc = -1;
-		goto out;
+	if (fs_run(r->pipe, &src, &hooks, &st)) {
+		fs_live_view_close(r->view); /* the terminal back before the error */
+		fs_cli_error("live", "%s", st.read_rc ? st.read_err : st.finish_err);
+	} else {
+		fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
+		rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
 	}
-	fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, cnt, fs_pair_stats(r->pair));
-	rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
-out:
-	if (r->feed_rc)
-		fs_cli_error("live", "%s", r->feed_err);
-	fs_live_view_free(view);
+	fs_live_view_free(r->view);
+	r->view = NULL;
 	return rc;
 }
 
@@ -476,5 +586,6 @@ void fs_live_run_free(struct fs_live_run *r)
 	fs_em_watch_free(r->em_watch);
 	fs_pair_free(r->pair);
 	fs_live_bpf_destroy(r->bpf);
+	free(r->q);
 	free(r);
 }

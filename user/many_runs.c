@@ -8,15 +8,14 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "engine/verdict.h"
-#include "records/csv_records.h"
-#include "records/recording.h"
+#include "run.h"
 
 /* ---- one recording ---- */
 
 /* The output that keeps what report needs from a run's final report. */
 static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
-	struct fs_run *r = self;
+	struct fs_run_result *r = self;
 
 	r->wakeups = rep->st->wakeups;
 	r->span_ns = rep->span_ns;
@@ -58,71 +57,55 @@ static void keep_free(void *self)
 
 static const struct fs_output_ops keep_ops = { .finish = keep_finish, .free = keep_free };
 
-struct source {
-	struct fs_rec_reader *rec;
-	struct fs_csv_reader *csv;
-};
-
-static void replay_one(struct fs_run *r)
+/* The pipeline of r's source: its kernel's policy and the twin, the one output keeping the result. */
+static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs_source *s, const struct fs_em *em,
+					char *err, size_t errlen)
 {
-	struct fs_rec_meta meta = { 0 };
-	struct source s = { 0 };
-	struct fs_em *em = calloc(1, sizeof(*em));
 	struct fs_pipeline_opts o = { 0 };
+	char why[400];
+
+	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s", s->meta.kernel_release);
+	/* the default pair, as `replay` picks it: the release's policy and its twin */
+	const struct fs_policy_desc *d = fs_policy_for_release(s->meta.kernel_release, why, sizeof(why));
+	o.policies[o.nr_policies++] = d;
+	if (d->twin && fs_policy_find(d->twin))
+		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
+	o.em = em;
+	o.emulate_eas = !s->meta.em_is_kernel;
+	o.kernel_release = r->kernel_release;
+	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
+	o.nr_outputs = 1;
+	return fs_pipeline_new(&o, err, errlen);
+}
+
+static void replay_one(struct fs_run_result *r)
+{
+	struct fs_source s = { 0 };
+	struct fs_em *em = calloc(1, sizeof(*em));
 	struct fs_pipeline *p = NULL;
+	struct fs_run_status st;
 	char err[512] = "", why[400];
-	bool is_rec, binary;
-	const struct fs_rec_hdr *h;
-	int rc;
 
 	if (!em) {
 		snprintf(r->error, sizeof(r->error), "%s: out of memory", r->path);
 		return;
 	}
-	if (fs_rec_sniff(r->path, &is_rec, &binary, err, sizeof(err)))
+	if (fs_source_open_file(&s, r->path, NULL, err, sizeof(err)))
 		goto fail;
-	if (binary && !is_rec) {
-		snprintf(err, sizeof(err), "%s: bad magic: not a feecscope recording (nor a text CSV)", r->path);
-		goto fail;
-	}
-	if (!(is_rec ? (void *)(s.rec = fs_rec_reader_open(r->path, &meta, err, sizeof(err))) :
-		       (void *)(s.csv = fs_csv_reader_open(r->path, &meta, err, sizeof(err)))))
-		goto fail;
-	if (!meta.em_text) {
+	if (!s.meta.em_text) {
 		snprintf(err, sizeof(err), "%s: no EM in the file (report replays only files that carry theirs)",
 			 r->path);
 		goto fail;
 	}
-	if (fs_em_parse_text(meta.em_text, meta.em_len, r->path, em, why, sizeof(why))) {
+	if (fs_em_parse_text(s.meta.em_text, s.meta.em_len, r->path, em, why, sizeof(why))) {
 		snprintf(err, sizeof(err), "%s: embedded EM: %s", r->path, why);
 		goto fail;
 	}
-	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s", meta.kernel_release);
-	/* the default pair, as `replay` picks it: the release's policy and its twin */
-	const struct fs_policy_desc *d = fs_policy_for_release(meta.kernel_release, why, sizeof(why));
-	o.policies[o.nr_policies++] = d;
-	if (d->twin && fs_policy_find(d->twin))
-		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
-	o.em = em;
-	o.emulate_eas = !meta.em_is_kernel;
-	o.kernel_release = r->kernel_release;
-	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
-	o.nr_outputs = 1;
-	if (!(p = fs_pipeline_new(&o, err, sizeof(err))))
+	if (!(p = pipeline_for(r, &s, em, err, sizeof(err))))
 		goto fail;
-	while ((rc = s.rec ? fs_rec_reader_next(s.rec, &h, err, sizeof(err)) :
-			     fs_csv_reader_next(s.csv, &h, err, sizeof(err))) == 1)
-		if (fs_pipeline_feed(p, h, why, sizeof(why))) {
-			snprintf(err, sizeof(err), "%s: %s", r->path, why);
-			rc = -1;
-			break;
-		}
 	/* like replay: what replayed before a damage still counts, and the error says where */
-	if (fs_pipeline_finish(p, why, sizeof(why)) && rc >= 0) {
-		snprintf(err, sizeof(err), "%s", why);
-		rc = -1;
-	}
-	if (rc < 0) {
+	if (fs_run(p, &s, NULL, &st)) {
+		snprintf(err, sizeof(err), "%.*s", (int)sizeof(err) - 1, st.read_rc ? st.read_err : st.finish_err);
 		r->partial = r->procs != NULL;
 		goto fail;
 	}
@@ -131,16 +114,14 @@ fail:
 	snprintf(r->error, sizeof(r->error), "%s", err[0] ? err : "failed");
 out:
 	fs_pipeline_free(p);
-	fs_rec_reader_close(s.rec);
-	fs_csv_reader_close(s.csv);
-	fs_rec_meta_free(&meta);
+	fs_source_close(&s);
 	free(em);
 }
 
 /* ---- the workers ---- */
 
 struct pool {
-	struct fs_run *runs;
+	struct fs_run_result *runs;
 	size_t n, next, done;
 	pthread_mutex_t lock;
 	fs_many_progress_fn progress;
@@ -179,7 +160,7 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 	if (!procs)
 		return -1;
 	for (size_t j = 0; j < k; j++) {
-		const struct fs_run *r = &m->runs[idx[j]];
+		const struct fs_run_result *r = &m->runs[idx[j]];
 
 		if (!r->has_verdict)
 			continue;
@@ -287,7 +268,7 @@ int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progres
 	if (!placed)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		const struct fs_run *r = &out->runs[i];
+		const struct fs_run_result *r = &out->runs[i];
 		size_t k = 0;
 
 		if (placed[i] || !r->has_verdict)

@@ -57,7 +57,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 
 	fputs("recording           kernel        wake-ups   secs  margin costs (95 % CI)\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
-		const struct fs_run *r = &m->runs[i];
+		const struct fs_run_result *r = &m->runs[i];
 
 		fprintf(o, "%-19s ", tail(r->path, 19, cut, sizeof(cut)));
 		if (!r->has_verdict) {
@@ -150,7 +150,7 @@ void fs_many_print_json(FILE *o, const struct fs_many *m)
 
 	fputs("{\n  \"schema\": 1,\n  \"recordings\": [", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
-		const struct fs_run *r = &m->runs[i];
+		const struct fs_run_result *r = &m->runs[i];
 
 		fprintf(o, "%s\n    {\"path\": ", i ? "," : "");
 		jstr(o, r->path);
@@ -228,7 +228,7 @@ void fs_many_print_csv(FILE *o, const struct fs_many *m)
 	fputs("path,kernel_release,em,policy,twin,wakeups,duration_s,cpu_energy_mj,delta_mj,ci95_lo_mj,ci95_hi_mj,"
 	      "measurable,error\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
-		const struct fs_run *r = &m->runs[i];
+		const struct fs_run_result *r = &m->runs[i];
 
 		csv_cell(o, r->path);
 		fputc(',', o);

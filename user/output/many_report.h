@@ -16,7 +16,7 @@ struct fs_run_proc {
 };
 
 /* One recording's result. */
-struct fs_run {
+struct fs_run_result {
 	const char *path;
 	char error[512];                /* non-empty: it could not be replayed (fully) */
 	bool partial;                   /* replayed up to a damage, the error says where */
@@ -45,7 +45,7 @@ struct fs_runs_total {
 
 struct fs_many {
 	size_t nr_runs;
-	struct fs_run *runs;            /* in the order given */
+	struct fs_run_result *runs;     /* in the order given */
 	size_t nr_groups;
 	struct fs_runs_total *groups;   /* in order of first appearance */
 	struct fs_runs_total all;
