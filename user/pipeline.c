@@ -182,7 +182,7 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	const struct fs_report *r = &p->rep;
 	struct fs_sim_run_in in = {
 		.em = &p->em, .policies = p->o.policies, .nr_policies = p->o.nr_policies,
-		.kernel_policy = kernel_policy(p), .physics = p->o.sim_physics,
+		.kernel_policy = kernel_policy(p), .physics = p->o.sim_physics, .max_span_ns = p->o.sim_max_span_ns,
 		.rec_energy = r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
 			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
 	};

@@ -44,6 +44,7 @@ struct fs_pipeline_opts {
 	enum fs_sim_physics sim_physics;
 	/* The recorded kernel's policy for the self-check; NULL: the one kernel_release maps to. */
 	const struct fs_policy_desc *sim_kernel_policy;
+	__u64 sim_max_span_ns; /* 0: FS_SIM_MAX_SPAN_NS (the fuzz harnesses set less) */
 	/* Where results go; the pipeline owns them from fs_pipeline_new() on (freed with it). */
 	struct fs_output outputs[FS_MAX_OUTPUTS];
 	int nr_outputs;

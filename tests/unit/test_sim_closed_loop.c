@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fs_sim_closed_loop(): the run's policies and the kernel's, the margin's cost, the self-check. */
 #include <math.h>
+#include <string.h>
 #include "test.h"
 #include "em_builders.h"
 #include "sim_builders.h"
@@ -84,6 +85,31 @@ FS_TEST(sim_closed_loop_rejects_no_policy)
 	periodic(&wl, &em);
 	EXPECT_TRUE(fs_sim_closed_loop(&wl, &in, &rep, err, sizeof(err)) == -1);
 	EXPECT_TRUE(err[0] != 0);
+	fs_sim_report_free(&rep);
+	fs_sim_workload_free(&wl);
+}
+
+/* A workload longer than max_span_ns is said, not simulated (the machine's cost grows with it). */
+FS_TEST(sim_closed_loop_span_limit)
+{
+	struct fs_sim_workload wl;
+	struct fs_em em;
+	struct fs_sim_report rep;
+	char err[160] = "";
+	const struct fs_policy_desc *pols[1] = { fs_policy_find("v6.1") };
+	struct fs_sim_run_in in = {
+		.em = &em, .policies = pols, .nr_policies = 1, .physics = FS_SIM_DEVICE, .rec_energy = NAN,
+		.max_span_ns = 100 * MS, /* the workload spans 200 ms */
+	};
+
+	periodic(&wl, &em);
+	ASSERT_TRUE(fs_sim_closed_loop(&wl, &in, &rep, err, sizeof(err)) == 0);
+	EXPECT_TRUE(!rep.ran);
+	EXPECT_TRUE(strstr(rep.why, "spans 0.2 s, more than the simulation's 0.1 s") != NULL);
+	fs_sim_report_free(&rep);
+	in.max_span_ns = 0; /* the default limit: 6 h */
+	ASSERT_TRUE(fs_sim_closed_loop(&wl, &in, &rep, err, sizeof(err)) == 0);
+	EXPECT_TRUE(rep.ran);
 	fs_sim_report_free(&rep);
 	fs_sim_workload_free(&wl);
 }

@@ -83,6 +83,13 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 		snprintf(err, errlen, "simulation: %d policies (1..%d)", in->nr_policies, FS_MAX_POLICIES);
 		return -1;
 	}
+	const __u64 max_span = in->max_span_ns ? in->max_span_ns : FS_SIM_MAX_SPAN_NS;
+
+	if (wl->end_ns > max_span) {
+		snprintf(rep->why, sizeof(rep->why), "the recording spans %.4g s, more than the simulation's %.4g s",
+			 (double)wl->end_ns / 1e9, (double)max_span / 1e9);
+		return 0;
+	}
 	for (; n < in->nr_policies; n++) {
 		if (simulate(wl, in, rep, in->policies[n], &res[n], err, errlen))
 			goto out;

@@ -13,6 +13,11 @@
 /* The machine's settings where the recording cannot tell (docs/simulation.md, "Settings"). */
 #define FS_SIM_DEFAULT_HZ 250                    /* Debian's and Android's arm64 CONFIG_HZ */
 #define FS_SIM_DEFAULT_RATE_LIMIT_NS 1000000ull  /* schedutil: 1000 us, cpufreq's LATENCY_MULTIPLIER default */
+/*
+ * The longest recording simulated: the machine ticks every CPU every 1/HZ
+ * while anything runs, so its cost grows with the span (docs/simulation.md).
+ */
+#define FS_SIM_MAX_SPAN_NS (6 * 3600 * 1000000000ull)
 
 /* One policy's simulated figures the outputs show besides its energy. */
 struct fs_sim_policy_row {
@@ -48,12 +53,14 @@ struct fs_sim_run_in {
 	const struct fs_policy_desc *kernel_policy;   /* NULL: no self-check */
 	enum fs_sim_physics physics;
 	double rec_energy;                            /* the recording's CPU energy, EM unit x s; NAN if none */
+	__u64 max_span_ns;                            /* longer workloads are not simulated; 0: FS_SIM_MAX_SPAN_NS */
 };
 
 /*
  * Simulate wl under every policy (and the kernel's, for the self-check) and
- * fill rep. 0, or -1 with err (out of memory, bad params). rep is freed with
- * fs_sim_report_free, also after an error.
+ * fill rep. 0, or -1 with err (out of memory, bad params). A workload longer
+ * than max_span_ns is not simulated: 0, rep->ran false and rep->why says so.
+ * rep is freed with fs_sim_report_free, also after an error.
  */
 int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
 		       char *err, size_t errlen);

@@ -72,16 +72,16 @@ static long signed_pct(double v)
 static void part(char *buf, size_t len, const char *what, double v, bool close)
 {
 	if (close)
-		snprintf(buf, len, "%s within %ld %%", what, within(v));
+		snprintf(buf, len, "%.40s within %ld %%", what, within(v));
 	else
-		snprintf(buf, len, "%s %+ld %%", what, signed_pct(v));
+		snprintf(buf, len, "%.40s %+ld %%", what, signed_pct(v));
 }
 
 int fs_sim_selfcheck_line(const struct fs_sim_selfcheck *c, const struct fs_em *em, char *buf, size_t len)
 {
 	if (c->worst_pd < 0)
 		return snprintf(buf, len, "simulation: the recording has no CPU time to check it against");
-	char busy[64], busy_short[48], energy[48] = "", mig[48] = "", line[256];
+	char busy[64], busy_short[64], energy[64] = "", mig[64] = "", line[256];
 	bool busy_close = fabs(c->busy_worst_pct) <= FS_SIM_CHECK_PCT;
 	const char *lead = c->reproduces ? "simulation reproduces the recording: " :
 			   "simulation differs from the recording: ";
