@@ -74,6 +74,14 @@ extern int fs_test_failures; /* in the child: failed assertions so far */
 			FS_FAIL_AT("\"%s\" should contain \"%s\"", fs_h_ ? fs_h_ : "(null)", fs_n_); \
 	} while (0)
 
+/* Doubles equal to within 1e-9 relative (of b, plus 1e-9 absolute). */
+#define EXPECT_NEAR(a, b)                                                                   \
+	do {                                                                                \
+		double fs_x_ = (a), fs_y_ = (b);                                            \
+		if (!(__builtin_fabs(fs_x_ - fs_y_) <= 1e-9 * (1 + __builtin_fabs(fs_y_)))) \
+			FS_FAIL_AT("%s == %s: got %.12g, want %.12g", #a, #b, fs_x_, fs_y_); \
+	} while (0)
+
 /* Stop the test here when a precondition fails. */
 #define ASSERT_TRUE(c)                                                              \
 	do {                                                                        \

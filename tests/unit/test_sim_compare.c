@@ -14,13 +14,6 @@
 static struct fs_em em;
 static struct fs_sim_result res[3];
 
-#define EXPECT_NEAR(a, b)                                                                   \
-	do {                                                                                \
-		double fs_x_ = (a), fs_y_ = (b);                                            \
-		if (!(fabs(fs_x_ - fs_y_) <= 1e-9 * (1 + fabs(fs_y_))))                     \
-			FS_FAIL_AT("%s == %s: got %.12g, want %.12g", #a, #b, fs_x_, fs_y_); \
-	} while (0)
-
 /*
  * Five threads in three processes; energies per policy chosen so that
  * E(v5.4) - E(v5.4-nomargin) = 4.75 - 4.0 = 0.75, all of it in process 100,

@@ -14,13 +14,6 @@ static struct fs_em em;
 static struct fs_sim_result res[1];
 static struct fs_sim_observed obs;
 
-#define EXPECT_NEAR(a, b)                                                                   \
-	do {                                                                                \
-		double fs_x_ = (a), fs_y_ = (b);                                            \
-		if (!(fabs(fs_x_ - fs_y_) <= 1e-9 * (1 + fabs(fs_y_))))                     \
-			FS_FAIL_AT("%s == %s: got %.12g, want %.12g", #a, #b, fs_x_, fs_y_); \
-	} while (0)
-
 /* Little (cpu0-1) 1000 ms busy, big (cpu2-3) 1000 ms; 100 migrations; simulated +2 % / -3 %, 112 moves. */
 static void close_run(void)
 {
