@@ -10,7 +10,7 @@
 
 #define FS_JSON_SCHEMA 1
 
-static void str(FILE *o, const char *s, size_t max)
+void fs_json_str(FILE *o, const char *s, size_t max)
 {
 	fputc('"', o);
 	for (size_t i = 0; i < max && s[i]; i++) {
@@ -94,7 +94,7 @@ static void write_policies(FILE *o, const struct fs_report *r)
 		const struct fs_policy_stats *p = &st->pol[i];
 
 		fprintf(o, "%s\n    {\"name\": ", i ? "," : "");
-		str(o, p->desc->name, 64);
+		fs_json_str(o, p->desc->name, 64);
 		fprintf(o, ", \"reference\": %s, \"has_margin\": %s, ", i ? "false" : "true",
 			p->desc->has_margin ? "true" : "false");
 		u64(o, "decided", p->decided, true);
@@ -118,9 +118,9 @@ static void write_verdicts(FILE *o, const struct fs_report *r)
 		const struct fs_verdict *V = &r->verdicts[v];
 
 		fprintf(o, "%s\n    {\"policy\": ", v ? "," : "");
-		str(o, r->st->pol[V->pol].desc->name, 64);
+		fs_json_str(o, r->st->pol[V->pol].desc->name, 64);
 		fputs(", \"twin\": ", o);
-		str(o, r->st->pol[V->twin].desc->name, 64);
+		fs_json_str(o, r->st->pol[V->twin].desc->name, 64);
 		fputs(", \"delta_mj\": ", o);
 		mj(o, V->delta_fj);
 		if (fs_verdict_has_interval(V)) {
@@ -159,7 +159,7 @@ static void write_processes(FILE *o, const struct fs_report *r)
 		else
 			fprintf(o, "%u", g->uid);
 		fputs(", \"comm\": ", o);
-		str(o, g->comm, FS_COMM_LEN - 1);
+		fs_json_str(o, g->comm, FS_COMM_LEN - 1);
 		fprintf(o, ", \"threads\": %d, ", g->nr_threads);
 		u64(o, "runtime_ns", g->runtime_ns, true);
 		u64(o, "wakeups", g->wakeups, true);
@@ -185,11 +185,11 @@ static void write_report(FILE *o, const struct fs_report *r)
 	char b[64];
 
 	fprintf(o, "{\n  \"schema\": %d,\n  \"feecscope_version\": ", FS_JSON_SCHEMA);
-	str(o, FS_VERSION_STRING, 64);
+	fs_json_str(o, FS_VERSION_STRING, 64);
 	fputs(",\n  \"kernel_release\": ", o);
-	str(o, r->kernel_release ? r->kernel_release : "", 64);
+	fs_json_str(o, r->kernel_release ? r->kernel_release : "", 64);
 	fputs(",\n  \"em\": {\"source\": ", o);
-	str(o, r->em->source, sizeof(r->em->source));
+	fs_json_str(o, r->em->source, sizeof(r->em->source));
 	fprintf(o, ", \"nr_cpus\": %d, \"nr_pd\": %d, \"eas_emulated\": %s},\n", r->em->nr_cpus, r->em->nr_pd,
 		r->emulate_eas ? "true" : "false");
 	fprintf(o, "  \"estimate\": \"%s\",\n", r->wall_time ? "wall-time" : "cpu-time");

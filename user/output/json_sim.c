@@ -62,13 +62,9 @@ void fs_json_sim(FILE *o, const struct fs_report *r)
 
 	fputs("  \"simulation\": ", o);
 	if (!s || !s->ran) {
-		fputs("{\"ran\": false, \"why\": \"", o);
-		for (const char *c = s ? s->why : "no report"; *c; c++) /* printable ASCII, escaped */
-			if (*c == '"' || *c == '\\')
-				fprintf(o, "\\%c", *c);
-			else
-				fputc(*c >= 0x20 && *c < 0x7f ? *c : '?', o);
-		fputs("\"},\n", o);
+		fputs("{\"ran\": false, \"why\": ", o);
+		fs_json_str(o, s ? s->why : "no report", sizeof(s->why));
+		fputs("},\n", o);
 		return;
 	}
 	fprintf(o, "{\n    \"ran\": true, \"physics\": \"%s\", \"hz\": %u, \"rate_limit_ns\": %llu, "

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include "output.h"
 
+/* s (at most max bytes) as a JSON string: quoted, escaped, bytes outside printable ASCII as \u00XX. */
+void fs_json_str(FILE *o, const char *s, size_t max);
+
 /* Writes `  "simulation": {...},` and a newline. */
 void fs_json_sim(FILE *o, const struct fs_report *r);
 

@@ -13,7 +13,7 @@ static const char *physics_name(enum fs_sim_physics ph)
 	return ph == FS_SIM_LAB ? "lab" : "device";
 }
 
-/* ms with two decimals; "-" for none. */
+/* ns as ms with two decimals. */
 static void fmt_ms(char *buf, size_t len, __u64 ns)
 {
 	snprintf(buf, len, "%.2f", (double)ns / 1e6);
