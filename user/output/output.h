@@ -41,6 +41,14 @@ struct fs_decision_row {
 	__u32 flags;          /* FS_WAKE_* as the policies saw them */
 	struct fs_interval iv;
 	struct fs_decision_pol pol[FS_MAX_POLICIES];
+	/*
+	 * The decision's inputs, for the decision hook only (the trace's
+	 * annotations): the wake-up as the policies saw it and each policy's
+	 * whole result (its candidates). NULL in the interval hook: by then
+	 * both belong to a later wake-up.
+	 */
+	const struct fs_wakeup *wakeup;
+	const struct fs_feec_result *res;
 };
 
 #define FS_HIST_BUCKETS FS_ACCT_HIST /* blocked-saving histogram, see accounting docs */
