@@ -744,6 +744,7 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 	r->head = p->o.head;
 	r->filter = &p->o.filter;
 	r->threads = p->o.threads;
+	r->apps = p->o.apps;
 	r->wall_time = fs_acct_wall_time(p->acct);
 	r->span_ns = p->st.last_ts > p->st.first_ts ? p->st.last_ts - p->st.first_ts : 0;
 	r->tot = fs_acct_totals(p->acct);

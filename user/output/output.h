@@ -88,6 +88,7 @@ struct fs_stats {
 };
 
 struct fs_filter;
+struct fs_apps;
 
 /* The end of a run (or a live snapshot of it): what the summary and JSON print. */
 struct fs_report {
@@ -107,6 +108,7 @@ struct fs_report {
 	const struct fs_process *procs;       /* sorted: largest |Δ| first */
 	const struct fs_acct *acct;           /* per-thread detail */
 	bool threads;                         /* list threads under each process */
+	const struct fs_apps *apps;           /* uid -> app (packages.list); NULL = none: by process only */
 	const struct fs_sim_report *sim;      /* the closed-loop answer, at finish (NULL before) */
 };
 
