@@ -291,7 +291,7 @@ int fs_cmd_live(int argc, char **argv)
 		free(em);
 		return rc;
 	}
-	po.apps = apps.nr || o.run.packages ? &apps : NULL;
+	po.apps = apps.nr ? &apps : NULL; /* an empty list: no app to group by */
 
 	cfg.duration_s = o.duration_s;
 	cfg.interval_s = o.interval_s;

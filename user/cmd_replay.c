@@ -245,7 +245,7 @@ static int replay_run(const struct fs_run_opts *ro, struct fs_source *src, const
 	struct fs_apps apps = { 0 };
 	if (ro->packages && fs_packages_load("replay", ro->packages, false, &apps))
 		return FS_EXIT_FAIL;
-	o.apps = ro->packages ? &apps : NULL;
+	o.apps = apps.nr ? &apps : NULL; /* an empty list: no app to group by */
 	int ret = replay_with(ro, src, em, &o);
 	fs_apps_free(&apps);
 	return ret;

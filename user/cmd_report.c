@@ -229,7 +229,7 @@ int fs_cmd_report(int argc, char **argv)
 		goto out;
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
 	struct fs_many m;
-	if (fs_many_run((const char *const *)files.v, files.n, jobs, packages ? &apps : NULL, on_progress, &pr,
+	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, on_progress, &pr,
 			&m)) {
 		fprintf(stderr, "feecscope report: out of memory\n");
 		ret = FS_EXIT_FAIL;
