@@ -16,9 +16,11 @@
  * with a Perfetto trace captured on the same device.
  *
  * Size: per wake-up at most one kernel instant, one instant per policy that
- * differs from the kernel, the CPU power and each policy's ΔP when they
- * change, and each policy's ΔE when its placement closes with a difference;
- * thread names are interned once per thread (docs/perfetto.md measures it).
+ * differs from the kernel (on the thread's track, with the decision's
+ * inputs), the CPU power and each policy's ΔP when they change, and each
+ * policy's ΔE when its placement closes with a difference; a thread's and
+ * its process's track descriptors and names once (docs/perfetto.md measures
+ * it).
  */
 #include <errno.h>
 #include <stdint.h>
