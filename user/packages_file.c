@@ -42,6 +42,10 @@ int fs_packages_load(const char *cmd, const char *path, bool quiet, struct fs_ap
 	}
 	int rc = fs_apps_parse(out, buf, n, path, err, sizeof(err));
 	free(buf);
+	if (rc && quiet) { /* the device's own, not asked for: run on without apps, but say why */
+		fprintf(stderr, "feecscope %s: warning: %s (not grouping by app)\n", cmd, err);
+		return 0;
+	}
 	if (rc) {
 		fs_cli_error(cmd, "--packages %s", err);
 		return FS_EXIT_FAIL;

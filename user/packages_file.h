@@ -13,7 +13,7 @@
  * Read path into out. 0, or FS_EXIT_FAIL after one line on stderr naming
  * the file ("feecscope CMD: --packages PATH: ..."). quiet: a file that is
  * absent or unreadable is no apps and no message (live on a device that
- * may not let it be read).
+ * may not let it be read), a damaged one a warning and no apps.
  */
 int fs_packages_load(const char *cmd, const char *path, bool quiet, struct fs_apps *out);
 
