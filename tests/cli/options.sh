@@ -106,6 +106,8 @@ replay @REC --sim-physics lab             | 0 | lab physics
 replay @REC --sim-physics device          | 0 | device physics
 replay @REC --sim-physics ice             | 2 | --sim-physics 'ice': expected device or lab
 replay @REC --no-sim                      | 0 | not simulated: not asked for
+replay ../em/../view/live.fsr             | 0 | ^simulation differs from the recording
+replay ../em/../view/live.fsr --em pixel4 | 0 | ^simulation, EAS emulated \(not a test of the kernel\)
 replay @CSV -e pixel4 --convert-record @T/c.fsr | 0 | ^$
 replay @REC --convert-csv @T/c.csv        | 0 | ^$
 replay @REC --convert-csv @T/a --convert-record @T/b | 2 | exclude each other
