@@ -214,7 +214,7 @@ static int walk_trace(struct pft *p, const uint8_t *b, size_t len, int depth)
 			return pft_bad_wire(p, "trace", "packet", &f, FS_PBR_LEN);
 		if (walk_packet(p, f.data, f.len, depth))
 			return -1;
-		p->pkt++;
+		p->nr_packets = ++p->pkt;
 	}
 	return rc < 0 ? pft_bad_pb(p, "trace", rc, &f) : 0;
 }
@@ -231,8 +231,12 @@ static int cpu_next(struct pft *p, struct pft_cpu *c)
 	return 1;
 }
 
-static int hand_out(struct pft *p, const struct fs_tev *ev)
+static int hand_out(struct pft *p, struct pft_cpu *c)
 {
+	struct pft_ev *x = &c->ev[c->pos++];
+	const struct fs_tev *ev = &x->ev;
+
+	pft_fill(p, c, x);
 	p->st.events++;
 	if (ev->type == FS_TEV_LOST) {
 		p->st.lost_reports++;
@@ -259,7 +263,7 @@ static int merge(struct pft *p)
 		}
 		if (!best)
 			return 0;
-		if (hand_out(p, &best->ev[best->pos++].ev) || cpu_next(p, best) < 0)
+		if (hand_out(p, best) || cpu_next(p, best) < 0)
 			return -1;
 	}
 }
@@ -288,7 +292,7 @@ static int parse_plain(struct pft *p, const uint8_t *b, size_t len, struct fs_pe
 		snprintf(p->err, p->errlen,
 			 "%s: no sched events (sched_switch, sched_waking, sched_wakeup) in its %llu packets: "
 			 "record with the linux.ftrace data source (docs/traces.md)",
-			 p->name, (unsigned long long)p->pkt);
+			 p->name, (unsigned long long)p->nr_packets);
 		return -1;
 	}
 	return tree ? pft_tree_out(p, tree) : 0;

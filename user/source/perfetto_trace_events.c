@@ -407,8 +407,7 @@ static int to_primary(struct pft *p, struct pft_cpu *c, uint64_t clk, const int6
 	return 0;
 }
 
-/* The emitter's comm and tgid, and for compact sched what the CPU's last switch says. */
-static void fill(struct pft *p, struct pft_cpu *c, struct pft_ev *x)
+void pft_fill(struct pft *p, struct pft_cpu *c, struct pft_ev *x)
 {
 	struct fs_tev *ev = &x->ev;
 	const struct pft_pid *e;
@@ -433,6 +432,10 @@ static void fill(struct pft *p, struct pft_cpu *c, struct pft_ev *x)
 		break;
 	case FS_TEV_RENAME:
 		pft_pid_comm(p, ev->rename.pid, ev->rename.newcomm);
+		break;
+	case FS_TEV_NEWTASK:
+		pft_pid_comm(p, ev->newtask.t.pid, ev->newtask.t.comm);
+		pft_pid_tgid(p, ev->common_pid, ev->newtask.t.pid, ev->newtask.clone_flags & FS_TEV_CLONE_THREAD);
 		break;
 	}
 	if (ev->common_pid == 0)
@@ -477,6 +480,7 @@ static int bundle_field(struct pft *p, struct pft_cpu *c, const struct pft_bundl
 			return -1;
 		x->ev.type = FS_TEV_LOST;
 		x->ev.cpu = (__s32)b->cpu;
+		x->ev.common_pid = -1;
 		x->ev.lost.nr = FS_TEV_LOST_UNKNOWN; /* the bundle says only that some were */
 		return 0;
 	case 4:
@@ -515,7 +519,5 @@ int pft_bundle_decode(struct pft *p, struct pft_cpu *c, const struct pft_bundle 
 	if (!sorted) /* compact switches, compact wakings and the other events: three runs to merge */
 		qsort(c->ev, c->nr_ev, sizeof(*c->ev), ev_cmp);
 	place_lost(c);
-	for (size_t i = 0; i < c->nr_ev; i++)
-		fill(p, c, &c->ev[i]);
 	return 0;
 }

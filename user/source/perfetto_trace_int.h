@@ -42,6 +42,8 @@ struct pft_pid {
 	int32_t pid;         /* 0: empty slot (pid 0 kept apart) */
 	int32_t tgid, ppid, uid;
 	char comm[FS_COMM_LEN];
+	char tree_comm[FS_COMM_LEN]; /* what the ProcessTree packets said (comm: what the events say since) */
+	bool in_tree;
 };
 
 struct pft_pids {
@@ -89,6 +91,7 @@ struct pft {
 	struct pft_cpu *cpu;
 	uint32_t nr_cpu;
 	uint64_t sched_events;
+	uint64_t nr_packets;
 	struct fs_trace_stats st;
 	fs_tev_fn fn;
 	void *ctx;
@@ -115,9 +118,17 @@ void pft_clock_free(struct pft *p);
 int pft_process_tree(struct pft *p, const uint8_t *b, size_t len);
 struct pft_pid *pft_pid_get(struct pft_pids *m, int32_t pid, bool add);
 void pft_pid_comm(struct pft *p, int32_t pid, const char *comm);
+/* task_newtask: the child's tgid, its parent's for a thread (CLONE_THREAD), else its own pid. */
+void pft_pid_tgid(struct pft *p, int32_t parent, int32_t child, bool thread);
 int pft_tree_out(struct pft *p, struct fs_perfetto_tree *tree);
 
 /* perfetto_trace_events.c: bundle b's events into c->ev (times on the bundle's clock converted). */
 int pft_bundle_decode(struct pft *p, struct pft_cpu *c, const struct pft_bundle *b);
+/*
+ * As x is handed out, in time order: the emitter's comm and tgid (what the
+ * tree and the events so far said), and for compact sched what the CPU's
+ * last switch says (the prev task; the emitter of a waking).
+ */
+void pft_fill(struct pft *p, struct pft_cpu *c, struct pft_ev *x);
 
 #endif /* FEECSCOPE_PERFETTO_TRACE_INT_H */

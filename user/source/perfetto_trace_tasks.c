@@ -64,6 +64,16 @@ void pft_pid_comm(struct pft *p, int32_t pid, const char *comm)
 	memcpy(e->comm, comm, FS_COMM_LEN);
 }
 
+void pft_pid_tgid(struct pft *p, int32_t parent, int32_t child, bool thread)
+{
+	const struct pft_pid *pe = thread ? pft_pid_get(&p->pids, parent, false) : NULL;
+	int32_t tgid = thread ? (pe ? pe->tgid : -1) : child;
+	struct pft_pid *e;
+
+	if (tgid > 0 && (e = pft_pid_get(&p->pids, child, true)))
+		e->tgid = tgid;
+}
+
 static void set_comm(char *dst, const uint8_t *s, size_t n)
 {
 	if (n > FS_COMM_LEN - 1)
@@ -103,6 +113,7 @@ static int one_process(struct pft *p, const uint8_t *b, size_t len)
 		return pft_bad_pb(p, path, rc, &f);
 	if (!(e = pft_pid_get(&p->pids, (int32_t)pid, true)))
 		return pid > 0 ? pft_bad(p, path, "out of memory") : 0;
+	e->in_tree = true;
 	e->tgid = (int32_t)pid;
 	e->ppid = (int32_t)ppid;
 	e->uid = (int32_t)uid;
@@ -111,6 +122,7 @@ static int one_process(struct pft *p, const uint8_t *b, size_t len)
 		while (s > cmd && s[-1] != '/')
 			s--;
 		set_comm(e->comm, s, (size_t)(cmd + cmd_len - s));
+		memcpy(e->tree_comm, e->comm, FS_COMM_LEN);
 	}
 	return 0;
 }
@@ -144,10 +156,13 @@ static int one_thread(struct pft *p, const uint8_t *b, size_t len)
 		return pft_bad_pb(p, path, rc, &f);
 	if (!(e = pft_pid_get(&p->pids, (int32_t)tid, true)))
 		return tid > 0 ? pft_bad(p, path, "out of memory") : 0;
+	e->in_tree = true;
 	if (tgid > 0)
 		e->tgid = (int32_t)tgid;
-	if (name)
+	if (name) {
 		set_comm(e->comm, name, name_len);
+		memcpy(e->tree_comm, e->comm, FS_COMM_LEN);
+	}
 	return 0;
 }
 
@@ -176,7 +191,7 @@ static int task_cmp(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* The tasks the tree gave (those with a tgid), by pid. */
+/* The tasks the tree named, by pid. */
 int pft_tree_out(struct pft *p, struct fs_perfetto_tree *tree)
 {
 	size_t n = 0;
@@ -184,21 +199,23 @@ int pft_tree_out(struct pft *p, struct fs_perfetto_tree *tree)
 	tree->tasks = NULL;
 	tree->nr = 0;
 	for (size_t i = 0; i < p->pids.cap; i++)
-		n += p->pids.slot[i].pid && p->pids.slot[i].tgid > 0;
+		n += p->pids.slot[i].in_tree;
 	if (!n)
 		return 0;
 	if (!(tree->tasks = calloc(n, sizeof(*tree->tasks))))
 		return pft_bad(p, "process_tree", "out of memory");
 	for (size_t i = 0; i < p->pids.cap; i++) {
-		const struct pft_pid *e = &p->pids.slot[i];
+		const struct pft_pid *e = &p->pids.slot[i], *pe;
 		struct fs_perfetto_task *t = &tree->tasks[tree->nr];
-		if (!e->pid || e->tgid <= 0)
+		if (!e->in_tree)
 			continue;
 		t->pid = e->pid;
 		t->tgid = e->tgid;
 		t->ppid = e->ppid;
 		t->uid = e->uid;
-		memcpy(t->comm, e->comm, FS_COMM_LEN);
+		if (e->pid != e->tgid && (pe = pft_pid_get(&p->pids, e->tgid, false))) /* a thread: its process's */
+			t->ppid = pe->ppid, t->uid = pe->uid;
+		memcpy(t->comm, e->tree_comm, FS_COMM_LEN);
 		tree->nr++;
 	}
 	qsort(tree->tasks, tree->nr, sizeof(*tree->tasks), task_cmp);
