@@ -100,13 +100,15 @@ static void put_comm(char *dst, const uint8_t *s, size_t n)
 static int put_field(struct pft *p, const struct edesc *e, const struct fdesc *d, const struct fs_pbr_field *f,
 		     struct fs_tev *ev)
 {
-	char path[64];
+	uint32_t want = d->kind == K_STR ? FS_PBR_LEN : FS_PBR_VARINT;
 	char *at = (char *)ev + d->off;
 	int64_t s = (int64_t)f->v;
+	char path[80];
 
-	snprintf(path, sizeof(path), "ftrace_events.event.%s", e->name);
-	if (f->wire != (d->kind == K_STR ? FS_PBR_LEN : FS_PBR_VARINT))
-		return pft_bad_wire(p, path, d->name, f, d->kind == K_STR ? FS_PBR_LEN : FS_PBR_VARINT);
+	if (f->wire != want) {
+		snprintf(path, sizeof(path), "ftrace_events.event.%s", e->name);
+		return pft_bad_wire(p, path, d->name, f, want);
+	}
 	switch (d->kind) {
 	case K_STR:
 		put_comm(at, f->data, f->len);
@@ -128,7 +130,7 @@ static int put_field(struct pft *p, const struct edesc *e, const struct fdesc *d
 		memcpy(at, &(__s32){ (__s32)s }, sizeof(__s32));
 		return 0;
 	}
-	snprintf(path + strlen(path), sizeof(path) - strlen(path), ".%s", d->name);
+	snprintf(path, sizeof(path), "ftrace_events.event.%s.%s", e->name, d->name);
 	return pft_bad(p, path, "%lld is out of range", (long long)s);
 }
 
