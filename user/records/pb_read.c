@@ -9,6 +9,8 @@ int fs_pbr_next(struct fs_pbr *r, struct fs_pbr_field *f)
 	const uint8_t *p = r->p;
 	uint64_t tag, n;
 
+	f->data = NULL;
+	f->len = 0;
 	if (p >= r->end)
 		return 0;
 	if (fs_pbr_varint(&p, r->end, &tag))

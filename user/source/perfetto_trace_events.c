@@ -269,12 +269,14 @@ static int cs_field(struct pft *p, struct compact *k, const struct fs_pbr_field 
 		return 0;
 	}
 	for (int i = 0; i < CS_NR; i++) {
-		const uint8_t *q = f->data, *end = f->data + f->len;
+		const uint8_t *q, *end;
 		uint64_t v;
 		if (cs_fields[i].num != f->num)
 			continue;
 		if (f->wire != FS_PBR_LEN) /* [packed = true]: one length-delimited run */
 			return pft_bad_wire(p, "ftrace_events.compact_sched", cs_fields[i].name, f, FS_PBR_LEN);
+		q = f->data;
+		end = q + f->len;
 		if (k->arr[i].end)
 			return cs_bad(p, i, "given twice (split packed arrays are not read)");
 		fs_pbr_init(&k->arr[i], f->data, f->len);

@@ -17,7 +17,7 @@ static size_t pid_hash(int32_t pid, size_t cap)
 
 static bool pids_grow(struct pft_pids *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 1024;
+	size_t cap = m->cap ? m->cap * 2 : 64;
 	struct pft_pid *s = calloc(cap, sizeof(*s));
 
 	if (!s)
