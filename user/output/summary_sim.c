@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "summary_sim.h"
+#include "summary_trace.h"
 
 static const char *physics_name(enum fs_sim_physics ph)
 {
@@ -81,5 +82,6 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 		fs_sim_selfcheck_line(&s->check, r->em, text, sizeof(text));
 		wrap(out, "", text, 4);
 	}
+	fs_summary_trace(out, r, wrap);
 	fputc('\n', out);
 }
