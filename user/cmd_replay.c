@@ -208,8 +208,8 @@ static int replay_em(const struct replay_args *a, const struct fs_source *src, s
 
 	*have_em = false;
 	if (fs_source_is_trace(src) && !a->ro.em_spec) {
-		fprintf(stderr, "feecscope replay: %s: a %s carries no Energy Model: give --em (a built-in "
-			"profile, a saved EM file or a copied debugfs energy_model tree)\n", a->path, src->format);
+		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no EM: give --em (a profile, a saved EM "
+			"or a debugfs tree)\n", a->path, src->format);
 		return -1;
 	}
 	if (a->ro.em_spec) {
