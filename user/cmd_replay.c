@@ -252,8 +252,12 @@ static int replay_trace(const struct replay_args *a, struct fs_source *src, cons
 	if (!fs_source_is_trace(src))
 		return 0;
 	if (a->conv_csv || a->conv_rec) {
-		fprintf(stderr, "feecscope replay: %s: a %s has no records to convert (--convert-csv and "
-			"--convert-record take a recording or a records CSV)\n", a->path, src->format);
+		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no records to convert "
+			"(--convert-csv and --convert-record take a recording or a records CSV)\n", a->path, src->format);
+		return -1;
+	}
+	if (a->ro.no_sim) {
+		fprintf(stderr, "feecscope replay: %s: --no-sim: a trace's answer is the simulation's\n", a->path);
 		return -1;
 	}
 	if (fs_source_prepare(src, em, a->ro.physics, err, sizeof(err))) {

@@ -70,7 +70,8 @@ static void print_reconstructed(FILE *out, const struct fs_sim_trace_inputs *t, 
 		wrap(out, "  assumed: ", text, 4);
 	}
 	if (t->tgid_assumed) {
-		snprintf(text, sizeof(text), "%d tasks' tgid = pid (no task_newtask, no tgid column)", t->tgid_assumed);
+		snprintf(text, sizeof(text), "%d task%s tgid = pid (no task_newtask, no tgid column)", t->tgid_assumed,
+			 t->tgid_assumed == 1 ? "'s" : "s'");
 		wrap(out, "  assumed: ", text, 4);
 	}
 }
@@ -146,6 +147,11 @@ static void print_verdicts(FILE *out, const struct fs_report *r, wrap_fn wrap)
 	const struct fs_sim_report *s = r->sim;
 	char d[48], text[256];
 
+	if (!s->ran) {
+		snprintf(text, sizeof(text), "no answer: the trace's workload was not simulated: %s", s->why);
+		wrap(out, "", text, 2);
+		return;
+	}
 	for (int v = 0; v < s->answer.nr_verdicts; v++) {
 		const struct fs_sim_verdict *V = &s->answer.v[v];
 
