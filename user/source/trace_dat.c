@@ -272,6 +272,19 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 		d.id[t] = e ? e->id : -1;
 	}
 	tracecmd_iterate_events(h, NULL, 0, on_record, &d);
+	/*
+	 * `trace-cmd extract -B NAME` (and record -B without the top buffer)
+	 * leaves the top buffer empty and the events in an instance: then the
+	 * first instance is read, with the same event formats.
+	 */
+	if (!d.rc && !d.st.events && !d.st.unknown_events && tracecmd_buffer_instances(h) > 0) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, 0);
+
+		if (b) {
+			tracecmd_iterate_events(b, NULL, 0, on_record, &d);
+			tracecmd_close(b);
+		}
+	}
 	tracecmd_close(h);
 	if (st)
 		*st = d.st;
