@@ -23,6 +23,9 @@ typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
  */
 int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progress_fn progress, void *ctx,
 		struct fs_many *out);
+/* The same, with em_spec (report --em: a profile, saved EM or debugfs tree) the EM of kernel traces. */
+int fs_many_run_em(const char *const *paths, size_t n, int threads, const char *em_spec,
+		   fs_many_progress_fn progress, void *ctx, struct fs_many *out);
 void fs_many_free(struct fs_many *m);
 
 #endif /* FEECSCOPE_MANY_RUNS_H */

@@ -162,6 +162,7 @@ report @T/nosuch.fsr                      | 1 | nosuch\.fsr
 report --jbos 2 @REC                      | 2 | did you mean '--jobs'
 report -h                                 | 0 | ^SYNOPSIS
 report --help                             | 0 | --jobs N
+report --em tests/fixtures/trace/hikey960-2cpu.em tests/fixtures/trace/tracefs.txt | 0 | ^margin verdict over 1 of 1
 EOF
 )
 

@@ -75,6 +75,8 @@ struct fs_sim_observed {
 	__u64 wakeups;              /* activations with a known placement */
 	__u64 migrations;           /* wake-ups placed off prev_cpu (forks not counted) + balance moves */
 	__u64 balance_migrations;   /* FS_MIG_BALANCE records */
+	/* a trace's: busy time at each OPP from cpu_frequency (sim/trace_check.h); 0 from a recording */
+	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS];
 };
 
 struct fs_sim_workload {
