@@ -77,4 +77,17 @@ want=$(awk -F'\t' '$3 == "sched_switch"' "$FX/ftrace.expected" | wc -l)
 got=$(grep -c '^ *sched_switch {' "$TMP/blocks.txt")
 [ "$n" -ge 2 ] && [ "$want" = "$got" ] && pass "compressed: $n blocks, $got switches" ||
 	fail "compressed blocks" "$n blocks, $got switches of $want"
+
+# replay finds a Perfetto trace by its content, gzip'd or not, whatever its name
+nev=$(grep -vc '^task' "$FX/compact.expected")
+cp "$FX/compact.pftrace.gz" "$TMP/run.fsr"
+check "replay a gzip'd Perfetto trace called run.fsr" "$FEECSCOPE" replay "$TMP/run.fsr" --em hikey960
+"$FEECSCOPE" replay "$TMP/run.fsr" --em hikey960 >"$TMP/sum.txt" 2>&1
+unwrap "$TMP/sum.txt" | grep -q "trace: Perfetto trace, $nev events" && pass "summary: Perfetto trace, $nev events" ||
+	fail "summary" "no 'trace: Perfetto trace, $nev events' line"
+expect_fail "replay: wrong wire type" \
+	"bad-wire.pftrace: packet 1 \(offset 11\): ftrace_events.event.sched_switch: next_pid \(field 6\)" \
+	"$FEECSCOPE" replay "$FX/bad-wire.pftrace" --em hikey960
+expect_fail "replay: no sched events" "nosched.pftrace: no sched events" \
+	"$FEECSCOPE" replay "$FX/nosched.pftrace" --em hikey960
 finish

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "perfetto_trace.h"
 #include "probe.h"
 #include "trace_dat.h"
 #include "trace_text.h"
@@ -34,16 +35,15 @@ static bool probe_gzip(const void *head, size_t n)
 }
 
 /*
- * In order: the magics first, then text. The Perfetto entry is the
- * perfettoreader's slot (user/source/perfetto_trace.c): its probe takes a
- * gzip'd or plain trace whose first bytes are a Trace's field 1 (packet),
- * length-delimited; until it is filled, a Perfetto trace falls to gzip or
- * unknown and is refused by name.
+ * In order: the magics first, then text. Perfetto's probe
+ * (user/source/perfetto_trace.c) takes a gzip'd or plain trace whose first
+ * bytes are a Trace's field 1 (packet), length-delimited, and no text; a
+ * gzip'd file it does not take falls to the gzip entry.
  */
 static const struct fs_input_probe probes[] = {
 	{ FS_IN_RECORDING, "feecscope recording", probe_recording, NULL },
 	{ FS_IN_TRACE_DAT, "trace.dat", fs_trace_dat_probe, fs_trace_dat_read_file },
-	{ FS_IN_PERFETTO, "Perfetto trace", NULL /* perfetto probe */, NULL /* perfetto reader */ },
+	{ FS_IN_PERFETTO, "Perfetto trace", fs_perfetto_trace_probe, fs_perfetto_trace_read_file },
 	{ FS_IN_GZIP, "gzip", probe_gzip, NULL },
 	{ FS_IN_TRACE_TEXT, "ftrace text", probe_text, fs_trace_text_read_file },
 	{ FS_IN_RECORDS_CSV, "records CSV", probe_csv, NULL },
