@@ -116,7 +116,7 @@ static int put_field(struct pft *p, const struct edesc *e, const struct fdesc *d
 	case K_U64:
 		memcpy(at, &f->v, sizeof(f->v));
 		return 0;
-	case K_STATE: /* int64 on the wire; the kernel's value fits 32 bits */
+	case K_STATE: /* a long in the kernel (include/trace/events/sched.h, sched_switch): TASK_REPORT bits, 9 used */
 		memcpy(at, &(__u32){ (__u32)f->v }, sizeof(__u32));
 		return 0;
 	case K_U32:
@@ -150,7 +150,8 @@ static int payload(struct pft *p, const struct edesc *e, const uint8_t *b, size_
 		snprintf(path, sizeof(path), "ftrace_events.event.%s", e->name);
 		return pft_bad_pb(p, path, rc, &f);
 	}
-	if (ev->type == FS_TEV_RENAME && !ev->rename.pid) /* v6.12 dropped the field: the emitter renamed itself */
+	/* include/trace/events/task.h, task_rename: v6.12 dropped pid (a task renames only itself) */
+	if (ev->type == FS_TEV_RENAME && !ev->rename.pid)
 		ev->rename.pid = ev->common_pid;
 	return 0;
 }
