@@ -126,4 +126,6 @@ one_line "--no-sim refused for a trace" "--no-sim: a trace's answer is the simul
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --no-sim
 one_line "--convert-csv refused for a trace" "a trace \(ftrace text\) has no records to convert" \
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --convert-csv "$TMP/no.csv"
+one_line "--pid refused for a trace" "--pid/--comm: a trace's simulation is not filtered" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 1
 finish
