@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "pipeline.h"
+#include "filter.h"
 #include "output/out_file.h"
 #include "em/em_io.h"
 #include "run_opts.h"
@@ -258,6 +259,11 @@ static int replay_trace(const struct replay_args *a, struct fs_source *src, cons
 	}
 	if (a->ro.no_sim) {
 		fprintf(stderr, "feecscope replay: %s: --no-sim: a trace's answer is the simulation's\n", a->path);
+		return -1;
+	}
+	if (fs_filter_active(&a->ro.filter)) { /* the filters select wake-up records; a trace has none */
+		fprintf(stderr, "feecscope replay: %s: --pid/--comm: a trace's simulation is not filtered "
+			"(yet): leave them out\n", a->path);
 		return -1;
 	}
 	if (fs_source_prepare(src, em, a->ro.physics, err, sizeof(err))) {

@@ -25,7 +25,7 @@ check "the first line is the closed-loop verdict" grep -Eq '^margin costs [+-][0
 check "every summary line fits 80 columns" fits80 "$TMP/t.sum"
 unwrap "$TMP/t.sum" >"$TMP/t.one"
 check "the summary says what the trace held" grep -q '^trace: ftrace text, 188 events: sched_switch 92, wake-ups 75' "$TMP/t.one"
-check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (no sched_pelt_se' "$TMP/t.one"
+check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: sched_pelt_. and sched_util_est_. events are not read yet)' "$TMP/t.one"
 check "... that frequencies were assumed (no cpu_frequency)" \
 	grep -q 'assumed: no cpu_frequency events: CPUs 0-1 ran [0-9.]* ms at their PD.s top frequency' "$TMP/t.one"
 check "... the placements' agreement under the kernel's policy" \
@@ -126,4 +126,6 @@ one_line "--no-sim refused for a trace" "--no-sim: a trace's answer is the simul
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --no-sim
 one_line "--convert-csv refused for a trace" "a trace \(ftrace text\) has no records to convert" \
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --convert-csv "$TMP/no.csv"
+one_line "--pid refused for a trace" "--pid/--comm: a trace's simulation is not filtered" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 1
 finish

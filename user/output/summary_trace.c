@@ -53,12 +53,9 @@ static void print_reconstructed(FILE *out, const struct fs_sim_trace_inputs *t, 
 	char text[400], cpus[128];
 
 	wrap(out, "  traced: ", "each task's CPU time, wake-ups, placements, forks and exits", 4);
-	if (t->pelt_events)
-		snprintf(text, sizeof(text), "PELT at each task's first wake-up from sched_pelt_se / "
-			 "sched_util_est_se (%llu events), then simulated", (unsigned long long)t->pelt_events);
-	else
-		snprintf(text, sizeof(text), "PELT (no sched_pelt_se / sched_util_est_se events: every task "
-			 "starts at util 0); affinity, uclamp and uid unknown");
+	/* pelt_events stays 0 until the readers take sched_pelt_se / sched_util_est_se (docs/traces.md) */
+	snprintf(text, sizeof(text), "PELT (every task starts at util 0: sched_pelt_* and "
+		 "sched_util_est_* events are not read yet); affinity, uclamp and uid unknown");
 	wrap(out, "  reconstructed: ", text, 4);
 	if (t->freq_assumed_cpus) {
 		fmt_cpus(cpus, sizeof(cpus), t->freq_assumed_cpus);
