@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "pipeline.h"
+#include "filter.h"
 #include "output/out_file.h"
 #include "em/em_io.h"
 #include "run_opts.h"
@@ -202,12 +203,18 @@ static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_c
  * The EM: --em's, else the file's own (*have_em false if it has none).
  * 0, or -1 after the message.
  */
-static int replay_em(const struct replay_args *a, const struct fs_rec_meta *meta, struct fs_em *em,
+static int replay_em(const struct replay_args *a, const struct fs_source *src, struct fs_em *em,
 		     bool *have_em, bool *emulate)
 {
+	const struct fs_rec_meta *meta = &src->meta;
 	char err[1024];
 
 	*have_em = false;
+	if (fs_source_is_trace(src) && !a->ro.em_spec) {
+		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no EM: give --em (a profile, a saved EM "
+			"or a debugfs tree)\n", a->path, src->format);
+		return -1;
+	}
 	if (a->ro.em_spec) {
 		if (fs_em_load(a->ro.em_spec, em, err, sizeof(err))) {
 			fprintf(stderr, "feecscope replay: --em %s: %s\n", a->ro.em_spec, fs_cli_past_path(err, a->ro.em_spec));
@@ -224,11 +231,45 @@ static int replay_em(const struct replay_args *a, const struct fs_rec_meta *meta
 		return 0;
 	}
 	*have_em = true;
+	if (fs_source_is_trace(src)) /* its CPUs are checked event by event against the EM's */
+		return 0;
 	if (em->nr_cpus != meta->nr_cpus) {
 		fprintf(stderr, "feecscope replay: %s: the EM (%s) has %d CPUs but the recording has %d\n", a->path,
 			a->ro.em_spec ? a->ro.em_spec : "embedded", em->nr_cpus, meta->nr_cpus);
 		fs_em_cpu_hint(meta->nr_cpus, err, sizeof(err));
 		fs_cli_hint(err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A kernel trace: read whole into the simulation's workload for em, and
+ * what it lacked said on stderr (the summary says it too). 0, or -1 after
+ * the message. Nothing to do for a recording.
+ */
+static int replay_trace(const struct replay_args *a, struct fs_source *src, const struct fs_em *em)
+{
+	char err[1024];
+
+	if (!fs_source_is_trace(src))
+		return 0;
+	if (a->conv_csv || a->conv_rec) {
+		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no records to convert "
+			"(--convert-csv and --convert-record take a recording or a records CSV)\n", a->path, src->format);
+		return -1;
+	}
+	if (a->ro.no_sim) {
+		fprintf(stderr, "feecscope replay: %s: --no-sim: a trace's answer is the simulation's\n", a->path);
+		return -1;
+	}
+	if (fs_filter_active(&a->ro.filter)) { /* the filters select wake-up records; a trace has none */
+		fprintf(stderr, "feecscope replay: %s: --pid/--comm: a trace's simulation is not filtered "
+			"(yet): leave them out\n", a->path);
+		return -1;
+	}
+	if (fs_source_prepare(src, em, a->ro.physics, err, sizeof(err))) {
+		say(err);
 		return -1;
 	}
 	return 0;
@@ -264,6 +305,9 @@ static int replay_with(const struct fs_run_opts *ro, struct fs_source *src, cons
 	o.em = em;
 	o.kernel_release = src->meta.kernel_release;
 	o.head = head[0] ? head : NULL;
+	/* a trace tells no kernel release: its self-check takes the reference as the traced kernel's policy */
+	if (fs_source_is_trace(src) && !o.sim_kernel_policy)
+		o.sim_kernel_policy = o.policies[0];
 	fs_run_output_paths(ro, &out);
 	if (fs_outputs_open(&o, &out, err, sizeof(err))) {
 		say(err);
@@ -319,7 +363,7 @@ int fs_cmd_replay(int argc, char **argv)
 		free(em);
 		return FS_EXIT_FAIL;
 	}
-	if (replay_em(&a, &src.meta, em, &have_em, &emulate))
+	if (replay_em(&a, &src, em, &have_em, &emulate) || replay_trace(&a, &src, em))
 		goto out;
 	if (a.conv_csv || a.conv_rec) {
 		ret = convert(a.path, &src, &src.meta, a.conv_csv, a.conv_rec, have_em ? em : NULL);

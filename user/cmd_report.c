@@ -13,8 +13,9 @@
 #include "output/out_file.h"
 #include "records/recording.h"
 #include "packages_file.h"
+#include "source/probe.h"
 
-enum { O_CSV = FS_OPT_LONG, O_JOBS, O_PACKAGES };
+enum { O_CSV = FS_OPT_LONG, O_JOBS, O_PACKAGES, O_EM };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
@@ -23,6 +24,8 @@ static const struct fs_opt report_opts[] = {
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
 	{ "packages", O_PACKAGES, "FILE", "Android's packages.list (adb pull /data/system/packages.list): "
 	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
+	{ "em", O_EM, "EM", "The Energy Model of the kernel traces given (a built-in profile, a saved EM or "
+	  "a debugfs tree): a trace carries none (docs/traces.md). Recordings keep their own." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
 };
@@ -35,7 +38,8 @@ static const struct fs_cli_page report_page = {
 	.synopsis = "[OPTIONS] REC|DIR...",
 	.description =
 "Replays every recording given (binary recordings, or records CSVs that carry "
-"their EM; a directory stands for the recordings in it) through its default "
+"their EM, or kernel traces with --em; a directory stands for the recordings "
+"and traces in it, told by content) through its default "
 "policies (its kernel's and the twin), each once, on all CPUs, and prints what "
 "the margin costs per recording, per device EM and kernel release, and over all "
 "of them, with the processes it costs most (docs/analysis.md).\n"
@@ -96,14 +100,16 @@ static int add_dir(struct list *l, const char *dir, int *skipped)
 	while ((e = readdir(d))) {
 		char path[4096], err[256];
 		struct stat st;
-		bool is_rec, binary;
+		const struct fs_input_probe *p;
 
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode))
 			continue;
-		if (fs_rec_sniff(path, &is_rec, &binary, err, sizeof(err)) || !is_rec) {
+		/* recordings and kernel traces, by content; not CSVs (any text would be one) */
+		if (fs_input_probe_file(path, &p, err, sizeof(err)) || !p ||
+		    (p->fmt != FS_IN_RECORDING && !p->read)) {
 			if (named_fsr(e->d_name)) {
 				fprintf(stderr, "feecscope report: %s: skipped: %s\n", path,
 					st.st_size ? "not a recording (bad magic)" : "is empty");
@@ -148,7 +154,7 @@ static void on_progress(void *ctx, size_t done, size_t total)
 int fs_cmd_report(int argc, char **argv)
 {
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
-	const char *json = NULL, *csv = NULL, *packages = NULL;
+	const char *json = NULL, *csv = NULL, *packages = NULL, *em_spec = NULL;
 	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
 	struct list files = { 0 };
 	struct fs_apps apps = { 0 };
@@ -158,6 +164,7 @@ int fs_cmd_report(int argc, char **argv)
 		case 'j': json = optarg; break;
 		case O_CSV: csv = optarg; break;
 		case O_PACKAGES: packages = optarg; break;
+		case O_EM: em_spec = optarg; break;
 		case O_JOBS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -229,8 +236,8 @@ int fs_cmd_report(int argc, char **argv)
 		goto out;
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
 	struct fs_many m;
-	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, on_progress, &pr,
-			&m)) {
+	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, em_spec, on_progress,
+			&pr, &m)) {
 		fprintf(stderr, "feecscope report: out of memory\n");
 		ret = FS_EXIT_FAIL;
 		goto out;

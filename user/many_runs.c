@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope report's engine (many_runs.h): replay many recordings on threads, group, combine. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,44 @@
 #include "run.h"
 
 /* ---- one recording ---- */
+
+/* fJ of a simulated energy (EM unit x s): the inverse of fs_sim_energy_of_fj(). */
+static fs_fj_t fj_of(const struct fs_em *em, double e)
+{
+	return (fs_fj_t)llround(e * (em->unit == FS_POWER_MW ? 1e12 : 1e9));
+}
+
+/*
+ * A trace has no records: its verdict and processes are the closed-loop
+ * simulation's (no interval: the simulation gives none yet).
+ */
+static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char *err, size_t errlen)
+{
+	const struct fs_sim_report *s = rep->sim;
+	const struct fs_sim_answer *a = &s->answer;
+
+	r->wakeups = s->activations;
+	if (s->ran)
+		r->cpu_fj = fj_of(rep->em, a->energy[a->ref]);
+	if (s->ran && a->nr_verdicts) {
+		r->has_verdict = true;
+		snprintf(r->policy, sizeof(r->policy), "%s", rep->st->pol[a->v[0].pol].desc->name);
+		snprintf(r->twin, sizeof(r->twin), "%s", rep->st->pol[a->v[0].twin].desc->name);
+		r->delta_fj = r->lo_fj = r->hi_fj = fj_of(rep->em, a->v[0].delta);
+	}
+	r->procs = calloc(a->nr_procs ? a->nr_procs : 1, sizeof(*r->procs));
+	if (!r->procs) {
+		snprintf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	r->nr_procs = s->ran ? a->nr_procs : 0;
+	for (size_t i = 0; i < r->nr_procs; i++) {
+		memcpy(r->procs[i].comm, a->procs[i].comm, FS_COMM_LEN);
+		r->procs[i].runtime_ns = a->procs[i].rec_cpu_ns;
+		r->procs[i].delta_fj = a->nr_verdicts ? fj_of(rep->em, a->procs[i].delta[0]) : 0;
+	}
+	return 0;
+}
 
 /* The output that keeps what report needs from a run's final report. */
 static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
@@ -34,6 +73,8 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		r->has_ci = fs_verdict_has_interval(V);
 		r->measurable = V->measurable;
 	}
+	if (rep->sim && rep->sim->from_trace)
+		return keep_trace(r, rep, err, errlen);
 	r->procs = calloc(rep->nr_procs ? rep->nr_procs : 1, sizeof(*r->procs));
 	if (!r->procs) {
 		snprintf(err, errlen, "%s: out of memory", r->path);
@@ -73,15 +114,34 @@ static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs
 	if (d->twin && fs_policy_find(d->twin))
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = em;
-	o.emulate_eas = !s->meta.em_is_kernel;
+	o.emulate_eas = !s->meta.em_is_kernel || fs_source_is_trace(s);
 	o.kernel_release = r->kernel_release;
 	o.apps = r->apps;
+	if (fs_source_is_trace(s)) /* no release in a trace: the reference stands for its kernel (as replay) */
+		o.sim_kernel_policy = d;
 	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
 	o.nr_outputs = 1;
 	return fs_pipeline_new(&o, err, errlen);
 }
 
-static void replay_one(struct fs_run_result *r)
+/* em: the trace's EM from em_spec (report --em). 0, or -1 with err. */
+static int trace_em(struct fs_run_result *r, struct fs_source *s, const char *em_spec, struct fs_em *em,
+		    char *err, size_t errlen)
+{
+	char why[400];
+
+	if (!em_spec) {
+		snprintf(err, errlen, "%s: a trace (%s) carries no EM: give report --em", r->path, s->format);
+		return -1;
+	}
+	if (fs_em_load(em_spec, em, why, sizeof(why))) {
+		snprintf(err, errlen, "--em %s: %s", em_spec, why);
+		return -1;
+	}
+	return fs_source_prepare(s, em, FS_SIM_DEVICE, err, errlen);
+}
+
+static void replay_one(struct fs_run_result *r, const char *em_spec)
 {
 	struct fs_source s = { 0 };
 	struct fs_em *em = calloc(1, sizeof(*em));
@@ -95,12 +155,14 @@ static void replay_one(struct fs_run_result *r)
 	}
 	if (fs_source_open_file(&s, r->path, NULL, err, sizeof(err)))
 		goto fail;
-	if (!s.meta.em_text) {
+	if (fs_source_is_trace(&s)) {
+		if (trace_em(r, &s, em_spec, em, err, sizeof(err)))
+			goto fail;
+	} else if (!s.meta.em_text) {
 		snprintf(err, sizeof(err), "%s: no EM in the file (report replays only files that carry theirs)",
 			 r->path);
 		goto fail;
-	}
-	if (fs_em_parse_text(s.meta.em_text, s.meta.em_len, r->path, em, why, sizeof(why))) {
+	} else if (fs_em_parse_text(s.meta.em_text, s.meta.em_len, r->path, em, why, sizeof(why))) {
 		snprintf(err, sizeof(err), "%s: embedded EM: %s", r->path, why);
 		goto fail;
 	}
@@ -129,6 +191,7 @@ struct pool {
 	pthread_mutex_t lock;
 	fs_many_progress_fn progress;
 	void *ctx;
+	const char *em_spec;
 };
 
 static void *worker(void *arg)
@@ -141,7 +204,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&pl->lock);
 		if (i == pl->n)
 			return NULL;
-		replay_one(&pl->runs[i]);
+		replay_one(&pl->runs[i], pl->em_spec);
 		pthread_mutex_lock(&pl->lock);
 		pl->done++;
 		if (pl->progress)
@@ -241,7 +304,7 @@ static int merge_procs(struct fs_many *m)
 	return 0;
 }
 
-int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps,
+int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps, const char *em_spec,
 		fs_many_progress_fn progress, void *ctx, struct fs_many *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -256,7 +319,7 @@ int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs
 		out->runs[i].apps = apps;
 	}
 
-	struct pool pl = { .runs = out->runs, .n = n, .progress = progress, .ctx = ctx };
+	struct pool pl = { .runs = out->runs, .n = n, .progress = progress, .ctx = ctx, .em_spec = em_spec };
 	pthread_mutex_init(&pl.lock, NULL);
 	if (threads <= 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);

@@ -17,11 +17,13 @@
 typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
 
 /*
- * Replay paths[0..n) with `threads` workers (0: one per online CPU). Returns
+ * Replay paths[0..n) with `threads` workers (0: one per online CPU); apps
+ * (may be NULL) groups processes by app, em_spec (report --em: a profile,
+ * saved EM or debugfs tree, may be NULL) is the EM of kernel traces. Returns
  * 0 with *out filled (per-recording errors are in runs[i].error), -1 out of
  * memory.
  */
-int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps,
+int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps, const char *em_spec,
 		fs_many_progress_fn progress, void *ctx, struct fs_many *out);
 void fs_many_free(struct fs_many *m);
 

@@ -51,6 +51,10 @@ struct fs_pipeline {
 	/* The closed-loop simulation (docs/simulation.md): its workload, built as records come. */
 	struct fs_sim_builder *simb;
 	struct fs_sim_report sim;
+	/* A kernel trace's workload (fs_pipeline_set_workload): simulated instead of simb's. */
+	bool has_trace;
+	struct fs_sim_workload trace_wl;
+	struct fs_sim_trace_inputs trace_in;
 };
 
 /* ---- outputs ---- */
@@ -193,6 +197,13 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	int ret = fs_sim_builder_finish(p->simb, &wl, why, sizeof(why));
 
 	p->simb = NULL;
+	if (!ret && p->has_trace) { /* the trace's workload, built from its events, not records */
+		fs_sim_workload_free(&wl);
+		wl = p->trace_wl;
+		memset(&p->trace_wl, 0, sizeof(p->trace_wl));
+		p->has_trace = false;
+		in.trace = &p->trace_in;
+	}
 	if (ret) {
 		sim_stop(p, why);
 		return 0;
@@ -825,5 +836,21 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	free(p->procs);
 	fs_sim_builder_free(p->simb);
 	fs_sim_report_free(&p->sim);
+	if (p->has_trace)
+		fs_sim_workload_free(&p->trace_wl);
 	free(p);
+}
+
+void fs_pipeline_set_workload(struct fs_pipeline *p, struct fs_sim_workload *wl, const struct fs_sim_trace_inputs *in)
+{
+	if (p->has_trace)
+		fs_sim_workload_free(&p->trace_wl);
+	p->trace_wl = *wl;
+	p->trace_in = *in;
+	p->has_trace = true;
+	memset(wl, 0, sizeof(*wl));
+	/* the observation's span is the trace's, though no record came */
+	p->st.first_ts = p->trace_wl.t0_ns;
+	p->st.last_ts = p->trace_wl.t0_ns + p->trace_wl.end_ns;
+	p->any_ts = true;
 }

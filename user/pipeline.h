@@ -17,6 +17,7 @@
 #include "filter.h"
 #include "output/output.h"
 #include "sim/sim.h"
+#include "sim/trace_check.h"
 
 #define FS_MAX_OUTPUTS 8
 
@@ -76,5 +77,12 @@ const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p);
 /* Close the accounting (open placements end at the last timestamp), give every output the report. */
 int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen);
 void fs_pipeline_free(struct fs_pipeline *p);
+/*
+ * A kernel trace's workload (source.h's take), owned by p from here: the
+ * closed-loop simulation runs it at the finish in place of the one built
+ * from records, and the report's span is the trace's. in says what the
+ * trace held (the summary's trace lines).
+ */
+void fs_pipeline_set_workload(struct fs_pipeline *p, struct fs_sim_workload *wl, const struct fs_sim_trace_inputs *in);
 
 #endif /* FEECSCOPE_PIPELINE_H */

@@ -32,7 +32,13 @@ static int feed_all(struct fs_pipeline *p, struct fs_source *src, const struct f
 int fs_run(struct fs_pipeline *p, struct fs_source *src, const struct fs_run_hooks *hooks,
 	   struct fs_run_status *st)
 {
+	struct fs_sim_workload wl;
+	struct fs_sim_trace_inputs in;
+
 	memset(st, 0, sizeof(*st));
+	/* a kernel trace, prepared by the caller: its workload goes to the simulation */
+	if (src->ops->take && !src->ops->take(src->self, &wl, &in))
+		fs_pipeline_set_workload(p, &wl, &in);
 	st->read_rc = feed_all(p, src, hooks, st) < 0 ? -1 : 0;
 	if (st->read_rc && hooks && hooks->no_finish_on_error)
 		return -1;

@@ -167,6 +167,7 @@ report --jbos 2 @REC                      | 2 | did you mean '--jobs'
 report --packages @T/nosuch.list @REC     | 1 | --packages .*nosuch\.list: cannot open
 report -h                                 | 0 | ^SYNOPSIS
 report --help                             | 0 | --jobs N
+report --em tests/fixtures/trace/hikey960-2cpu.em tests/fixtures/trace/tracefs.txt | 0 | ^margin verdict over 1 of 1
 EOF
 )
 

@@ -115,7 +115,7 @@ expect_fail "recording cut at a chunk boundary lacks the end marker" \
 	"cut.fsr: chunk 2 at byte $c2: file ends without the end marker \(recording cut short\); replayed $c1_nr records$" \
 	"$FEECSCOPE" replay "$TMP/cut.fsr"
 { printf '\x89FSREX\r\n'; tail -c +9 "$TMP/pixel4.fsr"; } >"$TMP/magic.fsr"
-expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording \(nor a text CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
+expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording, trace.dat or Perfetto trace \(nor text: a trace or a records CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
 { head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
 expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 3\)$" \
 	"$FEECSCOPE" replay "$TMP/ver.fsr"

@@ -113,8 +113,27 @@ FS_TEST(trace_workload_by_hand)
 	EXPECT_EQ_U64(info.acts_open_at_end, 0);
 	EXPECT_EQ_U64(info.untracked_ns, 0);
 	EXPECT_EQ(info.tgid_assumed, 2);
+	/* OPP residency where cpu_frequency told it: cpu0 2000 us at 500 MHz, cpu2 2020 us at 1000 */
+	EXPECT_EQ_U64(wl.observed.opp_busy_ns[0][0], 2000000);
+	EXPECT_EQ_U64(wl.observed.opp_busy_ns[0][1], 0);
+	EXPECT_EQ_U64(wl.observed.opp_busy_ns[1][1], 2020000);
+	EXPECT_EQ_U64(wl.observed.opp_busy_ns[1][2], 0);
+	EXPECT_EQ_U64(info.switch_events, 9);
+	EXPECT_EQ_U64(info.wake_events, 6);
+	EXPECT_EQ_U64(info.migrate_events, 2);
 	free(wl.tasks);
 	free(wl.acts);
+}
+
+/* Wake-ups but no sched_switch: no CPU time to tell, refused. */
+FS_TEST(trace_workload_no_switch)
+{
+	static const char text[] = "a-1 [000] 1.000000: sched_waking: comm=b pid=2 prio=120 target_cpu=000\n";
+	struct fs_sim_workload wl;
+	char err[256];
+
+	EXPECT_EQ(build(text, FS_SIM_DEVICE, &wl, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "no sched_switch events");
 }
 
 /* LAB physics: work is the CPU time itself, whatever the capacity and frequency. */

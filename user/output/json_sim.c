@@ -56,6 +56,44 @@ static void write_check(FILE *o, const struct fs_report *r, const struct fs_sim_
 	fputc('}', o);
 }
 
+/* A trace's inputs and its part of the self-check (docs/traces.md); nothing for a recording. */
+static void write_trace(FILE *o, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	const struct fs_sim_trace_inputs *t = &s->trace;
+	const struct fs_sim_trace_check *c = &s->tcheck;
+
+	if (!s->from_trace)
+		return;
+	fputs(",\n    \"trace\": {\"format\": ", o);
+	fs_json_str(o, t->format, sizeof(t->format));
+	fprintf(o, ", \"events\": %llu, \"sched_switch\": %llu, \"wakeups\": %llu, \"sched_migrate_task\": %llu, "
+		"\"cpu_frequency\": %llu, \"pelt_events\": %llu, \"unknown_events\": %llu, \"lost_events\": %llu, "
+		"\"pelt\": \"%s\", \"freq_assumed_cpus\": %llu, \"freq_assumed_ns\": %llu, \"tgid_assumed\": %d",
+		(unsigned long long)t->events, (unsigned long long)t->switch_events,
+		(unsigned long long)t->wake_events, (unsigned long long)t->migrate_events,
+		(unsigned long long)t->freq_events, (unsigned long long)t->pelt_events,
+		(unsigned long long)t->unknown_events, (unsigned long long)t->lost_events,
+		t->pelt_events ? "traced" : "reconstructed", (unsigned long long)t->freq_assumed_cpus,
+		(unsigned long long)t->freq_assumed_ns, t->tgid_assumed);
+	if (s->has_check) {
+		fprintf(o, ", \"placed\": %llu, \"agree\": %llu, \"agree_pct\": ", (unsigned long long)c->placed,
+			(unsigned long long)c->agree);
+		num(o, c->agree_pct);
+		fputs(", \"opp\": [", o);
+		for (int p = 0; p < c->nr_pd; p++) {
+			fprintf(o, "%s{\"pd\": \"%s\", \"residency_apart_pct\": ", p ? ", " : "", r->em->pd[p].name);
+			num(o, c->opp_known[p] ? c->opp_pct[p] : NAN);
+			fputs(", \"mean_mhz_traced\": ", o);
+			num(o, c->opp_known[p] ? c->mhz_obs[p] : NAN);
+			fputs(", \"mean_mhz_simulated\": ", o);
+			num(o, c->mhz_sim[p]);
+			fputc('}', o);
+		}
+		fputc(']', o);
+	}
+	fputc('}', o);
+}
+
 void fs_json_sim(FILE *o, const struct fs_report *r)
 {
 	const struct fs_sim_report *s = r->sim;
@@ -83,5 +121,6 @@ void fs_json_sim(FILE *o, const struct fs_report *r)
 	}
 	fputc(']', o);
 	write_check(o, r, s);
+	write_trace(o, r, s);
 	fputs("\n  },\n", o);
 }

@@ -6,6 +6,7 @@
 #include "summary.h"
 #include "apps_group.h"
 #include "summary_sim.h"
+#include "summary_trace.h"
 #include "out_file.h"
 #include "../filter.h"
 
@@ -460,6 +461,10 @@ static void print_top(FILE *out, const struct fs_report *r)
 
 void fs_summary_print(FILE *out, const struct fs_report *r)
 {
+	if (r->sim && r->sim->from_trace) { /* no records: the simulation's answer alone */
+		fs_summary_trace_print(out, r, wrap);
+		return;
+	}
 	print_verdicts(out, r);
 	if (r->head)
 		wrap(out, "", r->head, 2);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "summary_sim.h"
+#include "summary_trace.h"
 
 static const char *physics_name(enum fs_sim_physics ph)
 {
@@ -77,9 +78,10 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 		wrap(out, "  margin: ", text, 10);
 	}
 	print_policy_rows(out, r, s);
-	if (s->has_check) {
+	if (s->has_check && !s->from_trace) {
 		fs_sim_selfcheck_line(&s->check, r->em, text, sizeof(text));
 		wrap(out, "", text, 4);
 	}
+	fs_summary_trace(out, r, wrap); /* a trace's self-check and what it held */
 	fputc('\n', out);
 }

@@ -59,6 +59,8 @@ static int self_check(const struct fs_sim_workload *wl, const struct fs_sim_run_
 	if (k < 0 && simulate(wl, in, rep, in->kernel_policy, &extra, err, errlen))
 		return -1;
 	fs_sim_selfcheck(in->em, &wl->observed, in->rec_energy, k < 0 ? &extra : &res[k], &rep->check);
+	if (in->trace)
+		fs_sim_trace_check(in->em, wl, k < 0 ? &extra : &res[k], &rep->tcheck);
 	if (k < 0)
 		fs_sim_result_free(&extra);
 	rep->has_check = true;
@@ -79,6 +81,9 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 	rep->tasks = (__u64)wl->nr_tasks;
 	rep->activations = wl->nr_acts;
 	rep->acts_unknown_work = wl->acts_unknown_work;
+	rep->from_trace = in->trace != NULL;
+	if (in->trace)
+		rep->trace = *in->trace;
 	if (in->nr_policies < 1 || in->nr_policies > FS_MAX_POLICIES) {
 		snprintf(err, errlen, "simulation: %d policies (1..%d)", in->nr_policies, FS_MAX_POLICIES);
 		return -1;

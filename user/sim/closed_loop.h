@@ -9,6 +9,7 @@
 #define FEECSCOPE_SIM_CLOSED_LOOP_H
 
 #include "compare.h"
+#include "trace_check.h"
 
 /* The machine's settings where the recording cannot tell (docs/simulation.md, "Settings"). */
 #define FS_SIM_DEFAULT_HZ 250                    /* Debian's and Android's arm64 CONFIG_HZ */
@@ -44,6 +45,9 @@ struct fs_sim_report {
 	struct fs_sim_selfcheck check;
 	__u64 tasks, activations;      /* the workload's */
 	__u64 acts_unknown_work;
+	bool from_trace;                       /* the workload came from a kernel trace (trace_check.h) */
+	struct fs_sim_trace_inputs trace;      /* what it held */
+	struct fs_sim_trace_check tcheck;      /* with has_check: its placements and OPPs against the simulation */
 };
 
 struct fs_sim_run_in {
@@ -54,6 +58,7 @@ struct fs_sim_run_in {
 	enum fs_sim_physics physics;
 	double rec_energy;                            /* the recording's CPU energy, EM unit x s; NAN if none */
 	__u64 max_span_ns;                            /* longer workloads are not simulated; 0: FS_SIM_MAX_SPAN_NS */
+	const struct fs_sim_trace_inputs *trace;      /* the workload is a kernel trace's; NULL: a recording's */
 };
 
 /*

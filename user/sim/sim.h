@@ -81,6 +81,8 @@ struct fs_sim_observed {
 	 * kernel that ran other rules, not a test of the recorded kernel.
 	 */
 	bool eas_emulated;
+	/* a trace's: busy time at each OPP from cpu_frequency (sim/trace_check.h); 0 from a recording */
+	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS];
 };
 
 struct fs_sim_workload {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "trace_workload.h"
+#include "trace_check.h"
 
 #define CPU_UNKNOWN (-2) /* who runs there is not known (trace start, lost events) */
 #define CPU_IDLE    (-1)
@@ -35,6 +36,7 @@ struct tw_cpu {
 	int cur;            /* task index, CPU_IDLE or CPU_UNKNOWN */
 	__u64 since;        /* when cur's stretch began (or the last flush) */
 	__u32 khz;          /* 0: no cpu_frequency yet */
+	int opp;            /* the EM's OPP khz stands for (trace_check.h) */
 };
 
 struct pid_slot {
@@ -181,6 +183,8 @@ static void flush(struct fs_trace_wl *b, int c, __u64 ts)
 	b->acts[t->open].work += w;
 	b->acts[t->open].cpu_ns += dt;
 	b->obs.busy_ns[c] += dt;
+	if (cpu->khz)
+		b->obs.opp_busy_ns[b->em->cpu_pd[c]][cpu->opp] += dt;
 }
 
 static long act_open(struct fs_trace_wl *b, int ti, __u64 ts, int waker, __u32 flags)
@@ -370,18 +374,22 @@ int fs_trace_wl_feed(struct fs_trace_wl *b, const struct fs_tev *ev, char *err, 
 	switch (ev->type) {
 	case FS_TEV_SWITCH:
 		b->info.sched_events++;
+		b->info.switch_events++;
 		on_switch(b, ev);
 		break;
 	case FS_TEV_WAKING: case FS_TEV_WAKEUP: case FS_TEV_WAKEUP_NEW:
 		b->info.sched_events++;
+		b->info.wake_events++;
 		on_wake(b, ev);
 		break;
 	case FS_TEV_MIGRATE:
+		b->info.migrate_events++;
 		on_migrate(b, ev);
 		break;
 	case FS_TEV_CPU_FREQ:
 		flush(b, ev->power.cpu_id, ev->ts_ns);
 		b->cpu[ev->power.cpu_id].khz = ev->power.state;
+		b->cpu[ev->power.cpu_id].opp = fs_sim_opp_of_khz(b->em, b->em->cpu_pd[ev->power.cpu_id], ev->power.state);
 		b->info.freq_events++;
 		break;
 	case FS_TEV_CPU_IDLE:
@@ -490,6 +498,11 @@ int fs_trace_wl_finish(struct fs_trace_wl *b, struct fs_sim_workload *out, struc
 	if (!b->info.sched_events) {
 		snprintf(err, errlen, "no sched events (sched_switch, sched_waking, sched_wakeup): "
 			 "a workload needs them (trace-cmd record -e sched)");
+		goto out;
+	}
+	if (!b->info.switch_events) { /* who ran when, and so every activation's work, is in sched_switch alone */
+		snprintf(err, errlen, "no sched_switch events: the tasks' CPU time cannot be told without them "
+			 "(trace-cmd record -e sched:sched_switch)");
 		goto out;
 	}
 	for (int c = 0; c < b->em->nr_cpus && c < FS_MAX_CPUS; c++)

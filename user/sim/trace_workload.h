@@ -16,6 +16,9 @@
 struct fs_trace_wl_info {
 	__u64 events;              /* events fed */
 	__u64 sched_events;        /* of which sched_switch/waking/wakeup(_new) */
+	__u64 switch_events;       /* sched_switch */
+	__u64 wake_events;         /* sched_waking/wakeup(_new) */
+	__u64 migrate_events;      /* sched_migrate_task */
 	__u64 freq_assumed_cpus;   /* CPUs that ran before any cpu_frequency: at their PD's top frequency */
 	__u64 freq_assumed_ns;     /* CPU time run at an assumed frequency */
 	__u64 freq_events;         /* cpu_frequency events */
@@ -42,7 +45,7 @@ int fs_trace_wl_feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t er
 /*
  * The workload (tasks and acts malloc'd: fs_sim_workload_free, or free both)
  * and info (may be NULL). Frees the builder either way. -1 with err if the
- * trace had no sched events or memory ran out.
+ * trace had no sched events, no sched_switch, or memory ran out.
  */
 int fs_trace_wl_finish(struct fs_trace_wl *b, struct fs_sim_workload *out, struct fs_trace_wl_info *info,
 		       char *err, size_t errlen);

@@ -45,6 +45,12 @@ struct dat_ctx {
 	size_t errlen;
 	int rc;
 	int id[FS_TEV_NR_TYPES]; /* event id of each type, -1 if the file lacks it */
+	/*
+	 * Each type's fields as found by name the first time: the names are
+	 * this file's literals, so a pointer compare finds them again without
+	 * tep_find_field()'s strcmp over the format (a sixth of the read).
+	 */
+	struct { const char *name; struct tep_format_field *f; } memo[FS_TEV_NR_TYPES][8];
 };
 
 static const char *const dat_events[FS_TEV_NR_TYPES][2] = {
@@ -66,7 +72,26 @@ struct rec {
 	struct dat_ctx *d;
 	struct tep_event *e;
 	struct tep_record *r;
+	int type;
 };
+
+/* The field called name of the record's event (NULL if its format has none), memoised per type. */
+static struct tep_format_field *field(struct rec *x, const char *name)
+{
+	__typeof__(x->d->memo[0][0]) *m = x->d->memo[x->type];
+	int i = 0;
+
+	for (; i < 8 && m[i].name; i++)
+		if (m[i].name == name)
+			return m[i].f;
+	struct tep_format_field *f = tep_find_field(x->e, name);
+
+	if (i < 8) {
+		m[i].name = name;
+		m[i].f = f;
+	}
+	return f;
+}
 
 static int rec_bad(struct rec *x, const char *field, const char *why)
 {
@@ -78,7 +103,7 @@ static int rec_bad(struct rec *x, const char *field, const char *why)
 /* A number field, sign-extended if the format says signed, within lo..hi. */
 static int num(struct rec *x, const char *name, long long lo, long long hi, long long *out)
 {
-	struct tep_format_field *f = tep_find_field(x->e, name);
+	struct tep_format_field *f = field(x, name);
 	unsigned long long v;
 	long long s;
 
@@ -104,14 +129,39 @@ static int s32(struct rec *x, const char *name, __s32 lo, __s32 *out)
 	return 0;
 }
 
+/* A field's bytes: in place, or a dynamic array's (its offset and length in the field), within the record. */
+static const char *raw(struct rec *x, const struct tep_format_field *f, int *len)
+{
+	const char *data = x->r->data;
+	unsigned int size = (unsigned)x->r->size;
+
+	if (f->offset < 0 || f->size < 0 || (unsigned)(f->offset + f->size) > size)
+		return NULL;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		*len = f->size;
+		return data + f->offset;
+	}
+	if (f->size != 4) /* __data_loc: a u32, offset in the low half, length in the high */
+		return NULL;
+	unsigned int v = (unsigned int)tep_read_number(x->d->tep, data + f->offset, 4), off = v & 0xffff;
+
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned)(f->offset + f->size);
+	if (off + (v >> 16) > size)
+		return NULL;
+	*len = (int)(v >> 16);
+	return data + off;
+}
+
 /* A comm: a char array, or (on kernels that made it one) a dynamic string. */
 static int str(struct rec *x, const char *name, char *dst)
 {
+	const struct tep_format_field *f = field(x, name);
 	int len = 0;
-	const char *p = tep_get_field_raw(NULL, x->e, name, x->r, &len, 0);
+	const char *p = f ? raw(x, f, &len) : NULL;
 	size_t n = 0;
 
-	if (!p || len < 0)
+	if (!p)
 		return rec_bad(x, name, "missing");
 	while (n < (size_t)len && n < FS_COMM_LEN - 1 && p[n])
 		n++;
@@ -165,7 +215,7 @@ static int decode(struct rec *x, struct fs_tev *ev)
 		return 0;
 	case FS_TEV_RENAME: /* pid= went in v6.12: the renamed task is the emitter */
 		ev->rename.pid = ev->common_pid;
-		if (tep_find_field(x->e, "pid") && s32(x, "pid", 0, &ev->rename.pid))
+		if (field(x, "pid") && s32(x, "pid", 0, &ev->rename.pid))
 			return -1;
 		return str(x, "oldcomm", ev->rename.oldcomm) || str(x, "newcomm", ev->rename.newcomm);
 	case FS_TEV_CPU_FREQ: case FS_TEV_CPU_IDLE:
@@ -190,7 +240,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 {
 	struct dat_ctx *d = data;
 	int id = tep_data_type(d->tep, r), type = 0;
-	struct rec x = { d, NULL, r };
+	struct rec x = { d, NULL, r, 0 };
 	struct fs_tev ev;
 
 	(void)h;
@@ -220,6 +270,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		return 0;
 	}
 	ev.type = (__u32)type;
+	x.type = type;
 	ev.common_pid = tep_data_pid(d->tep, r);
 	ev.common_tgid = -1;
 	snprintf(ev.common_comm, sizeof(ev.common_comm), "%s", tep_data_comm_from_pid(d->tep, ev.common_pid));
@@ -272,6 +323,19 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 		d.id[t] = e ? e->id : -1;
 	}
 	tracecmd_iterate_events(h, NULL, 0, on_record, &d);
+	/*
+	 * `trace-cmd extract -B NAME` (and record -B without the top buffer)
+	 * leaves the top buffer empty and the events in an instance: then the
+	 * first instance is read, with the same event formats.
+	 */
+	if (!d.rc && !d.st.events && !d.st.unknown_events && tracecmd_buffer_instances(h) > 0) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, 0);
+
+		if (b) {
+			tracecmd_iterate_events(b, NULL, 0, on_record, &d);
+			tracecmd_close(b);
+		}
+	}
 	tracecmd_close(h);
 	if (st)
 		*st = d.st;

@@ -645,14 +645,23 @@ int fs_trace_text_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs
 			fclose(f);
 		return -1;
 	}
+	bool cut = false; /* a line that does not read and is the file's last, without its newline */
+
 	while (!rc && (n = getline(&line, &cap, f)) >= 0) {
 		struct fs_tev ev;
+		bool nl = n && line[n - 1] == '\n';
 
-		if (n && line[n - 1] == '\n')
+		if (nl)
 			n--;
 		rc = fs_trace_text_line(t, line, (size_t)n, &ev, err, errlen);
+		cut = rc < 0 && !nl;
 		if (rc > 0)
 			rc = fn(ctx, &ev, err, errlen) ? -1 : 0;
+	}
+	if (cut) {
+		size_t k = strlen(err);
+
+		snprintf(err + k, errlen - k, " (the file ends in this line: cut short?)");
 	}
 	if (!rc && ferror(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# feecscope replay/report on kernel traces (docs/traces.md): found by content, the closed-loop
+# answer and the trace's self-check in every output, and each bad input refused in one line.
+. "$(dirname "$0")/../lib.sh"
+F=$FS_FIXTURES/trace
+EM=$F/hikey960-2cpu.em
+
+# one_line NAME REGEX CMD...: CMD fails, prints nothing on stdout and exactly one line on stderr matching REGEX.
+one_line() {
+	local n=$1 re=$2; shift 2
+	"$@" >"$TMP/1.out" 2>"$TMP/1.err"; local rc=$?
+	if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then fail "$n" "exit $rc: $*"
+	elif [ -s "$TMP/1.out" ]; then fail "$n" "stdout not empty: $(head -c 200 "$TMP/1.out")"
+	elif [ "$(wc -l <"$TMP/1.err")" -ne 1 ]; then fail "$n" "$(wc -l <"$TMP/1.err") lines on stderr"; sed 's/^/    /' "$TMP/1.err" | head -n 5
+	elif ! grep -Eq -- "$re" "$TMP/1.err"; then fail "$n" "stderr lacks /$re/: $(cat "$TMP/1.err")"
+	else pass "$n"; fi
+}
+fits80() { awk 'length > 80 { bad++ } END { exit bad > 0 }' "$1"; }
+
+# ---- tracefs text: the answer, the trace's lines, every output ----
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --json "$TMP/t.json" --csv "$TMP/t.csv" \
+	--perfetto "$TMP/t.pftrace" >"$TMP/t.sum" 2>"$TMP/t.err"
+check "tracefs text replays (exit 0, nothing on stderr)" sh -c "test -s '$TMP/t.sum' && ! test -s '$TMP/t.err'"
+check "the first line is the closed-loop verdict" grep -Eq '^margin costs [+-][0-9.]+ mJ over 0.0817 s simulated' "$TMP/t.sum"
+check "every summary line fits 80 columns" fits80 "$TMP/t.sum"
+unwrap "$TMP/t.sum" >"$TMP/t.one"
+check "the summary says what the trace held" grep -q '^trace: ftrace text, 188 events: sched_switch 92, wake-ups 75' "$TMP/t.one"
+check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: sched_pelt_. and sched_util_est_. events are not read yet)' "$TMP/t.one"
+check "... that frequencies were assumed (no cpu_frequency)" \
+	grep -q 'assumed: no cpu_frequency events: CPUs 0-1 ran [0-9.]* ms at their PD.s top frequency' "$TMP/t.one"
+check "... the placements' agreement under the kernel's policy" \
+	grep -Eq 'vs the trace: v[0-9.]+ simulated: on the traced CPU for [0-9.]+ % of [0-9]+ wake-ups' "$TMP/t.one"
+check "... the self-check names the trace, not a recording" grep -Eq '^simulation (reproduces|differs from) the trace' "$TMP/t.one"
+check "no per-decision blocks for a trace" sh -c "! grep -q '^PD transitions' '$TMP/t.sum'"
+check "JSON: the simulation's trace object" python3 -c "
+import json, sys; d = json.load(open('$TMP/t.json'))['simulation']
+t = d['trace']; assert d['ran'] and t['format'] == 'ftrace text' and t['events'] == 188, t
+assert t['pelt'] == 'reconstructed' and t['cpu_frequency'] == 0 and t['freq_assumed_cpus'] == 3, t
+assert t['placed'] > 0 and 0 <= t['agree_pct'] <= 100 and t['opp'][0]['mean_mhz_traced'] is None, t
+assert len(d['verdicts']) == 1"
+check "decision CSV: the header alone (a trace has no per-wake-up landscape)" \
+	sh -c "test \$(wc -l <'$TMP/t.csv') -eq 1 && head -n 1 '$TMP/t.csv' | grep -q '^seq,ts_ns'"
+check "Perfetto trace written" test -s "$TMP/t.pftrace"
+
+# ---- by content, not by name ----
+cp "$F/tracefs.txt" "$TMP/looks.fsr"
+cp "$F/tracefs.txt" "$TMP/looks.csv"
+"$FEECSCOPE" replay "$TMP/looks.fsr" --em "$EM" >"$TMP/l1.sum"
+"$FEECSCOPE" replay "$TMP/looks.csv" --em "$EM" >"$TMP/l2.sum"
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" >"$TMP/l0.sum"
+expect_same "a trace named *.fsr reads as a trace" "$TMP/l0.sum" "$TMP/l1.sum"
+expect_same "a trace named *.csv reads as a trace" "$TMP/l0.sum" "$TMP/l2.sum"
+"$FEECSCOPE" replay - --em "$EM" <"$F/tracefs.txt" >"$TMP/l3.sum"
+expect_same "a trace on stdin reads as a trace" "$TMP/l0.sum" "$TMP/l3.sum"
+
+# ---- trace-cmd: report text (both print formats) and trace.dat give the same answer ----
+strip() { grep -v '^trace: \|^  sched_migrate_task\|^  1, cpu_frequency' "$1"; }
+"$FEECSCOPE" replay "$F/report-N-t.txt" --em "$EM" >"$TMP/r.sum"
+check "trace-cmd report -N -t replays" grep -q '^margin costs' "$TMP/r.sum"
+if "$FEECSCOPE" replay "$F/trace-v7.dat" --em "$EM" >"$TMP/d7.sum" 2>"$TMP/d7.err"; then
+	strip "$TMP/r.sum" >"$TMP/r.s"; strip "$TMP/d7.sum" >"$TMP/d7.s"
+	expect_same "trace.dat v7: the same summary as its report text" "$TMP/r.s" "$TMP/d7.s"
+	check "trace.dat v7: the format is said" grep -q '^trace: trace.dat, ' "$TMP/d7.sum"
+	gzip -dc "$F/trace-v6.dat.gz" >"$TMP/v6.dat"
+	"$FEECSCOPE" replay "$TMP/v6.dat" --em "$EM" >"$TMP/d6.sum"
+	expect_same "trace.dat v6: the same summary as v7" "$TMP/d7.sum" "$TMP/d6.sum"
+	head -c 5000 "$F/trace-v7.dat" >"$TMP/cut.dat"
+	one_line "truncated trace.dat: one line" "cut.dat: libtracecmd cannot open it" \
+		"$FEECSCOPE" replay "$TMP/cut.dat" --em "$EM"
+else
+	check "trace.dat: a build without libtracecmd says so" grep -q 'trace.dat not supported in this build' "$TMP/d7.err"
+fi
+"$FEECSCOPE" replay "$F/report.txt" --em "$EM" >"$TMP/p.sum"
+check "trace-cmd report (sched plugin formats) replays" grep -q '^margin costs' "$TMP/p.sum"
+
+# ---- cpu_frequency present: OPP residency against the trace ----
+awk -f tests/tools/trace_add_freq.awk "$F/tracefs-tgid.txt" >"$TMP/freq.txt"
+"$FEECSCOPE" replay "$TMP/freq.txt" --em "$EM" --json "$TMP/f.json" >"$TMP/f.sum"
+unwrap "$TMP/f.sum" >"$TMP/f.one"
+check "cpu_frequency: OPP residency per PD against the trace" \
+	sh -c "grep -Eq 'OPP residency pd0: [0-9.]+ % of busy time at other OPPs than traced; mean [0-9]+ MHz simulated, [0-9]+ traced' '$TMP/f.one' && grep -q 'OPP residency pd1: ' '$TMP/f.one'"
+check "cpu_frequency: only the stretch before a CPU's first event is assumed" \
+	grep -q 'assumed: no cpu_frequency yet: CPU 1 ran' "$TMP/f.one"
+check "cpu_frequency: JSON residency" python3 -c "
+import json; o = json.load(open('$TMP/f.json'))['simulation']['trace']['opp']
+assert all(0 <= p['residency_apart_pct'] <= 100 and p['mean_mhz_traced'] > 500 for p in o), o"
+check "tgid column: no tgid assumed but for one task" grep -q "assumed: 1 task's tgid = pid" "$TMP/f.one"
+check "every line fits 80 columns (OPP lines)" fits80 "$TMP/f.sum"
+
+# ---- report: traces found by content in a directory, with --em ----
+mkdir -p "$TMP/runs"
+cp "$F/tracefs.txt" "$TMP/runs/a"
+cp "$TMP/freq.txt" "$TMP/runs/b.trace"
+"$FEECSCOPE" report "$TMP/runs" --em "$EM" --csv "$TMP/rep.csv" >/dev/null 2>"$TMP/rep.err"
+check "report: both traces of a directory replayed" \
+	sh -c "test \$(grep -c '/runs/' '$TMP/rep.csv') -eq 2 && ! test -s '$TMP/rep.err'"
+expect_fail "report: a trace without --em is named" "runs/a: a trace \(ftrace text\) carries no EM: give report --em" \
+	"$FEECSCOPE" report "$TMP/runs/a"
+
+# ---- bad input: one line each, non-zero exit ----
+one_line "no --em: what is missing is named" \
+	"tracefs.txt: a trace \(ftrace text\) has no EM: give --em \(a profile, a saved EM or a debugfs tree\)$" \
+	"$FEECSCOPE" replay "$F/tracefs.txt"
+head -c 10001 "$F/tracefs.txt" >"$TMP/cut.txt"
+one_line "truncated text: the line and field, and that it may be cut" \
+	"cut.txt:[0-9]+: .*: missing \(the file ends in this line: cut short\?\)$" \
+	"$FEECSCOPE" replay "$TMP/cut.txt" --em "$EM"
+{ printf 'X\x00\x01\x02'; head -c 2000 "$F/trace-v7.dat" | tail -c +5; } >"$TMP/magic.bin"
+one_line "wrong magic" "magic.bin: bad magic: not a feecscope recording, trace.dat or Perfetto trace" \
+	"$FEECSCOPE" replay "$TMP/magic.bin" --em "$EM"
+{ head -n 20 "$F/tracefs.txt"; echo '          cat-1 [000] d..2.  1650.200000: sched_switch: who knows'; } >"$TMP/fmt.txt"
+one_line "unknown event format: line, event and field" "fmt.txt:21: sched_switch: next_comm: missing$" \
+	"$FEECSCOPE" replay "$TMP/fmt.txt" --em "$EM"
+grep -v 'sched_' "$F/tracefs.txt" >"$TMP/nosched.txt"
+one_line "no sched events" "nosched.txt: no sched events \(sched_switch, sched_waking, sched_wakeup\)" \
+	"$FEECSCOPE" replay "$TMP/nosched.txt" --em "$EM"
+grep -v 'sched_switch' "$F/tracefs.txt" >"$TMP/noswitch.txt"
+one_line "no sched_switch: refused" "noswitch.txt: no sched_switch events: the tasks' CPU time cannot be told" \
+	"$FEECSCOPE" replay "$TMP/noswitch.txt" --em "$EM"
+one_line "a CPU the EM lacks: the event and its time" "tracefs.txt: [a-z_]+ at [0-9]+ ns: CPU 1 is not a CPU of the EM \(1 CPUs\)$" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$F/one-cpu.em"
+gzip -c "$F/tracefs.txt" >"$TMP/t.txt.gz"
+one_line "gzip'd text: gunzip it first" "t.txt.gz: gzip'd, and not a trace read gzip'd: gunzip it first$" \
+	"$FEECSCOPE" replay "$TMP/t.txt.gz" --em "$EM"
+one_line "--no-sim refused for a trace" "--no-sim: a trace's answer is the simulation's$" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --no-sim
+one_line "--convert-csv refused for a trace" "a trace \(ftrace text\) has no records to convert" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --convert-csv "$TMP/no.csv"
+one_line "--pid refused for a trace" "--pid/--comm: a trace's simulation is not filtered" \
+	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 1
+finish

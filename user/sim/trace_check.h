@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A kernel trace's part of the self-check (docs/traces.md): what the trace
+ * gave and what was assumed or reconstructed, and the simulation of the
+ * traced kernel's policy against the trace's own placements and OPP
+ * residency. Pure C, as the rest of the simulation.
+ */
+#ifndef FEECSCOPE_SIM_TRACE_CHECK_H
+#define FEECSCOPE_SIM_TRACE_CHECK_H
+
+#include <stdbool.h>
+#include "sim.h"
+
+/* What the trace held, for the summary's "traced / reconstructed" lines. */
+struct fs_sim_trace_inputs {
+	char format[24];            /* the reader's ("ftrace text", "trace.dat") */
+	__u64 events;               /* events read (lost-events reports included) */
+	__u64 unknown_events;       /* events of other kinds, skipped */
+	char first_unknown[32];     /* the first one's name */
+	__u64 lost_events;
+	__u64 switch_events, wake_events, freq_events, migrate_events;
+	__u64 pelt_events;          /* sched_pelt_se / sched_util_est_se used: 0 until the readers take them */
+	__u64 freq_assumed_cpus;    /* CPUs that ran before any cpu_frequency (mask) */
+	__u64 freq_assumed_ns;      /* CPU time taken at the PD's top frequency */
+	int tgid_assumed;           /* tasks whose tgid no event gave */
+};
+
+struct fs_sim_trace_check {
+	__u64 placed;                /* wake-ups (not forks) the trace and the simulation both placed */
+	__u64 agree;                 /* ... on the same CPU */
+	double agree_pct;            /* agree / placed x 100; NAN if none */
+	int nr_pd;
+	bool opp_known[FS_MAX_PDS];  /* the trace's cpu_frequency covered some of the PD's busy time */
+	double opp_pct[FS_MAX_PDS];  /* OPP residency apart: half the sum of |share sim - share trace|, 0..100 */
+	double mhz_obs[FS_MAX_PDS];  /* busy-time weighted mean frequency, the trace's */
+	double mhz_sim[FS_MAX_PDS];  /* ... the simulation's */
+};
+
+/* The OPP of em's PD pd a cpu_frequency of khz stands for: the lowest at or above it, else the top. */
+int fs_sim_opp_of_khz(const struct fs_em *em, int pd, __u32 khz);
+/* wl (a trace's workload) against r, the simulation of the traced kernel's policy. */
+void fs_sim_trace_check(const struct fs_em *em, const struct fs_sim_workload *wl, const struct fs_sim_result *r,
+			struct fs_sim_trace_check *c);
+
+#endif /* FEECSCOPE_SIM_TRACE_CHECK_H */
