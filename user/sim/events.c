@@ -204,8 +204,89 @@ static __u64 next_event(const struct sim *s, const struct sim_ev *ev, __u64 i, _
 	return t;
 }
 
+/* The energy of each time block so far (EM unit x ns), grown as the timeline reaches new blocks. */
+struct sim_blocks {
+	unsigned __int128 *e;
+	size_t n, cap;
+};
+
+static int blocks_reach(struct sim_blocks *b, size_t n)
+{
+	if (n <= b->n)
+		return 0;
+	if (n > b->cap) {
+		size_t cap = b->cap ? b->cap : 16;
+
+		while (cap < n)
+			cap *= 2;
+		unsigned __int128 *e = realloc(b->e, cap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		b->e = e;
+		b->cap = cap;
+	}
+	for (size_t i = b->n; i < n; i++)
+		b->e[i] = 0;
+	b->n = n;
+	return 0;
+}
+
+/*
+ * sim_advance() to `to`, its energy split over the time blocks it covers.
+ * Nothing changes within a span (the OPPs and who runs are fixed between
+ * events), so the energy is linear in time: each block gets its share of
+ * the span's time, the last the remainder, so the blocks sum exactly.
+ */
+static int advance(struct sim *s, struct sim_blocks *b, __u64 to)
+{
+	const __u64 bns = s->p->block_ns, from = s->now;
+	const unsigned __int128 e0 = s->energy_x;
+
+	sim_advance(s, to);
+	if (!bns || to <= from)
+		return 0;
+	const size_t first = from / bns, last = (to - 1) / bns;
+
+	if (blocks_reach(b, last + 1))
+		return -1;
+	unsigned __int128 left = s->energy_x - e0;
+
+	for (size_t k = first; k < last && left; k++) {
+		const __u64 edge = (k + 1) * bns, lo = from > k * bns ? from : k * bns;
+		const unsigned __int128 part = (s->energy_x - e0) * (edge - lo) / (to - from);
+
+		b->e[k] += part;
+		left -= part;
+	}
+	b->e[last] += left;
+	return 0;
+}
+
+/* The blocks in the result, every block up to the end (or the last energy) counted, empty ones too. */
+static int blocks_result(struct sim *s, struct sim_blocks *b)
+{
+	const __u64 bns = s->p->block_ns;
+
+	if (!bns)
+		return 0;
+	if (s->wl->end_ns && blocks_reach(b, s->wl->end_ns / bns + 1))
+		return -1;
+	s->r->block_energy = calloc(b->n ? b->n : 1, sizeof(*s->r->block_energy));
+	if (!s->r->block_energy)
+		return -1;
+	for (size_t i = 0; i < b->n; i++)
+		s->r->block_energy[i] = (double)b->e[i] / 1e9;
+	s->r->nr_blocks = b->n;
+	s->r->block_ns = bns;
+	return 0;
+}
+
 int sim_loop(struct sim *s)
 {
+	struct sim_blocks blk = { 0 };
+	int ret = -1;
+
 	const __u64 end = s->wl->end_ns ? s->wl->end_ns : FS_SIM_NEVER;
 	__u64 n, i = 0, next_tick = s->tick_ns;
 	struct sim_ev *ev = sorted_events(s->wl, &n);
@@ -218,10 +299,12 @@ int sim_loop(struct sim *s)
 		const __u64 t = next_event(s, ev, i, n, next_tick, end);
 
 		if (t >= end) {
-			sim_advance(s, end);
+			if (advance(s, &blk, end))
+				goto out;
 			break;
 		}
-		sim_advance(s, t);
+		if (advance(s, &blk, t))
+			goto out;
 		for (int cpu = 0; cpu < s->ncpu; cpu++)
 			while (s->cpu[cpu].nr && !s->task[s->cpu[cpu].q[0]].work_left)
 				complete(s, cpu);
@@ -233,6 +316,9 @@ int sim_loop(struct sim *s)
 			next_tick = skip_idle_ticks(s, next_tick, i < n ? ev[i].ns : end);
 		}
 	}
+	ret = blocks_result(s, &blk);
+out:
+	free(blk.e);
 	free(ev);
-	return 0;
+	return ret;
 }
