@@ -104,8 +104,10 @@ void fs_sim_answer_free(struct fs_sim_answer *a);
 double fs_sim_t975(size_t df);
 /*
  * A 95 % interval for the sum of d[0..n), the per-block differences of two
- * simulations: sum +- t975(n - 1) x sqrt(n s^2 + widen_sd^2), s^2 their
- * sample variance (batch means). -1 and NANs below FS_VERDICT_MIN_UNITS.
+ * simulations: sum +- t975(m - 1) x sqrt(m s^2 + widen_sd^2), s^2 the
+ * sample variance of m batches (batch means), the wider of the blocks
+ * (m = n) and their pairs (m = ceil(n / 2), when at least 4). -1 and NANs
+ * below FS_VERDICT_MIN_UNITS.
  */
 int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, double *hi);
 /*

@@ -233,33 +233,31 @@ static int blocks_reach(struct sim_blocks *b, size_t n)
 }
 
 /*
- * sim_advance() to `to`, its energy split over the time blocks it covers.
- * Nothing changes within a span (the OPPs and who runs are fixed between
- * events), so the energy is linear in time: each block gets its share of
- * the span's time, the last the remainder, so the blocks sum exactly.
+ * sim_advance() to `to`, each running task's energy in the span added to
+ * the time block of its current activation's wake-up: the accounting's
+ * rule (a placement's energy goes to the bin of the wake-up that started
+ * it), and what pairs the two simulations block by block: the same
+ * activations, wherever queueing put the time they ran. Every busy ns is
+ * charged to the task that ran, so the blocks sum to the machine's energy.
  */
 static int advance(struct sim *s, struct sim_blocks *b, __u64 to)
 {
-	const __u64 bns = s->p->block_ns, from = s->now;
-	const unsigned __int128 e0 = s->energy_x;
+	const __u64 bns = s->p->block_ns;
+	unsigned __int128 e0[FS_MAX_CPUS];
 
+	for (int cpu = 0; bns && cpu < s->ncpu; cpu++)
+		e0[cpu] = s->cpu[cpu].nr ? s->task[s->cpu[cpu].q[0]].energy_x : 0;
 	sim_advance(s, to);
-	if (!bns || to <= from)
-		return 0;
-	const size_t first = from / bns, last = (to - 1) / bns;
+	for (int cpu = 0; bns && cpu < s->ncpu; cpu++) {
+		if (!s->cpu[cpu].nr)
+			continue;
+		const struct sim_task *t = &s->task[s->cpu[cpu].q[0]];
+		const size_t k = s->wl->acts[t->t->first_act + t->head].wake_ns / bns;
 
-	if (blocks_reach(b, last + 1))
-		return -1;
-	unsigned __int128 left = s->energy_x - e0;
-
-	for (size_t k = first; k < last && left; k++) {
-		const __u64 edge = (k + 1) * bns, lo = from > k * bns ? from : k * bns;
-		const unsigned __int128 part = (s->energy_x - e0) * (edge - lo) / (to - from);
-
-		b->e[k] += part;
-		left -= part;
+		if (blocks_reach(b, k + 1))
+			return -1;
+		b->e[k] += t->energy_x - e0[cpu];
 	}
-	b->e[last] += left;
 	return 0;
 }
 
