@@ -96,9 +96,7 @@ static void print_processes(FILE *out, const struct fs_report *r, const struct f
 			snprintf(tgid, sizeof(tgid), "-");
 		else
 			snprintf(tgid, sizeof(tgid), "%d", p->tgid);
-		fprintf(out, "  processes by |closed-loop cost|, E(%s) - E(%s):\n", r->st->pol[V->pol].desc->name,
-		r->st->pol[V->twin].desc->name);
-	fprintf(out, "  %8s %-15s %4d %14.3f %14.3f %+11.3f\n", tgid, comm, p->nr_threads,
+		fprintf(out, "  %8s %-15s %4d %14.3f %14.3f %+11.3f\n", tgid, comm, p->nr_threads,
 			p->energy[V->pol] * k, p->energy[V->twin] * k, p->delta[0] * k);
 	}
 }

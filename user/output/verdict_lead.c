@@ -19,6 +19,11 @@ bool fs_verdict_lead(const struct fs_report *r, int v, struct fs_verdict *out, c
 		*why = !s ? "not simulated yet" : !s->ran ? "not simulated" : "no simulated verdict";
 		return false;
 	}
+	if (s->activations && s->acts_unknown_work >= s->activations) {
+		/* an input without CPU times: every activation's work unknown, nothing to simulate */
+		*why = "no CPU times to simulate";
+		return false;
+	}
 	if (!f) {
 		*why = "a bogoWatt EM has no energy unit";
 		return false;
