@@ -4,7 +4,8 @@
  * three-PD EM) simulated under two policies, as a ratio of simulated time
  * to the wall time it took on one core. Each rate is the best of 3 runs.
  * Usage: sim_bench [SECONDS] (simulated, 10 by default);
- * FS_BENCH_POLICIES="a,b" picks the pair (v6.1,v6.1+margin).
+ * FS_BENCH_POLICIES="a,b" picks the pair (v6.1,v6.1+margin); the energy is kept
+ * by time block as the closed loop does, FS_BENCH_NO_BLOCKS=1 leaves that out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include "em/em_io.h"
 #include "sim/sim.h"
+#include "engine/time_blocks.h"
 
 #define MS 1000000ull
 
@@ -81,7 +83,9 @@ static double now_s(void)
 
 static int run(const struct fs_sim_workload *wl, const struct fs_em *em, const char *name)
 {
-	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = FS_SIM_DEVICE };
+	/* time blocks as the closed loop keeps them for its interval; FS_BENCH_NO_BLOCKS=1 leaves them out */
+	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = FS_SIM_DEVICE,
+				   .block_ns = getenv("FS_BENCH_NO_BLOCKS") ? 0 : fs_blocks_width(wl->end_ns) };
 	struct fs_sim_result r;
 	double best = 1e30;
 	char err[256];
