@@ -50,7 +50,11 @@ expect_same "handworked: decision CSV matches golden" "$H.decisions.csv" "$TMP/h
 expect_same "handworked: JSON matches golden" "$H.json" "$TMP/hw.json"
 check "handworked: the closed loop's verdict is the first line" \
 	grep -qx 'margin: no measurable difference: +0.000 mJ (+0.000..+0.000) over 0.033 s' <(head -n 1 "$TMP/hw.sum")
-"$FEECSCOPE" replay "$H.csv" --policies v5.4,v5.4-nomargin --no-sim >"$TMP/hw.nosim"
+"$FEECSCOPE" replay "$H.csv" --policies v5.4,v5.4-nomargin --no-sim --json "$TMP/hw.nosim.json" >"$TMP/hw.nosim"
+check "handworked: with --no-sim the JSON's verdict is the per-decision one, and says so" python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))["verdicts"][0]
+assert v["source"] == "per decision" and v["delta_mj"] == v["per_decision"]["delta_mj"] == 4.5, v' "$TMP/hw.nosim.json"
 check "handworked: with --no-sim the per-decision verdict, as worked by hand, says so" \
 	grep -qx 'margin: no measurable difference: +4.50 mJ (+0.000..+9.00), per decision' <(head -n 1 "$TMP/hw.nosim")
 python3 - "$TMP/hw.json" "$TMP/hw.sum" >"$TMP/hw.check" 2>&1 <<'PY'
