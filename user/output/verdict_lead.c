@@ -19,8 +19,8 @@ bool fs_verdict_lead(const struct fs_report *r, int v, struct fs_verdict *out, c
 		*why = !s ? "not simulated yet" : !s->ran ? "not simulated" : "no simulated verdict";
 		return false;
 	}
-	if (s->activations && s->acts_unknown_work >= s->activations) {
-		/* an input without CPU times: every activation's work unknown, nothing to simulate */
+	if (s->acts_unknown_work >= s->activations) {
+		/* no activations, or an input without CPU times (every one's work unknown): nothing simulated */
 		*why = "no CPU times to simulate";
 		return false;
 	}
@@ -33,12 +33,10 @@ bool fs_verdict_lead(const struct fs_report *r, int v, struct fs_verdict *out, c
 	out->delta_fj = (fs_fj_t)S->delta_x * f;
 	out->units = S->blocks;
 	out->block_ns = S->block_ns;
-	if (S->blocks >= FS_VERDICT_MIN_UNITS && !isnan(S->lo)) {
-		/* EM unit x s -> unit x ns -> fJ */
+	if (!isnan(S->lo)) { /* EM unit x s -> unit x ns -> fJ */
 		out->lo_fj = (fs_fj_t)(S->lo * 1e9 * (double)f);
 		out->hi_fj = (fs_fj_t)(S->hi * 1e9 * (double)f);
-	} else {
-		out->units = S->blocks < FS_VERDICT_MIN_UNITS ? S->blocks : 0;
+	} else { /* fewer than FS_VERDICT_MIN_UNITS blocks: "too short to tell" */
 		out->lo_fj = out->hi_fj = out->delta_fj;
 	}
 	out->measurable = fs_verdict_has_interval(out) && (out->lo_fj > 0 || out->hi_fj < 0);
