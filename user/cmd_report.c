@@ -12,14 +12,17 @@
 #include "output/many_report.h"
 #include "output/out_file.h"
 #include "records/recording.h"
+#include "packages_file.h"
 
-enum { O_CSV = FS_OPT_LONG, O_JOBS };
+enum { O_CSV = FS_OPT_LONG, O_JOBS, O_PACKAGES };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
 	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip); '-' writes it to stdout "
 	  "instead of the text." },
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
+	{ "packages", O_PACKAGES, "FILE", "Android's packages.list (adb pull /data/system/packages.list): "
+	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
 };
@@ -145,14 +148,16 @@ static void on_progress(void *ctx, size_t done, size_t total)
 int fs_cmd_report(int argc, char **argv)
 {
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
-	const char *json = NULL, *csv = NULL;
+	const char *json = NULL, *csv = NULL, *packages = NULL;
 	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
 	struct list files = { 0 };
+	struct fs_apps apps = { 0 };
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'j': json = optarg; break;
 		case O_CSV: csv = optarg; break;
+		case O_PACKAGES: packages = optarg; break;
 		case O_JOBS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -220,9 +225,12 @@ int fs_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (packages && (ret = fs_packages_load("report", packages, false, &apps)))
+		goto out;
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
 	struct fs_many m;
-	if (fs_many_run((const char *const *)files.v, files.n, jobs, on_progress, &pr, &m)) {
+	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, on_progress, &pr,
+			&m)) {
 		fprintf(stderr, "feecscope report: out of memory\n");
 		ret = FS_EXIT_FAIL;
 		goto out;
@@ -257,6 +265,7 @@ int fs_cmd_report(int argc, char **argv)
 	}
 	fs_many_free(&m);
 out:
+	fs_apps_free(&apps);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);
