@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A live run: collector -> pairing -> pipeline -> view, and the orderly end (live_run.h). */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,6 +57,12 @@ struct fs_live_run {
 	__u64 cnt[FS_CNT__NR];
 	bool warned_lost;
 	struct fs_live_view *view;
+	/* the closed loop of the records so far, simulated on a thread behind the collector */
+	struct fs_sim_job *sim_job;
+	pthread_t sim_thread;
+	atomic_bool sim_done;
+	double sim_cost;     /* the last job's wall time, s (set by its thread) */
+	double sim_next;     /* no new job before this (mono_s) */
 };
 
 /* MAJOR.MINOR of a release string ("6.12.0-13-arm64") is at least major.minor. */
@@ -498,7 +506,61 @@ static void live_close(void *self)
 
 static const struct fs_source_ops live_ops = { .next = live_next, .close = live_close };
 
-/* fs_run()'s interval hook: the files flushed, the view updated. */
+/*
+ * The live verdict's simulation (docs/simulation.md, "Live"): a job of the
+ * records so far on a thread of its own, so the collector never waits for
+ * it; each interval publishes a finished job and starts the next. A job
+ * re-simulates the whole window, so its cost grows with the run: the next
+ * starts only after SIM_IDLE_FACTOR times the last one's wall time, which
+ * keeps the simulation under 1 / (1 + SIM_IDLE_FACTOR) of one core (25 %)
+ * and the verdict at most about 4 job times old.
+ */
+#define SIM_IDLE_FACTOR 3.0
+
+static void *sim_thread_main(void *arg)
+{
+	struct fs_live_run *r = arg;
+	const double t0 = mono_s();
+
+	fs_sim_job_run(r->sim_job);
+	r->sim_cost = mono_s() - t0;
+	atomic_store(&r->sim_done, true);
+	return NULL;
+}
+
+/* Wait for a running job (the end of the run); its answer is dropped: finish simulates it all. */
+static void sim_stop_job(struct fs_live_run *r)
+{
+	if (!r->sim_job)
+		return;
+	pthread_join(r->sim_thread, NULL);
+	fs_sim_job_free(r->sim_job);
+	r->sim_job = NULL;
+}
+
+static void sim_interval(struct fs_live_run *r)
+{
+	const double now = mono_s();
+
+	if (r->sim_job) {
+		if (!atomic_load(&r->sim_done))
+			return;
+		pthread_join(r->sim_thread, NULL);
+		fs_pipeline_sim_publish(r->pipe, r->sim_job);
+		r->sim_job = NULL;
+		r->sim_next = now + SIM_IDLE_FACTOR * r->sim_cost;
+	}
+	if (now < r->sim_next || !(r->sim_job = fs_pipeline_sim_job(r->pipe)))
+		return;
+	atomic_store(&r->sim_done, false);
+	if (pthread_create(&r->sim_thread, NULL, sim_thread_main, r)) { /* no thread: no live answer */
+		fs_sim_job_free(r->sim_job);
+		r->sim_job = NULL;
+		r->sim_next = now + 1e9;
+	}
+}
+
+/* fs_run()'s interval hook: the files flushed, the closed loop's answer taken, the view updated. */
 static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errlen)
 {
 	struct fs_live_run *r = ctx;
@@ -511,6 +573,7 @@ static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errle
 				  "helps)");
 		r->warned_lost = true;
 	}
+	sim_interval(r);
 	sample(r, &s, r->tick_at - r->t0, r->cnt);
 	fs_live_view_update(r->view, &s);
 	/* with the screen on the same terminal the counters would tear it: they come at the end */
@@ -548,7 +611,10 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	char err[512], banner[1024];
 	int rc = FS_EXIT_FAIL;
 
-	r->pipe = fs_pipeline_new(po, err, sizeof(err));
+	struct fs_pipeline_opts o = *po; /* the outputs pass to the pipeline with it */
+
+	o.sim_live = true;
+	r->pipe = fs_pipeline_new(&o, err, sizeof(err));
 	if (!r->pipe) {
 		fs_cli_error("live", "%s", err);
 		return FS_EXIT_FAIL;
@@ -566,7 +632,10 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	r->t0 = mono_s();
 	r->next = r->t0 + r->cfg.interval_s;
 	/* The summary and the files are exactly what replay of the recording gives. */
-	if (fs_run(r->pipe, &src, &hooks, &st)) {
+	const int run_rc = fs_run(r->pipe, &src, &hooks, &st);
+
+	sim_stop_job(r);
+	if (run_rc) {
 		fs_live_view_close(r->view); /* the terminal back before the error */
 		fs_cli_error("live", "%s", st.read_rc ? st.read_err : st.finish_err);
 	} else {
@@ -582,6 +651,7 @@ void fs_live_run_free(struct fs_live_run *r)
 {
 	if (!r)
 		return;
+	sim_stop_job(r);
 	fs_pipeline_free(r->pipe);
 	fs_em_watch_free(r->em_watch);
 	fs_pair_free(r->pair);

@@ -11,6 +11,7 @@
 #include "engine/apps.h"
 #include "engine/verdict.h"
 #include "run.h"
+#include "output/verdict_lead.h"
 
 /* ---- one recording ---- */
 
@@ -52,34 +53,9 @@ static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char
 	return 0;
 }
 
-/* The output that keeps what report needs from a run's final report. */
-static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+/* The per-decision processes, each with its share of the per-decision verdict. */
+static void keep_decision_procs(struct fs_run_result *r, const struct fs_report *rep)
 {
-	struct fs_run_result *r = self;
-
-	r->wakeups = rep->st->wakeups;
-	r->span_ns = rep->span_ns;
-	r->cpu_fj = rep->cpu.total_fj;
-	snprintf(r->em, sizeof(r->em), "%s", rep->em->source);
-	if (rep->nr_verdicts) {
-		const struct fs_verdict *V = &rep->verdicts[0];
-
-		r->has_verdict = true;
-		snprintf(r->policy, sizeof(r->policy), "%s", rep->st->pol[V->pol].desc->name);
-		snprintf(r->twin, sizeof(r->twin), "%s", rep->st->pol[V->twin].desc->name);
-		r->delta_fj = V->delta_fj;
-		r->lo_fj = V->lo_fj;
-		r->hi_fj = V->hi_fj;
-		r->has_ci = fs_verdict_has_interval(V);
-		r->measurable = V->measurable;
-	}
-	if (rep->sim && rep->sim->from_trace)
-		return keep_trace(r, rep, err, errlen);
-	r->procs = calloc(rep->nr_procs ? rep->nr_procs : 1, sizeof(*r->procs));
-	if (!r->procs) {
-		snprintf(err, errlen, "%s: out of memory", r->path);
-		return -1;
-	}
 	r->nr_procs = rep->nr_procs;
 	for (size_t i = 0; i < rep->nr_procs; i++) {
 		const struct fs_process *g = &rep->procs[i];
@@ -90,6 +66,69 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		r->procs[i].runtime_ns = g->runtime_ns;
 		r->procs[i].delta_fj = rep->nr_verdicts ? g->delta_fj[0] : 0;
 	}
+}
+
+/* The simulation's processes: their shares sum to the closed-loop verdict the run's row shows. */
+static void keep_sim_procs(struct fs_run_result *r, const struct fs_report *rep)
+{
+	const struct fs_sim_answer *a = &rep->sim->answer;
+	const __s64 f = fs_sim_fj_per_unit_ns(rep->em);
+
+	r->nr_procs = a->nr_procs;
+	for (size_t i = 0; i < a->nr_procs; i++) {
+		const struct fs_sim_process *p = &a->procs[i];
+
+		memcpy(r->procs[i].comm, p->comm, FS_COMM_LEN);
+		r->procs[i].runtime_ns = p->rec_cpu_ns;
+		r->procs[i].delta_fj = (fs_fj_t)p->delta_x[0] * f;
+		r->procs[i].wakeups = 0;
+		for (size_t k = 0; k < rep->nr_procs; k++)
+			if (rep->procs[k].tgid == p->tgid)
+				r->procs[i].wakeups = rep->procs[k].wakeups;
+	}
+}
+
+/* The output that keeps what report needs from a run's final report: the verdict that leads (verdict_lead.h). */
+static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+{
+	struct fs_run_result *r = self;
+	bool sim = false;
+
+	r->wakeups = rep->st->wakeups;
+	r->span_ns = rep->span_ns;
+	r->cpu_fj = rep->cpu.total_fj;
+	snprintf(r->em, sizeof(r->em), "%s", rep->em->source);
+	if (rep->nr_verdicts) {
+		struct fs_verdict V;
+		const char *why;
+
+		sim = fs_verdict_lead(rep, 0, &V, &why);
+		r->has_verdict = true;
+		snprintf(r->policy, sizeof(r->policy), "%s", rep->st->pol[V.pol].desc->name);
+		snprintf(r->twin, sizeof(r->twin), "%s", rep->st->pol[V.twin].desc->name);
+		r->delta_fj = V.delta_fj;
+		r->lo_fj = V.lo_fj;
+		r->hi_fj = V.hi_fj;
+		r->has_ci = fs_verdict_has_interval(&V);
+		r->measurable = V.measurable;
+	}
+	if (rep->sim && rep->sim->from_trace) { /* no records: the trace's activations and simulated energy */
+		if (!sim)
+			return keep_trace(r, rep, err, errlen);
+		r->wakeups = rep->sim->activations;
+		r->cpu_fj = fj_of(rep->em, rep->sim->answer.energy[rep->sim->answer.ref]);
+	}
+	size_t n = sim ? rep->sim->answer.nr_procs : rep->nr_procs;
+
+	r->procs = calloc(n ? n : 1, sizeof(*r->procs));
+	if (!r->procs) {
+		snprintf(err, errlen, "%s: out of memory", r->path);
+		return -1;
+	}
+	if (sim)
+		keep_sim_procs(r, rep);
+	else
+		keep_decision_procs(r, rep);
 	return 0;
 }
 

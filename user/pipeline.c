@@ -55,6 +55,12 @@ struct fs_pipeline {
 	bool has_trace;
 	struct fs_sim_workload trace_wl;
 	struct fs_sim_trace_inputs trace_in;
+	/* live (o.sim_live): the records the builder took, each at an 8-byte offset, and the last answer */
+	unsigned char *simlog;
+	size_t simlog_len, simlog_cap;
+	bool simlog_failed;                 /* out of memory: no more live answers */
+	struct fs_sim_report sim_live;
+	bool has_sim_live;
 };
 
 /* ---- outputs ---- */
@@ -171,12 +177,104 @@ static void sim_start(struct fs_pipeline *p)
 		sim_stop(p, err);
 }
 
+/* Live keeps what the builder took, for the simulation of the records so far (fs_pipeline_sim_job). */
+static void simlog_add(struct fs_pipeline *p, const struct fs_rec_hdr *rec)
+{
+	const size_t n = (rec->size + 7) & ~(size_t)7;
+
+	if (p->simlog_failed)
+		return;
+	if (p->simlog_len + n > p->simlog_cap) {
+		size_t cap = p->simlog_cap ? p->simlog_cap : 1 << 16;
+
+		while (cap < p->simlog_len + n)
+			cap *= 2;
+		unsigned char *l = realloc(p->simlog, cap);
+
+		if (!l) {
+			p->simlog_failed = true;
+			return;
+		}
+		p->simlog = l;
+		p->simlog_cap = cap;
+	}
+	memcpy(p->simlog + p->simlog_len, rec, rec->size);
+	memset(p->simlog + p->simlog_len + rec->size, 0, n - rec->size);
+	p->simlog_len += n;
+}
+
 static void sim_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec)
 {
 	char err[160];
 
 	if (p->simb && fs_sim_builder_feed(p->simb, rec, err, sizeof(err)))
 		sim_stop(p, err);
+	if (p->simb && p->o.sim_live)
+		simlog_add(p, rec);
+}
+
+struct fs_sim_job {
+	struct fs_em em;
+	const struct fs_policy_desc *pols[FS_MAX_POLICIES];
+	struct fs_sim_run_in in;
+	struct fs_sim_builder_opts bo;
+	unsigned char *log;
+	size_t len;
+	int rc;
+	struct fs_sim_report rep;
+	char err[256];
+};
+
+void fs_sim_job_free(struct fs_sim_job *j)
+{
+	if (!j)
+		return;
+	fs_sim_report_free(&j->rep);
+	free(j->log);
+	free(j);
+}
+
+struct fs_sim_job *fs_pipeline_sim_job(struct fs_pipeline *p)
+{
+	const struct fs_report *r = &p->rep; /* the last snapshot's CPU energy, for the self-check */
+	struct fs_sim_job *j;
+
+	if (!p->simb || !p->o.sim_live || p->simlog_failed || p->finished || !(j = calloc(1, sizeof(*j))))
+		return NULL;
+	j->log = malloc(p->simlog_len ? p->simlog_len : 1);
+	if (!j->log) {
+		free(j);
+		return NULL;
+	}
+	memcpy(j->log, p->simlog, p->simlog_len);
+	j->len = p->simlog_len;
+	j->em = p->em;
+	memcpy(j->pols, p->o.policies, sizeof(j->pols));
+	j->bo = (struct fs_sim_builder_opts){ .kernel_policy = kernel_policy(p), .emulate_eas = p->o.emulate_eas };
+	j->in = (struct fs_sim_run_in){
+		.em = &j->em, .policies = j->pols, .nr_policies = p->o.nr_policies,
+		.kernel_policy = j->bo.kernel_policy, .physics = p->o.sim_physics, .max_span_ns = p->o.sim_max_span_ns,
+		.rec_energy = !r->st || r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
+			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
+	};
+	return j;
+}
+
+int fs_sim_job_run(struct fs_sim_job *j)
+{
+	j->rc = fs_sim_closed_loop_records(j->log, j->len, &j->bo, &j->in, &j->rep, j->err, sizeof(j->err));
+	return j->rc;
+}
+
+void fs_pipeline_sim_publish(struct fs_pipeline *p, struct fs_sim_job *j)
+{
+	if (!j->rc) {
+		fs_sim_report_free(&p->sim_live);
+		p->sim_live = j->rep;
+		memset(&j->rep, 0, sizeof(j->rep));
+		p->has_sim_live = true;
+	}
+	fs_sim_job_free(j);
 }
 
 /* At the end: the workload under every policy; the recording's CPU energy for the self-check. */
@@ -778,8 +876,11 @@ const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p)
 	char err[128];
 
 	/* while running (the live view): a rougher interval, cheap at every refresh */
-	return build_report(p, p->finished ? FS_BOOTSTRAP_ROUNDS : FS_BOOTSTRAP_ROUNDS_LIVE, err, sizeof(err)) ?
-	       NULL : &p->rep;
+	if (build_report(p, p->finished ? FS_BOOTSTRAP_ROUNDS : FS_BOOTSTRAP_ROUNDS_LIVE, err, sizeof(err)))
+		return NULL;
+	/* the closed loop of the records so far, when live has simulated them; the final one after finish */
+	p->rep.sim = p->finished ? &p->sim : p->has_sim_live ? &p->sim_live : NULL;
+	return &p->rep;
 }
 
 int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
@@ -838,6 +939,8 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	fs_sim_report_free(&p->sim);
 	if (p->has_trace)
 		fs_sim_workload_free(&p->trace_wl);
+	fs_sim_report_free(&p->sim_live);
+	free(p->simlog);
 	free(p);
 }
 

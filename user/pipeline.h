@@ -47,6 +47,7 @@ struct fs_pipeline_opts {
 	/* The recorded kernel's policy for the self-check; NULL: the one kernel_release maps to. */
 	const struct fs_policy_desc *sim_kernel_policy;
 	__u64 sim_max_span_ns; /* 0: FS_SIM_MAX_SPAN_NS (the fuzz harnesses set less) */
+	bool sim_live;         /* keep the records for fs_pipeline_sim_job() (live's verdict at intervals) */
 	/* Where results go; the pipeline owns them from fs_pipeline_new() on (freed with it). */
 	struct fs_output outputs[FS_MAX_OUTPUTS];
 	int nr_outputs;
@@ -84,5 +85,18 @@ void fs_pipeline_free(struct fs_pipeline *p);
  * trace held (the summary's trace lines).
  */
 void fs_pipeline_set_workload(struct fs_pipeline *p, struct fs_sim_workload *wl, const struct fs_sim_trace_inputs *in);
+
+/*
+ * Live's closed-loop verdict at intervals (docs/simulation.md, "Live"): a
+ * job holds a copy of the records so far and the run's settings, so it can
+ * run on another thread while the pipeline goes on; its answer becomes
+ * fs_pipeline_snapshot()'s sim when published (on the pipeline's thread).
+ * NULL: not simulating, not asked for (o.sim_live), or out of memory.
+ */
+struct fs_sim_job;
+struct fs_sim_job *fs_pipeline_sim_job(struct fs_pipeline *p);
+int fs_sim_job_run(struct fs_sim_job *j);                      /* any thread; 0 or -1 */
+void fs_pipeline_sim_publish(struct fs_pipeline *p, struct fs_sim_job *j); /* frees j */
+void fs_sim_job_free(struct fs_sim_job *j);
 
 #endif /* FEECSCOPE_PIPELINE_H */

@@ -11,7 +11,9 @@
  *      policies, for a longer and busier span.
  * Usage: sim_bench [SECONDS [RECORDING]] (SECONDS simulated in 2, 10 by
  * default); FS_BENCH_POLICIES="a,b" picks the generated run's pair
- * (v6.1,v6.1+margin). Runs from the source tree (make bench does).
+ * (v6.1,v6.1+margin). Runs from the source tree (make bench does). The
+ * energy is kept by time block as the closed loop does (its interval);
+ * FS_BENCH_NO_BLOCKS=1 leaves that out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include <time.h>
 #include "em/em_io.h"
 #include "sim/sim.h"
+#include "engine/time_blocks.h"
 #include "pipeline.h"
 #include "records/recording.h"
 
@@ -92,7 +95,9 @@ static double now_s(void)
 static double run_policy(const struct fs_sim_workload *wl, const struct fs_em *em, const char *name,
 			 enum fs_sim_physics ph)
 {
-	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = ph };
+	/* time blocks as the closed loop keeps them for its interval; FS_BENCH_NO_BLOCKS=1 leaves them out */
+	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = ph,
+				   .block_ns = getenv("FS_BENCH_NO_BLOCKS") ? 0 : fs_blocks_width(wl->end_ns) };
 	struct fs_sim_result r;
 	double best = 1e30;
 	char err[256];

@@ -94,7 +94,7 @@ replay @REC -c nosuch                     | 1 | --comm nosuch matched no wake-up
 replay @REC -c small -p 999               | 0 | warning: --pid 999 matched no wake-up
 replay @REC --csv @T/d.csv                | 0 | ^margin
 replay @REC -j @T/r.json                  | 0 | ^margin
-replay @REC --json -                      | 0 | "schema": 1
+replay @REC --json -                      | 0 | "schema": 2
 replay @REC --summary @T/s.txt            | 0 | ^margin
 replay @REC --csv @T/w.csv --csv-layout wide | 0 | ^margin
 replay @REC --csv @T/l.csv.gz --csv-layout long | 0 | ^margin
@@ -155,7 +155,7 @@ root live -d 2 -p @WORK                   | 0 | \(--pid [0-9]+\)
 root live -d 2 --pid @WORK,1              | 0 | \(--pid [0-9]+,1\)
 root live -d 2 -c fsa10                   | 0 | \(--comm fsa10\)
 root live -d 1 --comm nosuchtask_zz       | 1 | --comm nosuchtask_zz matched no wake-up
-root live -d 1 -j -                       | 0 | "schema": 1
+root live -d 1 -j -                       | 0 | "schema": 2
 root live -d 1 --csv @T/lw.csv --csv-layout wide --perfetto @T/l.pftrace.gz | 0 | ^margin
 report @REC @T/c.fsr                      | 0 | ^margin verdict over 2 of 2 recordings
 report --jobs 1 -j @T/rep.json --csv @T/rep.csv @T | 0 | ^margin verdict over

@@ -40,7 +40,7 @@ python3 - "$RT" "$HP" "$SH" "$proc_ns" live.json <<'PY' >check.txt 2>&1
 import json, sys
 rt, hp, sh, proc_ns = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 d = json.load(open(sys.argv[5]))
-assert d["schema"] == 1 and d["estimate"] == "cpu-time", "schema 1, CPU-time estimate"
+assert d["schema"] == 2 and d["estimate"] == "cpu-time", "schema 2, CPU-time estimate"
 procs = {p["tgid"]: p for p in d["processes"]}
 assert rt in procs, "the load's process is in the JSON"
 got = procs[rt]["runtime_ns"]

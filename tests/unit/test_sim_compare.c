@@ -55,9 +55,12 @@ static void answer_for(const char *const *names, struct fs_sim_answer *a, int re
 		res[i].nr_tasks = 5;
 		res[i].task = tr[i];
 		res[i].energy = 0.25;
+		res[i].energy_x = 250000000; /* EM unit x ns: 0.25 x 1e9 */
 		for (int t = 0; t < 5; t++) {
 			tr[i][t].energy = task_e[k][t];
+			tr[i][t].energy_x = (unsigned __int128)(task_e[k][t] * 1e9);
 			res[i].energy += task_e[k][t];
+			res[i].energy_x += tr[i][t].energy_x;
 		}
 		res[i].energy_mj = res[i].energy; /* mW x s */
 	}
@@ -103,6 +106,14 @@ FS_TEST(sim_answer_margin_and_processes)
 	for (size_t r = 0; r < a.nr_procs; r++)
 		d += a.procs[r].delta[0];
 	EXPECT_NEAR(d, a.v[0].delta);
+	/* exactly, in the machine's integer EM unit x ns */
+	__int128 dx = 0;
+
+	for (size_t r = 0; r < a.nr_procs; r++)
+		dx += a.procs[r].delta_x[0];
+	EXPECT_TRUE(dx == a.v[0].delta_x && dx == 750000000);
+	/* no blocks kept: no interval */
+	EXPECT_TRUE(a.v[0].blocks == 0 && isnan(a.v[0].lo) && !a.v[0].measurable);
 	fs_sim_answer_free(&a);
 }
 

@@ -75,22 +75,42 @@ void fs_blocks_add(struct fs_time_blocks *b, __u64 ts, const fs_fj_t *delta)
 		b->bins[(size_t)q * FS_BLOCK_BINS + i] += delta[q];
 }
 
+/*
+ * Bins per block for bins of bin_ns over span: long traces the first
+ * power-of-two block from 1 s; shorter ones (span under 10 s) the last one
+ * not above span / 10, so there are at least FS_BLOCK_MIN_BLOCKS blocks
+ * (docs/accounting.md, The interval).
+ */
+static size_t bins_per_block(__u64 bin_ns, __u64 span)
+{
+	__u64 want = span / FS_BLOCK_MIN_BLOCKS < FS_BLOCK_TARGET_NS ? span / FS_BLOCK_MIN_BLOCKS : FS_BLOCK_TARGET_NS;
+	size_t per = 1;
+
+	if (want == FS_BLOCK_TARGET_NS) {
+		while (per * bin_ns < want && per < FS_BLOCK_BINS)
+			per *= 2;
+	} else {
+		while (2 * per * bin_ns <= want && per < FS_BLOCK_BINS)
+			per *= 2;
+	}
+	return per;
+}
+
+__u64 fs_blocks_width(__u64 span_ns)
+{
+	__u64 bin = FS_BLOCK_BIN0_NS;
+
+	/* the width fs_blocks_add() has widened its bins to once a record at span_ns came */
+	while (span_ns / bin >= FS_BLOCK_BINS)
+		bin *= 2;
+	return bin * bins_per_block(bin, span_ns);
+}
+
 size_t fs_blocks_cut(const struct fs_time_blocks *b, int q, __u64 end, fs_fj_t *out, size_t max, __u64 *block_ns)
 {
 	__u64 span = b->started && end > b->t0 ? end - b->t0 : 0;
-	__u64 want = span / FS_BLOCK_MIN_BLOCKS < FS_BLOCK_TARGET_NS ? span / FS_BLOCK_MIN_BLOCKS : FS_BLOCK_TARGET_NS;
-	size_t per = 1; /* bins per block */
+	size_t per = bins_per_block(b->bin_ns, span); /* bins per block */
 
-	/* Long traces: the first power-of-two block from 1 s. Shorter ones (span
-	 * under 10 s): the last one not above span / 10, so there are at least
-	 * FS_BLOCK_MIN_BLOCKS blocks (docs/accounting.md, The interval). */
-	if (want == FS_BLOCK_TARGET_NS) {
-		while (per * b->bin_ns < want && per < FS_BLOCK_BINS)
-			per *= 2;
-	} else {
-		while (2 * per * b->bin_ns <= want && per < FS_BLOCK_BINS)
-			per *= 2;
-	}
 	*block_ns = per * b->bin_ns;
 	if (!b->started || !max)
 		return 0;

@@ -41,6 +41,11 @@ void fs_blocks_add(struct fs_time_blocks *b, __u64 ts, const fs_fj_t *delta);
  * bins reach it). Writes up to max sums to out; returns how many blocks,
  * their width in *block_ns.
  */
+/*
+ * The block width fs_blocks_cut() gives a trace of span_ns fed from its
+ * start to its end: the closed-loop simulation cuts its timeline the same way.
+ */
+__u64 fs_blocks_width(__u64 span_ns);
 size_t fs_blocks_cut(const struct fs_time_blocks *b, int q, __u64 end, fs_fj_t *out, size_t max, __u64 *block_ns);
 
 #endif /* FEECSCOPE_TIME_BLOCKS_H */

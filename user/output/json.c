@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_sim.h"
+#include "verdict_lead.h"
 #include "json_apps.h"
 #include "output.h"
 #include "out_file.h"
 #include "../records/version.h"
 
-#define FS_JSON_SCHEMA 1
+#define FS_JSON_SCHEMA 2 /* 2: verdicts[].delta_mj is the closed loop's (issue 29) */
 
 void fs_json_str(FILE *o, const char *s, size_t max)
 {
@@ -110,39 +111,51 @@ static void write_policies(FILE *o, const struct fs_report *r)
 	fputs("\n  ],\n", o);
 }
 
-static void write_verdicts(FILE *o, const struct fs_report *r)
+/* delta, interval, blocks and whether it is measurable: the fields both of a verdict's figures have */
+static void write_figure(FILE *o, const struct fs_verdict *V)
 {
 	char b[64];
 
+	fputs("\"delta_mj\": ", o);
+	mj(o, V->delta_fj);
+	if (fs_verdict_has_interval(V)) {
+		fputs(", \"ci95_mj\": [", o);
+		mj(o, V->lo_fj);
+		fputs(", ", o);
+		mj(o, V->hi_fj);
+		fputc(']', o);
+	} else {
+		fputs(", \"ci95_mj\": null", o); /* too few time blocks for one */
+	}
+	fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": ", V->units);
+	fs_fmt_fj(b, sizeof(b), (fs_fj_t)V->block_ns, 9, 3);
+	fputs(b, o);
+}
+
+static void write_verdicts(FILE *o, const struct fs_report *r)
+{
 	fputs("  \"verdicts\": [", o);
 	for (int v = 0; v < r->nr_verdicts; v++) {
-		const struct fs_verdict *V = &r->verdicts[v];
+		const struct fs_verdict *P = &r->verdicts[v];
+		struct fs_verdict V;
+		const char *why;
+		const bool sim = fs_verdict_lead(r, v, &V, &why);
 
 		fprintf(o, "%s\n    {\"policy\": ", v ? "," : "");
-		fs_json_str(o, r->st->pol[V->pol].desc->name, 64);
+		fs_json_str(o, r->st->pol[V.pol].desc->name, 64);
 		fputs(", \"twin\": ", o);
-		fs_json_str(o, r->st->pol[V->twin].desc->name, 64);
-		fputs(", \"delta_mj\": ", o);
-		mj(o, V->delta_fj);
-		if (fs_verdict_has_interval(V)) {
-			fputs(", \"ci95_mj\": [", o);
-			mj(o, V->lo_fj);
-			fputs(", ", o);
-			mj(o, V->hi_fj);
-			fputc(']', o);
-		} else {
-			fputs(", \"ci95_mj\": null", o); /* too few time blocks for one */
-		}
-		fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": ", V->units);
-		fs_fmt_fj(b, sizeof(b), (fs_fj_t)V->block_ns, 9, 3);
-		fputs(b, o);
+		fs_json_str(o, r->st->pol[V.twin].desc->name, 64);
+		fprintf(o, ", \"source\": \"%s\", ", sim ? "closed loop" : "per decision");
+		write_figure(o, &V);
 		fputs(", \"mean_mw\": ", o);
-		mean_mw(o, V->delta_fj, r->span_ns);
+		mean_mw(o, V.delta_fj, r->span_ns);
 		fputs(", \"percent\": ", o);
-		percent(o, V->delta_fj, r->cpu.total_fj);
-		fprintf(o, ", \"measurable\": %s, ", V->measurable ? "true" : "false");
-		u64(o, "decisions", V->decisions, true);
-		u64(o, "differ", V->differ, false);
+		percent(o, V.delta_fj, r->cpu.total_fj);
+		fprintf(o, ", \"measurable\": %s,\n     \"per_decision\": {", V.measurable ? "true" : "false");
+		write_figure(o, P);
+		fprintf(o, ", \"measurable\": %s}, ", P->measurable ? "true" : "false");
+		u64(o, "decisions", V.decisions, true);
+		u64(o, "differ", V.differ, false);
 		fputc('}', o);
 	}
 	fputs(r->nr_verdicts ? "\n  ],\n" : "],\n", o);

@@ -94,6 +94,39 @@ static void write_trace(FILE *o, const struct fs_report *r, const struct fs_sim_
 	fputc('}', o);
 }
 
+/* Every process: its tasks' simulated energy under each policy and its share of each verdict. */
+static void write_processes(FILE *o, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	const struct fs_sim_answer *a = &s->answer;
+	const double k = fs_sim_mj_per_unit(r->em);
+
+	fputs(",\n    \"processes\": [", o);
+	for (size_t i = 0; i < a->nr_procs; i++) {
+		const struct fs_sim_process *p = &a->procs[i];
+
+		fputs(i ? ",\n      {\"tgid\": " : "\n      {\"tgid\": ", o);
+		if (p->tgid == FS_SIM_UNATTRIBUTED)
+			fputs("null", o);
+		else
+			fprintf(o, "%d", p->tgid);
+		fputs(", \"comm\": ", o);
+		fs_json_str(o, p->comm, FS_COMM_LEN - 1);
+		fprintf(o, ", \"threads\": %d, \"cpu_ns\": %llu, \"energy_mj\": [", p->nr_threads,
+			(unsigned long long)p->rec_cpu_ns);
+		for (int j = 0; j < a->nr_policies; j++) {
+			fputs(j ? ", " : "", o);
+			num(o, p->energy[j] * k);
+		}
+		fputs("], \"delta_mj\": [", o);
+		for (int v = 0; v < a->nr_verdicts; v++) {
+			fputs(v ? ", " : "", o);
+			num(o, p->delta[v] * k);
+		}
+		fputs("]}", o);
+	}
+	fputs(a->nr_procs ? "\n    ]" : "]", o);
+}
+
 void fs_json_sim(FILE *o, const struct fs_report *r)
 {
 	const struct fs_sim_report *s = r->sim;
@@ -114,13 +147,26 @@ void fs_json_sim(FILE *o, const struct fs_report *r)
 	for (int v = 0; v < s->answer.nr_verdicts; v++) {
 		const struct fs_sim_verdict *V = &s->answer.v[v];
 
+		const double k = fs_sim_mj_per_unit(r->em);
+
 		fprintf(o, "%s{\"policy\": \"%s\", \"twin\": \"%s\", \"delta_mj\": ", v ? ", " : "",
 			r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name);
-		num(o, V->delta * fs_sim_mj_per_unit(r->em));
-		fputc('}', o);
+		num(o, V->delta * k);
+		if (isnan(V->lo)) {
+			fputs(", \"ci95_mj\": null", o);
+		} else {
+			fputs(", \"ci95_mj\": [", o);
+			num(o, V->lo * k);
+			fputs(", ", o);
+			num(o, V->hi * k);
+			fputc(']', o);
+		}
+		fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": %.3f, \"measurable\": %s}", V->blocks,
+			(double)V->block_ns / 1e9, V->measurable ? "true" : "false");
 	}
 	fputc(']', o);
 	write_check(o, r, s);
 	write_trace(o, r, s);
+	write_processes(o, r, s);
 	fputs("\n  },\n", o);
 }

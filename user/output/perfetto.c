@@ -30,6 +30,7 @@
 #include "out_file.h"
 #include "protobuf.h"
 #include "summary.h"
+#include "verdict_lead.h"
 #include "../engine/pelt.h"
 #include "../records/version.h"
 
@@ -663,7 +664,9 @@ static void write_verdicts(struct perfetto_out *w, const struct fs_report *rep)
 	char line[160], name[96], b[64];
 
 	for (int v = 0; v < rep->nr_verdicts; v++) {
-		const struct fs_verdict *V = &rep->verdicts[v];
+		struct fs_verdict lead;
+		const char *why;
+		const struct fs_verdict *V = (fs_verdict_lead(rep, v, &lead, &why), &lead); /* the headline's figure */
 
 		snprintf(name, sizeof(name), "margin verdict: %s vs %s", rep->st->pol[V->pol].desc->name,
 			 rep->st->pol[V->twin].desc->name);
@@ -728,7 +731,9 @@ static void write_attributes(struct perfetto_out *w, const struct fs_report *rep
 		attr_str(pb, key, b);
 	}
 	for (int v = 0; v < rep->nr_verdicts; v++) {
-		const struct fs_verdict *V = &rep->verdicts[v];
+		struct fs_verdict lead;
+		const char *why;
+		const struct fs_verdict *V = (fs_verdict_lead(rep, v, &lead, &why), &lead); /* the headline's figure */
 
 		snprintf(key, sizeof(key), "feecscope.verdict%d", v);
 		fs_verdict_line(b, sizeof(b), rep, v);

@@ -7,6 +7,7 @@
 #include "apps_group.h"
 #include "summary_sim.h"
 #include "summary_trace.h"
+#include "verdict_lead.h"
 #include "out_file.h"
 #include "../filter.h"
 
@@ -74,13 +75,17 @@ static void wrap(FILE *out, const char *prefix, const char *text, int indent)
 
 /* ---- the verdict ---- */
 
-int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v)
+/*
+ * The line's variants, longest first; the caller takes the first that fits.
+ * tag says where the figure comes from when it is not the closed loop's.
+ */
+static int verdict_variants(char f[][1024], const struct fs_verdict *V, const char *pre, const char *tag,
+			    const struct fs_report *r)
 {
-	const struct fs_verdict *V = &r->verdicts[v];
-	char pre[48] = "", d[80], lo[80], hi[80], t[80], mw[80], pct[80];
+	char d[80], lo[80], hi[80], t[80], mw[80], pct[80];
+	unsigned long long k = V->differ, n = V->decisions;
+	int nf = 0;
 
-	if (r->nr_verdicts > 1)
-		snprintf(pre, sizeof(pre), "%s: ", r->st->pol[V->pol].desc->name);
 	fs_fmt_mj_short(d, sizeof(d), V->delta_fj, true);
 	fs_fmt_mj_short(lo, sizeof(lo), V->lo_fj, true);
 	fs_fmt_mj_short(hi, sizeof(hi), V->hi_fj, true);
@@ -89,32 +94,53 @@ int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v)
 		  r->span_ns >= 1000000000ull ? 2 : 3);
 	fmt_mean_mw(mw, sizeof(mw), V->delta_fj, r->span_ns, true);
 	fmt_pct(pct, sizeof(pct), V->delta_fj, r->cpu.total_fj, true);
-	unsigned long long k = V->differ, n = V->decisions;
-	char f[8][1024];
-	int nf = 0;
-
 	if (!fs_verdict_has_interval(V)) {
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ over %s s (%zu time block%s); %llu "
-			 "of %llu decisions differ", pre, d, t, V->units, V->units == 1 ? "" : "s", k, n);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ over %s s (%zu time block%s)",
-			 pre, d, t, V->units, V->units == 1 ? "" : "s");
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: too short to tell: %s mJ", pre, d);
+		snprintf(f[nf++], 1024, "%smargin: too short to tell: %s mJ over %s s (%zu time block%s)%s; %llu "
+			 "of %llu decisions differ", pre, d, t, V->units, V->units == 1 ? "" : "s", tag, k, n);
+		snprintf(f[nf++], 1024, "%smargin: too short to tell: %s mJ over %s s (%zu time block%s)%s",
+			 pre, d, t, V->units, V->units == 1 ? "" : "s", tag);
+		snprintf(f[nf++], 1024, "%smargin: too short to tell: %s mJ%s", pre, d, tag);
 	} else if (V->measurable) {
-		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU energy); "
-			 "%llu of %llu decisions differ", pre, d, lo, hi, t, mw, pct, k, n);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU "
-			 "energy)", pre, d, lo, hi, t, mw, pct);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU)",
-			 pre, d, lo, hi, t, mw, pct);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin %s mJ (%s..%s) in %s s, %s mW, %s%% CPU", pre, d, lo, hi,
-			 t, mw, pct);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin %s mJ (%s..%s), %s%%", pre, d, lo, hi, pct);
+		snprintf(f[nf++], 1024, "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU energy)%s; "
+			 "%llu of %llu decisions differ", pre, d, lo, hi, t, mw, pct, tag, k, n);
+		snprintf(f[nf++], 1024, "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU "
+			 "energy)%s", pre, d, lo, hi, t, mw, pct, tag);
+		snprintf(f[nf++], 1024, "%smargin costs %s mJ (%s..%s) over %s s (%s mW, %s%% of CPU)%s",
+			 pre, d, lo, hi, t, mw, pct, tag);
+		snprintf(f[nf++], 1024, "%smargin %s mJ (%s..%s) in %s s, %s mW, %s%% CPU%s", pre, d, lo, hi,
+			 t, mw, pct, tag);
+		snprintf(f[nf++], 1024, "%smargin %s mJ (%s..%s), %s%%%s", pre, d, lo, hi, pct, tag);
 	} else {
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s) over %s s; %llu "
-			 "of %llu decisions differ", pre, d, lo, hi, t, k, n);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s) over %s s", pre,
-			 d, lo, hi, t);
-		snprintf(f[nf++], sizeof(f[0]), "%smargin: no measurable difference: %s mJ (%s..%s)", pre, d, lo, hi);
+		snprintf(f[nf++], 1024, "%smargin: no measurable difference: %s mJ (%s..%s) over %s s%s; %llu "
+			 "of %llu decisions differ", pre, d, lo, hi, t, tag, k, n);
+		snprintf(f[nf++], 1024, "%smargin: no measurable difference: %s mJ (%s..%s) over %s s%s", pre,
+			 d, lo, hi, t, tag);
+		snprintf(f[nf++], 1024, "%smargin: no measurable difference: %s mJ (%s..%s)%s", pre, d, lo, hi,
+			 tag);
+	}
+	return nf;
+}
+
+int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v)
+{
+	struct fs_verdict V;
+	const char *why;
+	const bool sim = fs_verdict_lead(r, v, &V, &why);
+	char pre[48] = "", f[16][1024], g[8][1024];
+	int nf;
+
+	if (r->nr_verdicts > 1)
+		snprintf(pre, sizeof(pre), "%s: ", r->st->pol[V.pol].desc->name);
+	/* the closed loop's figure is the answer; the per-decision one says it stands in, shorter if need be */
+	nf = verdict_variants(f, &V, pre, sim ? "" : ", per decision (not simulated)", r);
+	if (!sim) { /* each variant with the long tag, then with the short one */
+		const int ng = verdict_variants(g, &V, pre, ", per decision", r);
+
+		for (int i = ng - 1; i >= 0; i--) {
+			memmove(f[2 * i], f[i], sizeof(f[0]));
+			memcpy(f[2 * i + 1], g[i], sizeof(f[0]));
+		}
+		nf += ng;
 	}
 	for (int i = 0; i < nf; i++)
 		if (strlen(f[i]) <= FS_COLUMNS || i == nf - 1)
@@ -223,10 +249,11 @@ static void print_verdict_detail(FILE *out, const struct fs_report *r)
 				 (unsigned long long)V->differ, (unsigned long long)V->decisions);
 		else
 			snprintf(text, sizeof(text), "E(%s) - E(%s) = %s mJ, 95%% interval %s .. %s mJ (bootstrap "
-				 "over %zu time blocks of %s s); %llu of %llu decisions differ",
+				 "over %zu time blocks of %s s), pricing each decision on the recorded trace; %llu of "
+				 "%llu decisions differ",
 				 r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name, d, lo, hi, V->units,
 				 width, (unsigned long long)V->differ, (unsigned long long)V->decisions);
-		wrap(out, "margin: ", text, 8);
+		wrap(out, "per decision: ", text, 14);
 	}
 	if (r->nr_verdicts)
 		fputc('\n', out);

@@ -51,10 +51,61 @@ static void print_policy_rows(FILE *out, const struct fs_report *r, const struct
 	}
 }
 
+/* The verdict's line: its delta and interval, or why there is none. */
+static void verdict_text(char *text, size_t len, const struct fs_report *r, const struct fs_sim_verdict *V)
+{
+	const double k = fs_sim_mj_per_unit(r->em);
+	char d[48], lo[48], hi[48];
+
+	fmt_delta(d, sizeof(d), V->delta * k, V->delta);
+	if (isnan(V->lo)) {
+		snprintf(text, len, "E(%s) - E(%s) = %s, no interval: %zu time blocks", r->st->pol[V->pol].desc->name,
+			 r->st->pol[V->twin].desc->name, d, V->blocks);
+		return;
+	}
+	fmt_delta(lo, sizeof(lo), V->lo * k, V->lo);
+	fmt_delta(hi, sizeof(hi), V->hi * k, V->hi);
+	snprintf(text, len, "E(%s) - E(%s) = %s, 95%% interval %s .. %s (batch means over %zu time blocks of "
+		 "%.2f s)", r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name, d, lo, hi, V->blocks,
+		 (double)V->block_ns / 1e9);
+}
+
+#define SIM_TOP_PROCS 10
+
+/* The processes by |closed-loop cost| of the first verdict: their energy under both policies. */
+static void print_processes(FILE *out, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	const struct fs_sim_answer *a = &s->answer;
+	const double k = fs_sim_mj_per_unit(r->em);
+
+	if (!a->nr_verdicts || isnan(k))
+		return;
+	const struct fs_sim_verdict *V = &a->v[0];
+
+	fprintf(out, "  processes by |closed-loop cost|, E(%s) - E(%s):\n", r->st->pol[V->pol].desc->name,
+		r->st->pol[V->twin].desc->name);
+	fprintf(out, "  %8s %-15s %4s %14s %14s %11s\n", "TGID", "COMM", "THR", "margin mJ", "twin mJ", "cost mJ");
+	for (size_t i = 0; i < a->nr_procs && i < SIM_TOP_PROCS; i++) {
+		const struct fs_sim_process *p = &a->procs[i];
+		char comm[FS_COMM_LEN], tgid[16];
+		int n = 0;
+
+		for (; n < FS_COMM_LEN - 1 && p->comm[n]; n++)
+			comm[n] = (unsigned char)p->comm[n] < 0x20 || (unsigned char)p->comm[n] >= 0x7f ? '?' : p->comm[n];
+		comm[n] = 0;
+		if (p->tgid == FS_SIM_UNATTRIBUTED)
+			snprintf(tgid, sizeof(tgid), "-");
+		else
+			snprintf(tgid, sizeof(tgid), "%d", p->tgid);
+		fprintf(out, "  %8s %-15s %4d %14.3f %14.3f %+11.3f\n", tgid, comm, p->nr_threads,
+			p->energy[V->pol] * k, p->energy[V->twin] * k, p->delta[0] * k);
+	}
+}
+
 void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, const char *, const char *, int))
 {
 	const struct fs_sim_report *s = r->sim;
-	char text[512], d[48];
+	char text[512];
 
 	if (!s)
 		return;
@@ -65,16 +116,12 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 		return;
 	}
 	snprintf(text, sizeof(text), "the workload (%llu tasks, %llu activations) simulated under each policy, "
-		 "%s physics, HZ %u, schedutil rate limit %llu us (docs/simulation.md); no interval yet",
+		 "%s physics, HZ %u, schedutil rate limit %llu us (docs/simulation.md)",
 		 (unsigned long long)s->tasks, (unsigned long long)s->activations, physics_name(s->physics), s->hz,
 		 (unsigned long long)(s->rate_limit_ns / 1000));
 	wrap(out, "closed loop: ", text, 4);
 	for (int v = 0; v < s->answer.nr_verdicts; v++) {
-		const struct fs_sim_verdict *V = &s->answer.v[v];
-
-		fmt_delta(d, sizeof(d), V->delta * fs_sim_mj_per_unit(r->em), V->delta);
-		snprintf(text, sizeof(text), "E(%s) - E(%s) = %s", r->st->pol[V->pol].desc->name,
-			 r->st->pol[V->twin].desc->name, d);
+		verdict_text(text, sizeof(text), r, &s->answer.v[v]);
 		wrap(out, "  margin: ", text, 10);
 	}
 	print_policy_rows(out, r, s);
@@ -83,5 +130,6 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 		wrap(out, "", text, 4);
 	}
 	fs_summary_trace(out, r, wrap); /* a trace's self-check and what it held */
+	print_processes(out, r, s);
 	fputc('\n', out);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "closed_loop.h"
+#include "../engine/time_blocks.h"
 
 void fs_sim_report_free(struct fs_sim_report *rep)
 {
@@ -44,6 +45,8 @@ static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in
 	const struct fs_sim_params p = {
 		.em = in->em, .policy = d, .physics = in->physics,
 		.hz = rep->hz, .sugov_rate_limit_ns = rep->rate_limit_ns,
+		/* the accounting's block rule over the recording's span (docs/accounting.md, The interval) */
+		.block_ns = wl->end_ns ? fs_blocks_width(wl->end_ns) : 0,
 	};
 
 	return fs_sim_run(wl, &p, r, err, errlen);

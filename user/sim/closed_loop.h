@@ -70,5 +70,12 @@ struct fs_sim_run_in {
 int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
 		       char *err, size_t errlen);
 void fs_sim_report_free(struct fs_sim_report *rep);
+/*
+ * The same from a log of records (each at an 8-byte offset, as fed to a
+ * builder) built with bo (rerun.c): live's verdict at an interval. A record
+ * the builder refuses leaves rep->ran false with rep->why; 0, or -1 with err.
+ */
+int fs_sim_closed_loop_records(const unsigned char *log, size_t len, const struct fs_sim_builder_opts *bo,
+			       const struct fs_sim_run_in *in, struct fs_sim_report *rep, char *err, size_t errlen);
 
 #endif /* FEECSCOPE_SIM_CLOSED_LOOP_H */

@@ -54,8 +54,14 @@ double fs_sim_energy_of_fj(const struct fs_em *em, fs_fj_t fj);
 
 struct fs_sim_verdict {
 	int pol, twin;       /* the margin policy and its no-margin twin, indices as given */
-	double delta;        /* E(pol) - E(twin), EM unit x s: positive when the margin costs */
+	__int128 delta_x;    /* E(pol) - E(twin), EM unit x ns, exact */
+	double delta;        /* the same in EM unit x s: positive when the margin costs */
 	double delta_mj;     /* the same in mJ; NAN for a bogoWatt EM */
+	/* The 95 % interval (interval.c), EM unit x s and mJ; NAN without one (fewer than 4 blocks) */
+	double lo, hi, lo_mj, hi_mj;
+	size_t blocks;       /* the time blocks it came from */
+	__u64 block_ns;      /* their width */
+	bool measurable;     /* there is an interval and it excludes 0 */
 };
 
 struct fs_sim_process {
@@ -65,6 +71,8 @@ struct fs_sim_process {
 	__u64 rec_cpu_ns;                /* its activations' recorded CPU time */
 	double energy[FS_MAX_POLICIES];  /* simulated, EM unit x s, under each policy */
 	double delta[FS_MAX_VERDICTS];   /* energy[pol] - energy[twin] of each verdict */
+	__int128 energy_x[FS_MAX_POLICIES]; /* the same exact, EM unit x ns: the rows sum to the totals */
+	__int128 delta_x[FS_MAX_VERDICTS];  /* ... and to each verdict's delta_x */
 	double rank;                     /* the sort key: |delta[0]|, without a verdict |vs_ref| of another policy */
 };
 
@@ -72,6 +80,7 @@ struct fs_sim_answer {
 	int nr_policies, ref;
 	double energy[FS_MAX_POLICIES];  /* each policy's simulated energy */
 	double vs_ref[FS_MAX_POLICIES];  /* energy[i] - energy[ref] */
+	__int128 energy_x[FS_MAX_POLICIES]; /* exact, EM unit x ns */
 	int nr_verdicts;
 	struct fs_sim_verdict v[FS_MAX_VERDICTS]; /* in the order the margin policies were given */
 	size_t nr_procs;
@@ -89,5 +98,23 @@ int fs_sim_answer_build(const struct fs_sim_workload *wl, const struct fs_policy
 			const struct fs_sim_result *res, int n, int ref, struct fs_sim_answer *a,
 			char *err, size_t errlen);
 void fs_sim_answer_free(struct fs_sim_answer *a);
+
+/* ---- the verdict's interval (interval.c) ---- */
+
+/* Student's t quantile 0.975 at df degrees of freedom (NAN at 0). */
+double fs_sim_t975(size_t df);
+/*
+ * A 95 % interval for the sum of d[0..n), the per-block differences of two
+ * simulations: sum +- t975(m - 1) x sqrt(m s^2 + widen_sd^2), s^2 the
+ * sample variance of m batches (batch means), the wider of the blocks
+ * (m = n) and their pairs (m = ceil(n / 2), when at least 4). -1 and NANs
+ * below FS_VERDICT_MIN_UNITS.
+ */
+int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, double *hi);
+/*
+ * Verdict v's interval from the simulations' time blocks (res[].block_energy:
+ * each block's E(pol) - E(twin)); none when they kept no blocks. 0, or -1 out of memory.
+ */
+int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result *res, double mj_per_unit);
 
 #endif /* FEECSCOPE_SIM_COMPARE_H */

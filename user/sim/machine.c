@@ -163,12 +163,14 @@ static void results(const struct sim *s, struct fs_sim_result *r)
 	const double scale = s->em->unit == FS_POWER_MW ? 1.0 : s->em->unit == FS_POWER_UW ? 1e-3 : NAN;
 
 	r->energy = (double)s->energy_x / 1e9;
+	r->energy_x = s->energy_x;
 	r->energy_mj = r->energy * scale;
 	for (int ti = 0; ti < s->wl->nr_tasks; ti++) {
 		const struct sim_task *t = &s->task[ti];
 		struct fs_sim_task_result *tr = &r->task[ti];
 
 		tr->energy = (double)t->energy_x / 1e9;
+		tr->energy_x = t->energy_x;
 		tr->run_ns = t->run_ns;
 		memcpy(tr->run_pd_ns, t->run_pd_ns, sizeof(tr->run_pd_ns));
 		tr->wait_ns = t->wait_ns;
@@ -225,6 +227,9 @@ void fs_sim_result_free(struct fs_sim_result *r)
 	free(r->act_cpu);
 	free(r->act_how);
 	free(r->act_util);
+	free(r->block_energy);
+	r->block_energy = NULL;
+	r->nr_blocks = 0;
 	r->act_util = NULL;
 	r->task = NULL;
 	r->act_cpu = NULL;

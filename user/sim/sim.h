@@ -137,12 +137,18 @@ struct fs_sim_params {
 	enum fs_sim_physics physics;
 	unsigned int hz;                     /* scheduler tick, 250 if 0 */
 	__u64 sugov_rate_limit_ns;           /* schedutil rate_limit_us * 1000; 0: every update */
+	/*
+	 * Time blocks of the simulated timeline for the closed-loop interval
+	 * (compare.h): the energy of each block_ns from t0; 0: none kept.
+	 */
+	__u64 block_ns;
 };
 
 #define FS_SIM_LAT_BUCKETS 64 /* log2 buckets of ns, bucket i holds [2^i, 2^(i+1)) */
 
 struct fs_sim_task_result {
 	double energy;        /* the task's share: busy time it ran x its CPU's power, EM unit x s */
+	unsigned __int128 energy_x; /* the same exact, EM unit x ns */
 	__u64 run_ns;         /* time it ran */
 	__u64 wait_ns;        /* time runnable but not running */
 	__u64 run_pd_ns[FS_MAX_PDS]; /* run_ns by the PD it ran on */
@@ -152,6 +158,7 @@ struct fs_sim_task_result {
 
 struct fs_sim_result {
 	double energy;                        /* sum over CPUs of busy time x power of its OPP, EM unit x s */
+	unsigned __int128 energy_x;           /* the same exact, EM unit x ns (the tasks' sum) */
 	double energy_mj;                     /* the same in mJ; NAN for a bogoWatt EM */
 	__u64 busy_ns[FS_MAX_CPUS];
 	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS]; /* busy time of a PD's CPUs at each OPP */
@@ -173,6 +180,15 @@ struct fs_sim_result {
 	__s8 *act_how;
 	/* per activation: the task's util_avg synced to its wake-up (task_util_est() in the high half) */
 	__u32 *act_util;
+	/*
+	 * The machine's energy by time block (params.block_ns), EM unit x s:
+	 * block b holds [b x block_ns, (b + 1) x block_ns); a span between two
+	 * events is split at block edges in proportion to its time (power does
+	 * not change within it). They sum to energy.
+	 */
+	size_t nr_blocks;
+	__u64 block_ns;
+	double *block_energy;
 };
 
 /* mJ in one EM power unit x s: 1 for mW, 1/1000 for uW, NAN for bogoWatts. */
