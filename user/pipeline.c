@@ -797,6 +797,11 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	return ret;
 }
 
+const struct fs_report *fs_pipeline_report(const struct fs_pipeline *p)
+{
+	return p->finished && p->rep.sim ? &p->rep : NULL;
+}
+
 void fs_pipeline_free(struct fs_pipeline *p)
 {
 	if (!p)
