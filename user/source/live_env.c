@@ -252,8 +252,9 @@ void fs_fentry_refusal(const struct fs_fentry_facts *f, char *buf, size_t len)
 		snprintf(buf, len, "SELinux denied it (%s); " ANDROID_HINT ", or `setenforce 0` there",
 			 strerror(f->err_no));
 	else if (denied && (f->ftrace_errno == EPERM || f->ftrace_errno == EACCES))
-		snprintf(buf, len, "the kernel refuses function tracing even to root: a security policy, not a "
-			 "permission (ftrace's list: %s)", f->ftrace_errno == EPERM ? "EPERM" : "EACCES");
+		/* -v shows the errno of ftrace's list (live_bpf.c) */
+		snprintf(buf, len, "the kernel refuses function tracing even to root (a security policy, "
+			 "not a permission)");
 	else if (denied)
 		snprintf(buf, len, "%s though root: a security policy, not a permission (lockdown %s, LSMs %s)",
 			 f->err_no == EPERM ? "EPERM" : "EACCES", f->lockdown[0] ? f->lockdown : "unknown",
