@@ -234,8 +234,8 @@ int fs_cmd_report(int argc, char **argv)
 	char why[1024];
 
 	if (!mix && fs_many_mixed((const char *const *)files.v, files.n, why, sizeof(why))) {
-		fprintf(stderr, "feecscope report: %s; --mix combines them\n", why);
-		ret = FS_EXIT_USAGE;
+		/* a usage error: the files are sound, the request needs --mix */
+		ret = fs_cli_usage(cli.cmd, "%s; --mix combines them", why);
 		goto out;
 	}
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };

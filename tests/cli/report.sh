@@ -103,9 +103,11 @@ else
 	fail "python3-pandas is installed (scripts/install-deps.sh)"
 fi
 
-# different devices: refused without --mix, one line naming two files and what differs (exit 2)
+# different devices: refused without --mix, one line naming two files and what differs, and the
+# usage error's "try" line (exit 2)
 "$FEECSCOPE" report "$R/a-pixel4.fsr" "$R/b-hikey960.fsr" >"$TMP/mix.out" 2>"$TMP/mix.err"; rc=$?
-[ $rc -eq 2 ] && [ ! -s "$TMP/mix.out" ] && [ "$(wc -l <"$TMP/mix.err")" -eq 1 ] &&
+[ $rc -eq 2 ] && [ ! -s "$TMP/mix.out" ] && [ "$(wc -l <"$TMP/mix.err")" -eq 2 ] &&
+	[ "$(tail -n 1 "$TMP/mix.err")" = "try 'feecscope report --help'" ] &&
 	grep -q 'a-pixel4.fsr and .*b-hikey960.fsr: different Energy Models (profile pixel4; profile hikey960); --mix' "$TMP/mix.err" &&
 	pass "different EMs: refused without --mix, exit 2, one line: $(cut -c1-60 "$TMP/mix.err")..." ||
 	fail "different EMs refused without --mix" "exit $rc: $(head -c 300 "$TMP/mix.err")"
