@@ -18,6 +18,7 @@
 #include "em/kernel_fs.h"
 #include "outputs_open.h"
 #include "live_run.h"
+#include "packages_file.h"
 #include "records/recording.h"
 
 enum { O_RB = FS_RUN_OWN, O_BTF, O_RAW_TP };
@@ -290,6 +291,14 @@ int fs_cmd_live(int argc, char **argv)
 	po.em = em;
 	po.kernel_release = uts.release;
 	po.head = head[0] ? head : NULL;
+	/* uid -> app: --packages, else the device's own where it can be read (silent where it cannot) */
+	struct fs_apps apps;
+	if ((rc = fs_packages_load("live", o.run.packages ? o.run.packages : FS_PACKAGES_LIST, !o.run.packages,
+				   &apps))) {
+		free(em);
+		return rc;
+	}
+	po.apps = apps.nr ? &apps : NULL; /* an empty list: no app to group by */
 
 	cfg.duration_s = o.duration_s;
 	cfg.interval_s = o.interval_s;
@@ -309,6 +318,7 @@ int fs_cmd_live(int argc, char **argv)
 		rc = fs_live_run(run, &po);
 	}
 	fs_live_run_free(run);
+	fs_apps_free(&apps);
 	free(em);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "outputs_open.h"
 #include "records/csv_records.h"
 #include "records/recording.h"
+#include "packages_file.h"
 #include "run.h"
 #include "source/spool.h"
 
@@ -187,6 +188,7 @@ static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_c
 		{ a->path, "FILE", false }, { a->ro.em_spec, "--em", false }, { a->ro.csv, "--csv", true },
 		{ a->ro.json, "--json", true }, { a->ro.summary, "--summary", true },
 		{ a->ro.perfetto, "--perfetto", true }, { a->conv_csv, "--convert-csv", true },
+		{ a->ro.packages, "--packages", false },
 		{ a->conv_rec, "--convert-record", true },
 	};
 	char err[1024];
@@ -233,9 +235,27 @@ static int replay_em(const struct replay_args *a, const struct fs_rec_meta *meta
 }
 
 /* src through the policies into the outputs asked for: the exit code. */
+static int replay_with(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em,
+		       struct fs_pipeline_opts *op);
+
 static int replay_run(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em, bool emulate)
 {
 	struct fs_pipeline_opts o = { .emulate_eas = emulate };
+
+	struct fs_apps apps = { 0 };
+	if (ro->packages && fs_packages_load("replay", ro->packages, false, &apps))
+		return FS_EXIT_FAIL;
+	o.apps = apps.nr ? &apps : NULL; /* an empty list: no app to group by */
+	int ret = replay_with(ro, src, em, &o);
+	fs_apps_free(&apps);
+	return ret;
+}
+
+/* replay_run() once the packages are read. */
+static int replay_with(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em,
+		       struct fs_pipeline_opts *op)
+{
+	struct fs_pipeline_opts o = *op;
 	struct fs_output_paths out = { 0 };
 	struct fs_run_status st;
 	char err[1024], head[700];

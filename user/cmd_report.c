@@ -12,8 +12,9 @@
 #include "output/many_report.h"
 #include "output/out_file.h"
 #include "records/recording.h"
+#include "packages_file.h"
 
-enum { O_CSV = FS_OPT_LONG, O_JOBS, O_MIX };
+enum { O_CSV = FS_OPT_LONG, O_JOBS, O_MIX, O_PACKAGES };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
@@ -22,6 +23,8 @@ static const struct fs_opt report_opts[] = {
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
 	{ "mix", O_MIX, NULL, "Combine recordings of different CPU counts or Energy Models (devices) into "
 	  "one verdict; without it such a report is refused (exit 2)." },
+	{ "packages", O_PACKAGES, "FILE", "Android's packages.list (adb pull /data/system/packages.list): "
+	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
 };
@@ -154,16 +157,18 @@ static void on_progress(void *ctx, size_t done, size_t total)
 int fs_cmd_report(int argc, char **argv)
 {
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
-	const char *json = NULL, *csv = NULL;
+	const char *json = NULL, *csv = NULL, *packages = NULL;
 	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
 	bool mix = false;
 	struct list files = { 0 };
+	struct fs_apps apps = { 0 };
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'j': json = optarg; break;
 		case O_CSV: csv = optarg; break;
 		case O_MIX: mix = true; break;
+		case O_PACKAGES: packages = optarg; break;
 		case O_JOBS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -238,9 +243,12 @@ int fs_cmd_report(int argc, char **argv)
 		ret = fs_cli_usage(cli.cmd, "%s; --mix combines them", why);
 		goto out;
 	}
+	if (packages && (ret = fs_packages_load("report", packages, false, &apps)))
+		goto out;
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
 	struct fs_many m;
-	if (fs_many_run((const char *const *)files.v, files.n, jobs, on_progress, &pr, &m)) {
+	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, on_progress, &pr,
+			&m)) {
 		fprintf(stderr, "feecscope report: out of memory\n");
 		ret = FS_EXIT_FAIL;
 		goto out;
@@ -275,6 +283,7 @@ int fs_cmd_report(int argc, char **argv)
 	}
 	fs_many_free(&m);
 out:
+	fs_apps_free(&apps);
 	for (size_t i = 0; i < files.n; i++)
 		free(files.v[i]);
 	free(files.v);

@@ -7,6 +7,7 @@
 #include "many_runs.h"
 #include "pipeline.h"
 #include "em/em_io.h"
+#include "engine/apps.h"
 #include "engine/verdict.h"
 #include "run.h"
 #include "source/source.h"
@@ -51,6 +52,7 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		const struct fs_process *g = &rep->procs[i];
 
 		memcpy(r->procs[i].comm, g->comm, FS_COMM_LEN);
+		fs_apps_label(rep->apps, g->uid, r->procs[i].app, sizeof(r->procs[i].app));
 		r->procs[i].wakeups = g->wakeups;
 		r->procs[i].runtime_ns = g->runtime_ns;
 		r->procs[i].delta_fj = rep->nr_verdicts ? g->delta_fj[0] : 0;
@@ -81,6 +83,7 @@ static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs
 	o.em = em;
 	o.emulate_eas = !s->meta.em_is_kernel;
 	o.kernel_release = r->kernel_release;
+	o.apps = r->apps;
 	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
 	o.nr_outputs = 1;
 	return fs_pipeline_new(&o, err, errlen);
@@ -201,6 +204,18 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 	return 0;
 }
 
+/* The name a process is summed under: its app's label, else its comm; apps first. */
+static int cmp_name(const void *a, const void *b)
+{
+	const struct fs_run_proc *x = a, *y = b;
+
+	if (!x->app[0] != !y->app[0])
+		return x->app[0] ? -1 : 1;
+	if (x->app[0])
+		return strcmp(x->app, y->app);
+	return strncmp(x->comm, y->comm, FS_COMM_LEN);
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct fs_run_proc *x = a, *y = b;
@@ -208,15 +223,13 @@ static int cmp_proc(const void *a, const void *b)
 
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	return strncmp(x->comm, y->comm, FS_COMM_LEN);
+	return cmp_name(a, b);
 }
 
-static int cmp_comm(const void *a, const void *b)
-{
-	return strncmp(((const struct fs_run_proc *)a)->comm, ((const struct fs_run_proc *)b)->comm, FS_COMM_LEN);
-}
-
-/* Every recording's processes summed by comm (tgids differ between runs; names are what compare). */
+/*
+ * Every recording's processes summed by name, tgids differing between runs:
+ * an app's (all its processes) by its label, any other by comm.
+ */
 static int merge_procs(struct fs_many *m)
 {
 	size_t np = 0, k = 0;
@@ -230,10 +243,10 @@ static int merge_procs(struct fs_many *m)
 		if (m->runs[i].has_verdict)
 			for (size_t j = 0; j < m->runs[i].nr_procs; j++)
 				all[k++] = m->runs[i].procs[j];
-	qsort(all, np, sizeof(*all), cmp_comm);
+	qsort(all, np, sizeof(*all), cmp_name);
 	k = 0;
 	for (size_t i = 0; i < np; i++) {
-		if (k && !strncmp(all[k - 1].comm, all[i].comm, FS_COMM_LEN)) {
+		if (k && !cmp_name(&all[k - 1], &all[i])) {
 			all[k - 1].wakeups += all[i].wakeups;
 			all[k - 1].runtime_ns += all[i].runtime_ns;
 			all[k - 1].delta_fj += all[i].delta_fj;
@@ -317,8 +330,8 @@ int fs_many_mixed(const char *const *paths, size_t n, char *why, size_t len)
 	return 0;
 }
 
-int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progress_fn progress, void *ctx,
-		struct fs_many *out)
+int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps,
+		fs_many_progress_fn progress, void *ctx, struct fs_many *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->runs = calloc(n ? n : 1, sizeof(*out->runs));
@@ -326,8 +339,11 @@ int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progres
 	if (!out->runs || !idx)
 		goto oom;
 	out->nr_runs = n;
-	for (size_t i = 0; i < n; i++)
+	out->by_app = apps != NULL;
+	for (size_t i = 0; i < n; i++) {
 		out->runs[i].path = paths[i];
+		out->runs[i].apps = apps;
+	}
 
 	struct pool pl = { .runs = out->runs, .n = n, .progress = progress, .ctx = ctx };
 	pthread_mutex_init(&pl.lock, NULL);

@@ -21,8 +21,8 @@ typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
  * 0 with *out filled (per-recording errors are in runs[i].error), -1 out of
  * memory.
  */
-int fs_many_run(const char *const *paths, size_t n, int threads, fs_many_progress_fn progress, void *ctx,
-		struct fs_many *out);
+int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps,
+		fs_many_progress_fn progress, void *ctx, struct fs_many *out);
 void fs_many_free(struct fs_many *m);
 
 /*

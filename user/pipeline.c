@@ -368,6 +368,8 @@ static struct fs_decision_row *new_row(struct fs_pipeline *p, const struct fs_wa
 	r->kernel_cpu = w->chosen_cpu;
 	r->task_util = p->res[0].task_util;
 	r->flags = w->flags & ~FS_WAKE_OU_EMULATED; /* engine-internal */
+	r->wakeup = w;
+	r->res = p->res;
 	for (int i = 0; i < p->o.nr_policies; i++) {
 		const struct fs_feec_result *res = &p->res[i];
 
@@ -492,7 +494,13 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		snprintf(err, errlen, "pipeline: out of memory (placement row)");
 		return -1;
 	}
-	return p->rows ? emit_decision(p, t->pending, err, errlen) : 0;
+	if (!p->rows)
+		return 0;
+	struct fs_decision_row *row = t->pending;
+	int rc = emit_decision(p, row, err, errlen);
+	row->wakeup = NULL; /* both are the next wake-up's by its interval */
+	row->res = NULL;
+	return rc;
 }
 
 /* A task's CPU time outside a wake-up: exit, end of observation, balance migration. */
@@ -737,6 +745,7 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 	r->head = p->o.head;
 	r->filter = &p->o.filter;
 	r->threads = p->o.threads;
+	r->apps = p->o.apps;
 	r->wall_time = fs_acct_wall_time(p->acct);
 	r->span_ns = p->st.last_ts > p->st.first_ts ? p->st.last_ts - p->st.first_ts : 0;
 	r->tot = fs_acct_totals(p->acct);

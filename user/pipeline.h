@@ -28,6 +28,7 @@ struct fs_pipeline_opts {
 	const char *head;           /* line printed above the summary ("policies: ..."), or NULL */
 	struct fs_filter filter;    /* --pid / --comm; none = every task */
 	bool threads;               /* reports list each process's threads */
+	const struct fs_apps *apps; /* uid -> app (packages.list), NULL = none */
 	/*
 	 * The EM is not the observed kernel's own (a built-in profile on a machine
 	 * without EAS, or --em on a recording): take CPU capacities from the EM

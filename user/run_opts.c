@@ -41,6 +41,9 @@ const struct fs_opt fs_run_output_opts[] = {
 	{ "perfetto", FS_RUN_PERFETTO, "FILE", "A Perfetto trace for ui.perfetto.dev (docs/perfetto.md); "
 	  "FILE ending in .gz is written gzip-compressed." },
 	{ "threads", FS_RUN_THREADS, NULL, "List each process's threads under it in the summary." },
+	{ "packages", FS_RUN_PACKAGES, "FILE", "Android's packages.list (adb pull "
+	  "/data/system/packages.list): the summary and JSON group processes by the app their uid is "
+	  "(docs/apps.md). live reads the device's own when it can." },
 	{ 0 }
 };
 
@@ -119,6 +122,7 @@ int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
 		o->csv_wide = fs_csv_layout_wide(arg);
 		return 1;
 	case FS_RUN_THREADS: o->threads = true; return 1;
+	case FS_RUN_PACKAGES: o->packages = arg; return 1;
 	case FS_RUN_NO_SIM: o->no_sim = true; return 1;
 	case FS_RUN_PHYSICS:
 		if (strcmp(arg, "device") && strcmp(arg, "lab"))

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simulation speed (issue 29): a generated 8-CPU workload (pixel4's
- * three-PD EM) simulated under two policies, as a ratio of simulated time
- * to the wall time it took on one core. Each rate is the best of 3 runs.
- * Usage: sim_bench [SECONDS] (simulated, 10 by default);
- * FS_BENCH_POLICIES="a,b" picks the pair (v6.1,v6.1+margin).
+ * Simulation speed (issue 29), as a ratio of simulated time to the wall
+ * time it took on one core, each the best of 3 runs:
+ *   1. a recording from an 8-CPU guest (tests/fixtures/view/live.fsr, the
+ *      lab's 4+3+1 under 6.12) under its kernel's policy and its margin
+ *      twin, LAB physics (the recording's), beside today's replay of the
+ *      same records with the same two policies in the same run: replay
+ *      without the simulation (--no-sim) and with it;
+ *   2. a generated 8-CPU workload (pixel4's three-PD EM) under two
+ *      policies, for a longer and busier span.
+ * Usage: sim_bench [SECONDS [RECORDING]] (SECONDS simulated in 2, 10 by
+ * default); FS_BENCH_POLICIES="a,b" picks the generated run's pair
+ * (v6.1,v6.1+margin). Runs from the source tree (make bench does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +19,8 @@
 #include <time.h>
 #include "em/em_io.h"
 #include "sim/sim.h"
+#include "pipeline.h"
+#include "records/recording.h"
 
 #define MS 1000000ull
 
@@ -79,9 +88,11 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int run(const struct fs_sim_workload *wl, const struct fs_em *em, const char *name)
+/* One policy on the workload, best of 3: seconds, or -1 (the line printed). */
+static double run_policy(const struct fs_sim_workload *wl, const struct fs_em *em, const char *name,
+			 enum fs_sim_physics ph)
 {
-	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = FS_SIM_DEVICE };
+	struct fs_sim_params p = { .em = em, .policy = fs_policy_find(name), .physics = ph };
 	struct fs_sim_result r;
 	double best = 1e30;
 	char err[256];
@@ -108,12 +119,161 @@ static int run(const struct fs_sim_workload *wl, const struct fs_em *em, const c
 	       (double)wl->end_ns / 1e9 / best, (unsigned long long)r.wakeups, r.energy_mj,
 	       100.0 * (double)r.overutilized_ns / (double)wl->end_ns);
 	fs_sim_result_free(&r);
+	return best;
+}
+
+/* A recording's records, copied into memory so the timing reads no file. */
+struct recs {
+	struct fs_rec_meta meta;
+	struct fs_em em;
+	const struct fs_policy_desc *pol[2];
+	struct fs_rec_hdr **r;
+	size_t n;
+};
+
+static int recs_load(const char *path, struct recs *rc)
+{
+	char err[256];
+	const struct fs_rec_hdr *h;
+	struct fs_rec_reader *rd = fs_rec_reader_open(path, &rc->meta, err, sizeof(err));
+	int ret;
+
+	if (!rd || !rc->meta.em_text ||
+	    fs_em_parse_text(rc->meta.em_text, rc->meta.em_len, path, &rc->em, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: %s: %s\n", path, rd ? "no usable embedded EM" : err);
+		if (rd)
+			fs_rec_reader_close(rd);
+		return -1;
+	}
+	rc->pol[0] = fs_policy_for_release(rc->meta.kernel_release, err, sizeof(err));
+	rc->pol[1] = rc->pol[0] ? (rc->pol[0]->twin ? fs_policy_find(rc->pol[0]->twin) : NULL) : NULL;
+	size_t cap = 0;
+
+	ret = -1;
+	while (rc->pol[1] && (ret = fs_rec_reader_next(rd, &h, err, sizeof(err))) == 1) {
+		if (rc->n == cap) {
+			struct fs_rec_hdr **g = realloc(rc->r, (cap = cap * 2 + 1024) * sizeof(*g));
+
+			if (!g)
+				break;
+			rc->r = g;
+		}
+		rc->r[rc->n] = malloc(h->size);
+		if (!rc->r[rc->n])
+			break;
+		memcpy(rc->r[rc->n++], h, h->size);
+	}
+	fs_rec_reader_close(rd);
+	if (!rc->pol[1] || ret != 0) {
+		fprintf(stderr, "sim_bench: %s: %s\n", path, !rc->pol[1] ? "no kernel policy with a twin" : err);
+		return -1;
+	}
 	return 0;
+}
+
+/* Today's replay of the records under both policies, with or without the simulation: seconds. */
+static double replay_once(const struct recs *rc, bool sim)
+{
+	struct fs_pipeline_opts o = { .em = &rc->em, .nr_policies = 2, .kernel_release = rc->meta.kernel_release,
+				      .emulate_eas = !rc->meta.em_is_kernel, .no_sim = !sim,
+				      .sim_physics = FS_SIM_LAB };
+	char err[256];
+	const double t0 = now_s();
+
+	o.policies[0] = rc->pol[0];
+	o.policies[1] = rc->pol[1];
+	struct fs_pipeline *p = fs_pipeline_new(&o, err, sizeof(err));
+
+	for (size_t i = 0; p && i < rc->n; i++)
+		if (fs_pipeline_feed(p, rc->r[i], err, sizeof(err)))
+			break;
+	if (!p || fs_pipeline_finish(p, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: replay: %s\n", err);
+		fs_pipeline_free(p);
+		return -1;
+	}
+	fs_pipeline_free(p);
+	return now_s() - t0;
+}
+
+/* The workload built from the records, under LAB physics: seconds, or -1. */
+static double build_once(const struct recs *rc, struct fs_sim_workload *wl)
+{
+	struct fs_sim_builder_opts bo = { .kernel_policy = rc->pol[0], .emulate_eas = !rc->meta.em_is_kernel };
+	char err[256];
+	const double t0 = now_s();
+	struct fs_sim_builder *b = fs_sim_builder_new_opts(&rc->em, FS_SIM_LAB, &bo, err, sizeof(err));
+
+	for (size_t i = 0; b && i < rc->n; i++)
+		if (fs_sim_builder_feed(b, rc->r[i], err, sizeof(err))) {
+			fs_sim_builder_free(b);
+			b = NULL;
+		}
+	if (!b || fs_sim_builder_finish(b, wl, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: workload: %s\n", err);
+		return -1;
+	}
+	return now_s() - t0;
+}
+
+static double best3(double a, double b, double c)
+{
+	double m = a < b ? a : b;
+
+	return (a < 0 || b < 0 || c < 0) ? -1 : m < c ? m : c;
+}
+
+static int bench_recording(const char *path)
+{
+	struct recs rc = { 0 };
+	struct fs_sim_workload wl[3];
+	double build = -1, t_pol[2], replay, replay_sim;
+	bool built = false;
+	int rc_ = 1;
+
+	if (recs_load(path, &rc))
+		goto out;
+	for (int i = 0; i < 3; i++) {
+		const double t = build_once(&rc, &wl[i]);
+
+		if (t < 0) {
+			for (int j = 0; j < i; j++)
+				fs_sim_workload_free(&wl[j]);
+			goto out;
+		}
+		build = (i == 0 || t < build) ? t : build;
+	}
+	built = true;
+	for (int k = 0; k < 2; k++)
+		if ((t_pol[k] = run_policy(&wl[0], &rc.em, rc.pol[k]->name, FS_SIM_LAB)) < 0)
+			goto out;
+	replay = best3(replay_once(&rc, false), replay_once(&rc, false), replay_once(&rc, false));
+	replay_sim = best3(replay_once(&rc, true), replay_once(&rc, true), replay_once(&rc, true));
+	if (replay < 0 || replay_sim < 0)
+		goto out;
+	const double span = (double)wl[0].end_ns / 1e9, sim = build + t_pol[0] + t_pol[1];
+
+	printf("  workload built from %zu records in %.4f s\n", rc.n, build);
+	printf("  both policies, workload built once: %.4f s, %.0fx real time\n", sim, span / sim);
+	printf("  today's replay, the same two policies: %.4f s without the simulation, %.4f s with it\n",
+	       replay, replay_sim);
+	printf("  the simulation costs %.2fx today's replay (--no-sim); replay with it %.2fx without\n",
+	       sim / replay, replay_sim / replay);
+	rc_ = 0;
+out:
+	for (int i = 0; i < 3 && built; i++)
+		fs_sim_workload_free(&wl[i]);
+	for (size_t i = 0; i < rc.n; i++)
+		free(rc.r[i]);
+	free(rc.r);
+	fs_rec_meta_free(&rc.meta);
+	return rc_;
 }
 
 int main(int argc, char **argv)
 {
 	const __u64 secs = argc > 1 ? strtoull(argv[1], NULL, 10) : 10;
+	const char *rec = argc > 2 ? argv[2] : "tests/fixtures/view/live.fsr";
 	char pol[2][32] = { "v6.1", "v6.1+margin" }, err[256];
 	const char *env = getenv("FS_BENCH_POLICIES");
 	struct fs_sim_workload wl;
@@ -132,10 +292,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sim_bench: out of memory\n");
 		return 1;
 	}
-	printf("simulation speed: 8 CPUs (%s), %d tasks, %llu activations, best of 3\n", em.source,
+	printf("simulation speed, one core, best of 3: %s, LAB physics\n", rec);
+	rc = bench_recording(rec);
+	printf("a generated workload: 8 CPUs (%s), %d tasks, %llu activations, DEVICE physics\n", em.source,
 	       wl.nr_tasks, (unsigned long long)wl.nr_acts);
 	for (int i = 0; i < 2 && !rc; i++)
-		rc = run(&wl, &em, pol[i]);
+		rc = run_policy(&wl, &em, pol[i], FS_SIM_DEVICE) < 0;
 	free(wl.tasks);
 	free(wl.acts);
 	return rc ? 1 : 0;

@@ -106,12 +106,15 @@ replay @REC --sim-physics lab             | 0 | lab physics
 replay @REC --sim-physics device          | 0 | device physics
 replay @REC --sim-physics ice             | 2 | --sim-physics 'ice': expected device or lab
 replay @REC --no-sim                      | 0 | not simulated: not asked for
+replay ../em/../view/live.fsr             | 0 | ^simulation differs from the recording
+replay ../em/../view/live.fsr --em pixel4 | 0 | ^simulation, EAS emulated \(not a test of the kernel\)
 replay @CSV -e pixel4 --convert-record @T/c.fsr | 0 | ^$
 replay @REC --convert-csv @T/c.csv        | 0 | ^$
 replay @REC --convert-csv @T/a --convert-record @T/b | 2 | exclude each other
 replay @REC --bogus                       | 2 | unknown option '--bogus'
 replay @REC --thread                      | 0 | ^margin
-replay @REC --p 1                         | 2 | option '--p' is ambiguous \(--policies, --pid, --perfetto\)
+replay @REC --p 1                         | 2 | option '--p' is ambiguous \(--policies, --pid, --perfetto, --packages\)
+replay @REC --packages @T/nosuch.list     | 1 | --packages .*nosuch\.list: cannot open
 replay -h                                 | 0 | ^DESCRIPTION
 replay --help                             | 0 | --convert-record OUT
 live -d 0                                 | 2 | --duration '0': expected seconds > 0
@@ -123,6 +126,7 @@ live -k bogus                             | 2 | --kernel-policy: unknown policy 
 live -p x                                 | 2 | --pid 'x'
 live -c 1234567890123456                  | 2 | longer than a task's comm
 live --durtion 5                          | 2 | unknown option '--durtion' \(did you mean '--duration'\?\)
+live --packages                           | 2 | option '--packages' needs a value \(FILE\)
 live --threads=yes                        | 2 | option '--threads' takes no value
 live -d                                   | 2 | option '-d' needs a value \(SEC\)
 live extra                                | 2 | unexpected argument 'extra'
@@ -161,6 +165,7 @@ report --jobs 0 @REC                      | 2 | --jobs '0': expected a count fro
 report                                    | 2 | give recordings or directories
 report @T/nosuch.fsr                      | 1 | nosuch\.fsr
 report --jbos 2 @REC                      | 2 | did you mean '--jobs'
+report --packages @T/nosuch.list @REC     | 1 | --packages .*nosuch\.list: cannot open
 report -h                                 | 0 | ^SYNOPSIS
 report --help                             | 0 | --jobs N
 EOF

@@ -42,6 +42,7 @@ trace() {
 
 trace pixel4 "$F/pixel4.csv" --em pixel4
 trace hikey960 "$F/hikey960.csv" --em hikey960
+trace lab "$FS_FIXTURES/view/live.fsr"
 trace handworked "$F/handworked.csv" --policies v5.4,v5.4-nomargin
 # no verdict (no margin/no-margin pair), three policies
 trace three "$F/pixel4.csv" --em pixel4 --policies v6.0,v5.4,v5.0

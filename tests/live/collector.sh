@@ -133,17 +133,28 @@ python3 "$HERE/crosscheck_tracefs.py" "$TMP" "${tids[@]}" >cross.txt 2>&1 || ech
 grep '^mismatch' cross.txt | sed 's/^/    /'
 grep -q '^mismatch' cross.txt && grep '^context' cross.txt | sed 's/^/    /'
 grep -q '^bad analysis' cross.txt && fail "tracefs cross-check ran" "$(tail -3 cross.txt)"
-read -r _ _ w _ m _ r _ u < <(grep '^summary' cross.txt)
+read -r _ _ w _ m _ r _ u _ hw hm < <(grep '^summary' cross.txt)
 ratio() { awk -v f="$1" 'BEGIN { split(f, a, "/"); if (a[2] == 0) exit 1; exit !(a[1] / a[2] >= 0.99) }'; }
 n_w=${w#*/}
 [ "${n_w:-0}" -ge 300 ] && pass "tracefs saw $n_w wake-ups of the workload" || fail "tracefs wake-ups" "only ${w:-none}"
-ratio "$w" && pass "wake-ups matching tracefs target_cpu: $w (>= 99%; $r of them ttwu_runnable, no decision)" || fail "wake-ups matching tracefs" "$w"
+# A wake-up in a context where this VM runs none of our programs (docs/live.md,
+# "Wake-ups this VM hides from BPF") is not the collector's to see: the more
+# other work the host gives that context, the more there are (121 of 2480 beside
+# a few other jobs). The bar applies to the rest; the hidden ones stay bounded
+# (at most a quarter) so a collector that saw nothing cannot pass this way.
+hw=${hw:-0} hm=${hm:-0}
+seen_w="${w%/*}/$(( ${w#*/} - hw ))" seen_m="${m%/*}/$(( ${m#*/} - hm ))"
+hidden_note="$hw wake-ups, $hm migrations hidden from BPF excluded"
+ratio "$seen_w" && pass "wake-ups matching tracefs target_cpu: $seen_w (>= 99%; $r of them ttwu_runnable, no decision; $hidden_note)" ||
+	fail "wake-ups matching tracefs" "$seen_w ($hidden_note)"
 # The bar is 99 % of wake-ups and migrations together: a 5 s window holds
 # ~1100 wake-ups but often under 20 migrations, where one miss alone would be > 1 %.
 # Each mismatch is still printed above.
-all="$(( ${w%/*} + ${m%/*} ))/$(( ${w#*/} + ${m#*/} ))"
-ratio "$all" && pass "wake-ups + migrations matching tracefs: $all (>= 99%; migrations $m)" ||
-	fail "wake-ups + migrations matching tracefs" "$all (migrations $m)"
+all="$(( ${w%/*} + ${m%/*} ))/$(( ${w#*/} + ${m#*/} - hw - hm ))"
+ratio "$all" && pass "wake-ups + migrations matching tracefs: $all (>= 99%; migrations $seen_m; $hidden_note)" ||
+	fail "wake-ups + migrations matching tracefs" "$all (migrations $seen_m; $hidden_note)"
+[ $(( 4 * (hw + hm) )) -le $(( ${w#*/} + ${m#*/} )) ] && pass "wake-ups hidden from BPF at most a quarter: $hw + $hm of $(( ${w#*/} + ${m#*/} ))" ||
+	fail "wake-ups hidden from BPF at most a quarter" "$hw + $hm of $(( ${w#*/} + ${m#*/} ))"
 grep -q '^summary' cross.txt && pass "migrations compared with tracefs dest_cpu: $m (mismatches listed above)"
 # Every mismatch must carry its cause: a window edge, or a context where our
 # programs did not run (shown by tracefs, with nothing lost). Any other is a

@@ -107,6 +107,7 @@ def context_why(ctx, what):
 
 
 unexplained = ok_w = ok_r = ok_m = 0
+hidden_w = hidden_m = 0  # misses in a context where our programs did not run
 pending = []  # mismatches with no cause yet: (message, reason)
 for ts, pid, cpu in wk:
     # The latest feecscope decision up to this sched_wakeup: decided at the migrate, which
@@ -130,6 +131,7 @@ for ts, pid, cpu in wk:
         why = f'at the edge of the window: feecscope recorded {first_ts} .. {last_ts}'
     else:
         why = context_why(w[0][1], f'its sched_waking at {w[0][0]}') if w else None
+        hidden_w += why is not None
     if not why:
         pending.append((f'mismatch wakeup pid {tids[pid]}/{pid} at {ts} target_cpu {cpu}', 'no feecscope wake-up near it, ' + (
             f'its sched_waking ran while {w[0][1]} was current ({seen.get(w[0][1], [0, 0])[0]} of '
@@ -152,6 +154,7 @@ for ts, pid, orig, dest, ctx in mig:
         why = f'at the edge of the window: feecscope recorded {first_ts} .. {last_ts}'
     else:
         why = context_why(ctx, 'it')
+        hidden_m += why is not None
     if not why:
         close = [(x[0] - ts, x[1]) for x in near(fs.get(pid, []), ts, 5_000_000, 5_000_000) +
                  near(lb.get(pid, []), ts, 5_000_000, 5_000_000)]
@@ -177,4 +180,5 @@ for c in sorted(blind):
 rest = [v for c, v in seen.items() if c not in blind]
 print(f'context elsewhere: feecscope recorded {sum(v[0] for v in rest)} of {sum(v[1] for v in rest)} '
       f'workload sched_waking')
-print(f'summary wakeups {ok_w}/{len(wk)} migrations {ok_m}/{len(mig)} runnable {ok_r} unexplained {unexplained}')
+print(f'summary wakeups {ok_w}/{len(wk)} migrations {ok_m}/{len(mig)} runnable {ok_r} unexplained {unexplained} '
+      f'hidden {hidden_w} {hidden_m}')

@@ -85,6 +85,25 @@ def one(msg, field, default=None):
 
 # ---- the trace, walked in file order as trace processor tokenizes it ----
 
+def annotations(n, anns, arg_names, strings):
+    """Debug annotations as a dict; an array of dicts (dict_entries) as a list of dicts."""
+    args = {}
+    for a in anns:
+        k = one(a, 'name') or arg_names.get(one(a, 'name_iid'))
+        if k is None:
+            bad(f'packet {n}: argument name iid {one(a, "name_iid")} used before it is interned')
+        if 'string_value_iid' in a:
+            v = strings.get(one(a, 'string_value_iid'))
+            if v is None:
+                bad(f'packet {n}: string iid {one(a, "string_value_iid")} used before it is interned')
+        elif 'array_values' in a:
+            v = [annotations(n, x.get('dict_entries', []), arg_names, strings) for x in a['array_values']]
+        else:
+            v = one(a, 'int_value', one(a, 'string_value', one(a, 'bool_value')))
+        args[k] = v
+    return args
+
+
 def walk(trace):
     packets = trace.get('packet', [])
     seq = None
@@ -130,8 +149,8 @@ def walk(trace):
             bad(f'packet {n}: track event without a timestamp')
         if one(p, 'timestamp_clock_id', clock) != BOOTTIME:
             bad(f'packet {n}: timestamp clock is not BOOTTIME')
-        uses_iid = 'name_iid' in te or any('name_iid' in a or 'string_value_iid' in a
-                                           for a in te.get('debug_annotations', []))
+        uses_iid = 'name_iid' in te or 'name_iid' in str(te.get('debug_annotations', [])) or \
+            'string_value_iid' in str(te.get('debug_annotations', []))
         if uses_iid and not flags & SEQ_NEEDS_STATE:
             bad(f'packet {n}: uses interned data without SEQ_NEEDS_INCREMENTAL_STATE')
         name = one(te, 'name')
@@ -139,18 +158,7 @@ def walk(trace):
             name = names.get(one(te, 'name_iid'))
             if name is None:
                 bad(f'packet {n}: event name iid {one(te, "name_iid")} used before it is interned')
-        args = {}
-        for a in te.get('debug_annotations', []):
-            k = one(a, 'name') or arg_names.get(one(a, 'name_iid'))
-            if k is None:
-                bad(f'packet {n}: argument name iid {one(a, "name_iid")} used before it is interned')
-            if 'string_value_iid' in a:
-                v = strings.get(one(a, 'string_value_iid'))
-                if v is None:
-                    bad(f'packet {n}: string iid {one(a, "string_value_iid")} used before it is interned')
-            else:
-                v = one(a, 'int_value', one(a, 'string_value', one(a, 'bool_value')))
-            args[k] = v
+        args = annotations(n, te.get('debug_annotations', []), arg_names, strings)
         uuid = one(te, 'track_uuid')
         if uuid not in tracks:
             bad(f'packet {n}: event on track {uuid} before its descriptor')
@@ -159,6 +167,24 @@ def walk(trace):
     if clock != BOOTTIME:
         bad(f'the sequence default clock is {clock}, not BOOTTIME ({BOOTTIME})')
     return tracks, events, attrs
+
+
+def inputs_ok(p, r, a, nr_cpus):
+    """A decision's inputs (popped from a): the CSV's figures equal, the rest consistent with them."""
+    ua, ue, tu = a.pop('util_avg', None), a.pop('util_est', None), a.pop('task_util', None)
+    if tu != int(r['task_util']) or ua is None or ue is None or tu not in (max(ua, ue), max(ua, ue | 1)):
+        bad(f'{p}: wake-up {r["seq"]}: util_avg {ua} util_est {ue} task_util {tu}, CSV task_util {r["task_util"]}')
+    for k in ('prev_delta', 'best_delta', 'threshold'):
+        got, want = a.pop(k, None), r[f'{p}_{k}']
+        if got != (int(want) if want else None):
+            bad(f'{p}: wake-up {r["seq"]}: {k} {got}, CSV says {want or "none"}')
+    cands = a.pop('candidates', [])
+    if any(set(c) != {'cpu', 'energy', 'delta'} or not 0 <= c['cpu'] < nr_cpus for c in cands):
+        bad(f'{p}: wake-up {r["seq"]}: candidates {cands} are not (cpu, energy, delta) of this EM\'s CPUs')
+    deltas = {c['delta'] for c in cands}
+    for k in ('prev_delta', 'best_delta'):
+        if r[f'{p}_{k}'] and int(r[f'{p}_{k}']) not in deltas and r[f'{p}_reason'] != 'util-changed':
+            bad(f'{p}: wake-up {r["seq"]}: {k} {r[f"{p}_{k}"]} is no candidate\'s delta {sorted(deltas)}')
 
 
 def close(a, b, tol):
@@ -175,21 +201,29 @@ def main():
     rows = list(csv.DictReader(open(csv_path, newline='')))
     by_seq = sorted(rows, key=lambda r: int(r['seq']))
 
-    # tracks: one per CPU, one instant track per policy, the counters, one per verdict
-    by_name = {one(t, 'name'): u for u, t in tracks.items()}
-    roots = [u for u, t in tracks.items() if 'parent_uuid' not in t]
+    # tracks: one per CPU, the counters, one per verdict under the feecscope track; a
+    # process track (real pid) per process and a thread track (real pid, tid) per thread
+    procs = {u: one(t, 'process') for u, t in tracks.items() if 'process' in t}
+    threads = {u: one(t, 'thread') for u, t in tracks.items() if 'thread' in t}
+    for u, th in threads.items():
+        pr = procs.get(one(tracks[u], 'parent_uuid'))
+        if pr is None or one(pr, 'pid') != one(th, 'pid'):
+            bad(f'thread track {u} (tid {one(th, "tid")}) is not under its process\'s track')
+    tasks = set(procs) | set(threads)
+    by_name = {one(t, 'name'): u for u, t in tracks.items() if u not in tasks}
+    roots = [u for u, t in tracks.items() if 'parent_uuid' not in t and u not in tasks]
     if len(roots) != 1:
         bad(f'{len(roots)} root tracks, expected 1')
-    want = [f'kernel CPU {k}' for k in range(nr_cpus)] + [f'{p} != kernel' for p in pols]
+    want = [f'kernel CPU {k}' for k in range(nr_cpus)]
     want += [f'CPU power est. ({ref})'] + [f'{x} {p} vs {ref}' for p in pols[1:] for x in ('dP', 'dE')]
     want += [f'margin verdict: {v["policy"]} vs {v["twin"]}' for v in rep['verdicts']]
     for w in want:
         if w not in by_name:
             bad(f'no track "{w}"')
-    if len(tracks) != len(want) + 1:
-        bad(f'{len(tracks)} tracks, expected {len(want) + 1}')
+    if len(tracks) != len(want) + 1 + len(tasks):
+        bad(f'{len(tracks)} tracks, expected {len(want) + 1} and one per process and thread')
     for u, t in tracks.items():
-        if u not in roots and one(t, 'parent_uuid') not in roots:
+        if u not in roots and u not in tasks and one(t, 'parent_uuid') not in roots:
             bad(f'track "{one(t, "name")}" is not under the feecscope track')
     units = {one(t, 'name'): one(one(t, 'counter', {}), 'unit_name') for t in tracks.values()}
     for p in pols[1:]:
@@ -215,19 +249,41 @@ def main():
         bad(f'kernel instants: {len(got)} in the trace, {len(exp)} from the CSV, or they differ')
     n_kernel = len(got)
 
-    # each policy's placements that differ from the kernel's, with their arguments
+    # a thread track for each thread with a kernel instant, its process's named by its leader
+    want_thr = {(int(r['tgid']), int(r['pid'])) for r in rows if int(r['kernel_cpu']) >= 0}
+    got_thr = {(one(t, 'pid'), one(t, 'tid')) for t in threads.values()}
+    if got_thr != want_thr:
+        bad(f'thread tracks for {len(got_thr)} (pid, tid), the CSV has {len(want_thr)}: '
+            f'{sorted(got_thr ^ want_thr)[:4]}')
+    leaders = {int(r['pid']): r['comm'] for r in rows if int(r['kernel_cpu']) >= 0 and r['pid'] == r['tgid']}
+    for u, pr in procs.items():
+        if one(pr, 'process_name') != leaders.get(one(pr, 'pid')):
+            bad(f'process track {one(pr, "pid")} named {one(pr, "process_name")!r}, '
+                f'its leader is {leaders.get(one(pr, "pid"))!r}')
+    n_multi = sum(1 for pid, tid in got_thr if pid != tid)
+
+    # each policy's placements that differ from the kernel's, on the thread's track, with their inputs
     n_pol = 0
+    task_events = [e for e in events if e['track'] in tasks]
+    for e in task_events:
+        th = threads.get(e['track'])
+        if th is None or e['type'] != INSTANT or one(th, 'tid') != e['args'].get('pid') or \
+                one(th, 'pid') != e['args'].get('tgid'):
+            bad(f'event {e["name"]} at {e["ts"]}: not an instant on the track of thread '
+                f'{e["args"].get("tgid")}/{e["args"].get("pid")}')
     for p in pols:
-        got = {e['args'].get('seq'): e for e in on(f'{p} != kernel', INSTANT)}
+        mine = [e for e in task_events if e['name'] == f'{p} != kernel']
+        got = {e['args'].get('seq'): e for e in mine}
         exp = [r for r in rows if int(r['kernel_cpu']) >= 0 and r[f'{p}_acct_cpu'] != r['kernel_cpu']]
-        if len(got) != len(exp) or len(on(f'{p} != kernel', INSTANT)) != len(exp):
+        if len(got) != len(exp) or len(mine) != len(exp):
             bad(f'{p}: {len(got)} instants, {len(exp)} placements differ from the kernel in the CSV')
         for r in exp:
             e = got.get(int(r['seq']))
             if not e:
                 bad(f'{p}: wake-up {r["seq"]} differs from the kernel but has no instant')
                 continue
-            a = e['args']
+            a = dict(e['args'])
+            inputs_ok(p, r, a, nr_cpus)
             want_args = {'seq': int(r['seq']), 'pid': int(r['pid']), 'tgid': int(r['tgid']), 'comm': r['comm'],
                          'prev_cpu': int(r['prev_cpu']), 'kernel_cpu': int(r['kernel_cpu']),
                          'policy_cpu': int(r[f'{p}_acct_cpu']), 'reason': r[f'{p}_reason'],
@@ -236,7 +292,7 @@ def main():
                 want_args['uid'] = int(r['uid'])
             if r[f'{p}_cpu'] != r[f'{p}_acct_cpu']:
                 want_args['feec_cpu'] = int(r[f'{p}_cpu'])
-            if a != want_args or e['ts'] != int(r['ts_ns']) or e['name'] != f'{r["comm"]} {r["pid"]}':
+            if a != want_args or e['ts'] != int(r['ts_ns']):
                 bad(f'{p}: wake-up {r["seq"]}: instant {e["ts"]} {e["name"]} {a}, CSV says {want_args}')
         n_pol += len(exp)
 
@@ -313,7 +369,8 @@ def main():
             print(p)
         print(f'{len(problems)} problems')
         return 1
-    print(f'ok: {len(tracks)} tracks, {n_kernel} kernel instants, {n_pol} policy instants, '
+    print(f'ok: {len(tracks)} tracks ({len(procs)} processes, {len(threads)} threads, {n_multi} not a '
+          f'leader), {n_kernel} kernel instants, {n_pol} policy instants, '
           f'{n_counters} policy counter values, {len(rep["verdicts"])} verdicts, {len(attrs)} attributes')
     return 0
 

@@ -352,13 +352,14 @@ FS_TEST(sim_time_sharing_cfs_and_eevdf_slices)
  * little's fit limit (306 x 1024 / 1280 = 244.8) while it runs (slowly:
  * schedutil keeps little low, and the PELT clock runs at 306/1024 x f/fmax
  * of the time); the tick
- * that sees it sets the flag and marks it misfit, but 8 CPUs balance the
- * root domain every 8 ms (sd_init(): balance_interval = sd_weight ms, two
- * 4 ms ticks), so the push waits for a tick at a multiple of 8 ms. It goes
- * to cpu4, the first idle CPU of higher capacity (the nohz idle balance's
- * order), not to the biggest: 120 ms on little, the other 30 ms on cpu4,
- * too short to make it a misfit there (871's limit is 696.8). The old rule
- * (the idlest, then the biggest) sent it to cpu7.
+ * that sees it (116 ms) sets the flag and marks it misfit, and the misfit
+ * kicks the idle balance at once (nohz_balancer_kick(): its deadline, the
+ * root domain's 8 ms interval, is long past). It goes to cpu4, the first
+ * idle CPU of higher capacity (the nohz idle balance's order), not to the
+ * biggest: 116 ms on little, the other 34 ms on cpu4, too short to make it
+ * a misfit there (871's limit is 696.8). The old rules sent it to cpu7
+ * (the idlest, then the biggest) and, before the deadline, waited for a
+ * tick at a multiple of 8 ms (120 ms).
  */
 FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
 {
@@ -374,8 +375,7 @@ FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
 	fs_test_wl_act(&wl, 0, 0, 150 * MS);
 	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
 	EXPECT_EQ_U64(r.migrations_misfit, 1);
-	EXPECT_TRUE(r.busy_ns[0] > 0 && r.busy_ns[0] % (8 * MS) == 0);
-	EXPECT_EQ_U64(r.busy_ns[0], 120 * MS);
+	EXPECT_EQ_U64(r.busy_ns[0], 116 * MS);
 	EXPECT_EQ_U64(r.busy_ns[0] + r.busy_ns[4], 150 * MS);
 	EXPECT_EQ_U64(r.busy_ns[7], 0);
 	fs_sim_result_free(&r);
@@ -412,6 +412,50 @@ FS_TEST(sim_overutilized_fallback_takes_a_cpu_the_task_fits)
 	EXPECT_EQ(r.act_cpu[1], 2);
 	EXPECT_EQ(r.act_cpu[2], 3);
 	EXPECT_EQ_U64(r.busy_ns[1], 0);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
+
+/*
+ * How long the overutilized flag outlives the CPU that set it, on pixel4's
+ * 4+3+1, LAB physics, v6.12. A, pinned to cpu0 (so never a misfit: no
+ * other CPU is allowed), runs 130 ms of work from t0 with util 10: its
+ * util passes little's limit (244.8) at the tick of 116 ms, as in the
+ * misfit test above, and that tick sets the flag. A sleeps at 130 ms and
+ * cpu0's util falls below the limit within a few ms. B (util 10, allowed
+ * everywhere) wakes every 20 ms from 10 ms for 1 ms of work. Nothing
+ * kicks the idle balance (no CPU has a second task or a misfit), so only
+ * the busy interval's root balance rewrites the flag: every 8 x 16 ms
+ * less a jiffy, 31 ticks, from the first tick (4, 128, 252 ms). At 128 ms
+ * A still runs and cpu0 is over; at 252 ms it is not, and the flag is
+ * cleared: set for 116 .. 252 ms. B's wake-ups from 130 ms to 250 ms find
+ * it set (the fallback places them), from 270 ms feec does. Under the old
+ * rule (a root balance every 8 ms) it was cleared by 144 ms.
+ */
+FS_TEST(sim_overutilized_flag_kept_to_the_busy_balance_interval)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_pixel4(&em, FS_POWER_UW);
+	fs_test_wl_init(&wl, 8, 2, 20, 400 * MS);
+	wl.tasks[0].init_cpu = 0;
+	wl.tasks[0].cpus_allowed = 0x1;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 10;
+	fs_test_wl_act(&wl, 0, 0, 130 * MS);
+	wl.tasks[1].init_cpu = 1;
+	wl.tasks[1].init_util = wl.tasks[1].init_util_est = 10;
+	fs_test_wl_periodic(&wl, 1, 10 * MS, 20 * MS, 1 * MS, 19);
+	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
+	const __u32 b0 = wl.tasks[1].first_act; /* B's activation at 10 + 20 i ms */
+
+	EXPECT_EQ_U64(r.overutilized_ns, (252 - 116) * MS);
+	for (int i = 6; i <= 12; i++) /* 130 .. 250 ms */
+		EXPECT_EQ(r.act_how[b0 + i], 1);
+	for (int i = 13; i < 19; i++) /* 270 .. 370 ms */
+		EXPECT_EQ(r.act_how[b0 + i], 0);
+	EXPECT_EQ_U64(r.migrations_misfit, 0);
 	fs_sim_result_free(&r);
 	fs_test_wl_free(&wl);
 }

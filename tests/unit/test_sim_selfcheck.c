@@ -88,6 +88,34 @@ FS_TEST(sim_selfcheck_differs)
 	EXPECT_STR(line, "simulation: the recording has no CPU time to check it against");
 }
 
+/*
+ * A recording whose EM was not the kernel's (EAS emulated): the recorded
+ * kernel did not place with these rules, so the line says the check is not
+ * a test of the kernel, never that the simulation reproduces it.
+ */
+FS_TEST(sim_selfcheck_eas_emulated_is_not_a_test_of_the_kernel)
+{
+	struct fs_sim_selfcheck c;
+	char line[128];
+
+	close_run();
+	obs.eas_emulated = true;
+	fs_sim_selfcheck(&em, &obs, 10.0, &res[0], &c);
+	EXPECT_TRUE(c.eas_emulated);
+	/* energy does not fit beside the longer lead: it is in the JSON */
+	EXPECT_EQ(fs_sim_selfcheck_line(&c, &em, line, sizeof(line)), 71);
+	EXPECT_STR(line, "simulation, EAS emulated (not a test of the kernel): PD busy within 3 %");
+	res[0].busy_ns[3] = 1410 * MS;
+	res[0].energy = 8.8;
+	fs_sim_selfcheck(&em, &obs, 10.0, &res[0], &c);
+	fs_sim_selfcheck_line(&c, &em, line, sizeof(line));
+	EXPECT_STR(line, "simulation, EAS emulated (not a test of the kernel): PD busy +41 %, energy -12 %");
+	obs.eas_emulated = false;
+	fs_sim_selfcheck(&em, &obs, 10.0, &res[0], &c);
+	fs_sim_selfcheck_line(&c, &em, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, "not a test") == NULL);
+}
+
 /* Long PD names and absurd figures: the line still keeps to 80 columns. */
 FS_TEST(sim_selfcheck_line_fits_80_columns)
 {
@@ -102,12 +130,17 @@ FS_TEST(sim_selfcheck_line_fits_80_columns)
 		for (size_t j = 0; j < sizeof(energies) / sizeof(energies[0]); j++) {
 			res[0].busy_ns[3] = (__u64)(sim_ms[i] * MS);
 			res[0].energy = energies[j];
-			fs_sim_selfcheck(&em, &obs, 10.0, &res[0], &c);
-			int n = fs_sim_selfcheck_line(&c, &em, line, sizeof(line));
+			for (int emul = 0; emul < 2; emul++) {
+				obs.eas_emulated = emul;
+				fs_sim_selfcheck(&em, &obs, 10.0, &res[0], &c);
+				int n = fs_sim_selfcheck_line(&c, &em, line, sizeof(line));
 
-			EXPECT_TRUE(n <= 80);
-			EXPECT_EQ(n, (int)strlen(line));
-			EXPECT_CONTAINS(line, "PD");
+				EXPECT_TRUE(n <= 80);
+				EXPECT_EQ(n, (int)strlen(line));
+				EXPECT_CONTAINS(line, "PD");
+				if (emul)
+					EXPECT_CONTAINS(line, "not a test of the kernel");
+			}
 		}
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_sim.h"
+#include "json_apps.h"
 #include "output.h"
 #include "out_file.h"
 #include "../records/version.h"
@@ -160,6 +161,7 @@ static void write_processes(FILE *o, const struct fs_report *r)
 			fprintf(o, "%u", g->uid);
 		fputs(", \"comm\": ", o);
 		fs_json_str(o, g->comm, FS_COMM_LEN - 1);
+		fs_json_process_app(o, r, g->uid);
 		fprintf(o, ", \"threads\": %d, ", g->nr_threads);
 		u64(o, "runtime_ns", g->runtime_ns, true);
 		u64(o, "wakeups", g->wakeups, true);
@@ -207,6 +209,7 @@ static void write_report(FILE *o, const struct fs_report *r)
 	write_policies(o, r);
 	write_verdicts(o, r);
 	fs_json_sim(o, r);
+	fs_json_apps(o, r);
 	write_processes(o, r);
 	fputs("}\n", o);
 }

@@ -41,8 +41,8 @@ static void write_check(FILE *o, const struct fs_report *r, const struct fs_sim_
 		fputs(",\n    \"self_check\": null", o);
 		return;
 	}
-	fprintf(o, ",\n    \"self_check\": {\"policy\": \"%s\", \"reproduces\": %s, \"pd\": [", s->kernel_policy->name,
-		c->reproduces ? "true" : "false");
+	fprintf(o, ",\n    \"self_check\": {\"policy\": \"%s\", \"reproduces\": %s, \"eas_emulated\": %s, \"pd\": [",
+		s->kernel_policy->name, c->reproduces ? "true" : "false", c->eas_emulated ? "true" : "false");
 	for (int p = 0; p < c->nr_pd; p++) {
 		fprintf(o, "%s{\"name\": \"%s\", \"busy_recorded_ns\": %llu, \"busy_simulated_ns\": %llu, \"busy_pct\": ",
 			p ? ", " : "", r->em->pd[p].name, (unsigned long long)c->busy_obs_ns[p],

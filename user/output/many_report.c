@@ -56,6 +56,7 @@ static const char *head(const char *s, int width, bool pad, char *buf, size_t n)
 		snprintf(buf, n, "%.*s\u2026", width - 1, s);
 	return buf;
 }
+static void print_procs(FILE *o, const struct fs_many *m);
 
 void fs_many_print_text(FILE *o, const struct fs_many *m)
 {
@@ -98,18 +99,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 			G->kernel_release[0] ? head(G->kernel_release, 44, false, cut2, sizeof(cut2)) : "(unknown)", G->recordings, G->recordings == 1 ? "" : "s", (double)G->span_ns / 1e9, v, p);
 	}
 
-	fputs("\nprocesses the margin costs most (all recordings, by name):\n", o);
-	fputs("COMM              WAKEUPS   CPU TIME s      DELTA mJ\n", o);
-	for (size_t i = 0; i < m->nr_procs && i < 10; i++) {
-		const struct fs_run_proc *q = &m->procs[i];
-		char c[FS_COMM_LEN];
-
-		for (int k = 0; k < FS_COMM_LEN; k++)
-			c[k] = q->comm[k] && (q->comm[k] < 0x20 || q->comm[k] >= 0x7f) ? '?' : q->comm[k];
-		c[FS_COMM_LEN - 1] = 0;
-		mj(v, sizeof(v), q->delta_fj);
-		fprintf(o, "%-16s %8llu %12.3f %13s\n", c, (unsigned long long)q->wakeups, (double)q->runtime_ns / 1e9, v);
-	}
+	print_procs(o, m);
 	int bad = 0;
 	for (size_t i = 0; i < m->nr_runs; i++)
 		if (m->runs[i].error[0]) {
@@ -117,6 +107,33 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 				fputs("\nnot (fully) replayed ('!' above: counted up to the damage):\n", o);
 			fprintf(o, "  %s\n", m->runs[i].error);
 		}
+}
+
+/* The processes the margin costs most: by app (the label on a line of its own when long), else by comm. */
+static void print_procs(FILE *o, const struct fs_many *m)
+{
+	int w = m->by_app ? 30 : 16; /* an app's label takes what the table leaves of 80 columns */
+	char v[64];
+
+	fprintf(o, "\n%s the margin costs most (all recordings, by %s):\n",
+		m->by_app ? "apps and processes" : "processes", m->by_app ? "app, else name" : "name");
+	fprintf(o, "%-*s  WAKEUPS   CPU TIME s      DELTA mJ\n", w, m->by_app ? "APP / COMM" : "COMM");
+	for (size_t i = 0; i < m->nr_procs && i < 10; i++) {
+		const struct fs_run_proc *q = &m->procs[i];
+		char c[FS_COMM_LEN];
+
+		for (int k = 0; k < FS_COMM_LEN; k++)
+			c[k] = q->comm[k] && (q->comm[k] < 0x20 || q->comm[k] >= 0x7f) ? '?' : q->comm[k];
+		c[FS_COMM_LEN - 1] = 0;
+		const char *name = q->app[0] ? q->app : c;
+		if ((int)strlen(name) > w) {
+			fprintf(o, "%.79s\n", name);
+			name = "";
+		}
+		mj(v, sizeof(v), q->delta_fj);
+		fprintf(o, "%-*s %8llu %12.3f %13s\n", w, name, (unsigned long long)q->wakeups,
+			(double)q->runtime_ns / 1e9, v);
+	}
 }
 
 static void jstr(FILE *o, const char *s)
@@ -216,7 +233,14 @@ void fs_many_print_json(FILE *o, const struct fs_many *m)
 		comm[FS_COMM_LEN - 1] = 0;
 		mj(a, sizeof(a), m->procs[i].delta_fj);
 		fprintf(o, "%s\n    {\"comm\": ", i ? "," : "");
-		jstr(o, comm);
+		jstr(o, m->procs[i].app[0] ? "" : comm); /* an app's row sums processes of any name */
+		if (m->by_app) {
+			fputs(", \"app\": ", o);
+			if (m->procs[i].app[0])
+				jstr(o, m->procs[i].app);
+			else
+				fputs("null", o);
+		}
 		fprintf(o, ", \"wakeups\": %llu, \"runtime_ns\": %llu, \"delta_mj\": %s}",
 			(unsigned long long)m->procs[i].wakeups, (unsigned long long)m->procs[i].runtime_ns, a);
 	}

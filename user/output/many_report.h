@@ -9,8 +9,11 @@
 #include "../engine/fj.h"
 
 /* What fs_many_run() (user/many_runs.c) found: the report these functions print. */
+#define FS_APP_LABEL 128
+
 struct fs_run_proc {
 	char comm[FS_COMM_LEN];
+	char app[FS_APP_LABEL];         /* its app's label (--packages, engine/apps.h), "" = none */
 	__u64 wakeups, runtime_ns;
 	fs_fj_t delta_fj;               /* what the margin costs in this process */
 };
@@ -34,6 +37,7 @@ struct fs_run_result {
 	fs_fj_t *blocks;                /* the verdict's time-block sums, which the groups resample */
 	size_t nr_procs;
 	struct fs_run_proc *procs;
+	const struct fs_apps *apps;     /* uid -> app for its processes, NULL = none */
 };
 
 /* A set of recordings summed: a group (same EM and kernel) or all of them. */
@@ -52,7 +56,8 @@ struct fs_many {
 	struct fs_runs_total *groups;   /* in order of first appearance */
 	struct fs_runs_total all;
 	size_t nr_procs;
-	struct fs_run_proc *procs;      /* all recordings' processes by comm, largest |delta| first */
+	struct fs_run_proc *procs;      /* all recordings' processes by app, else comm, largest |delta| first */
+	bool by_app;                    /* --packages given: procs by app where known */
 };
 
 

@@ -41,6 +41,14 @@ struct fs_decision_row {
 	__u32 flags;          /* FS_WAKE_* as the policies saw them */
 	struct fs_interval iv;
 	struct fs_decision_pol pol[FS_MAX_POLICIES];
+	/*
+	 * The decision's inputs, for the decision hook only (the trace's
+	 * annotations): the wake-up as the policies saw it and each policy's
+	 * whole result (its candidates). NULL in the interval hook: by then
+	 * both belong to a later wake-up.
+	 */
+	const struct fs_wakeup *wakeup;
+	const struct fs_feec_result *res;
 };
 
 #define FS_HIST_BUCKETS FS_ACCT_HIST /* blocked-saving histogram, see accounting docs */
@@ -80,6 +88,7 @@ struct fs_stats {
 };
 
 struct fs_filter;
+struct fs_apps;
 
 /* The end of a run (or a live snapshot of it): what the summary and JSON print. */
 struct fs_report {
@@ -100,6 +109,7 @@ struct fs_report {
 	const struct fs_process *procs;       /* sorted: largest |Δ| first */
 	const struct fs_acct *acct;           /* per-thread detail */
 	bool threads;                         /* list threads under each process */
+	const struct fs_apps *apps;           /* uid -> app (packages.list); NULL = none: by process only */
 	const struct fs_sim_report *sim;      /* the closed-loop answer, at finish (NULL before) */
 };
 

@@ -16,9 +16,11 @@
  * with a Perfetto trace captured on the same device.
  *
  * Size: per wake-up at most one kernel instant, one instant per policy that
- * differs from the kernel, the CPU power and each policy's ΔP when they
- * change, and each policy's ΔE when its placement closes with a difference;
- * thread names are interned once per thread (docs/perfetto.md measures it).
+ * differs from the kernel (on the thread's track, with the decision's
+ * inputs), the CPU power and each policy's ΔP when they change, and each
+ * policy's ΔE when its placement closes with a difference; a thread's and
+ * its process's track descriptors and names once (docs/perfetto.md measures
+ * it).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,6 +30,7 @@
 #include "out_file.h"
 #include "protobuf.h"
 #include "summary.h"
+#include "../engine/pelt.h"
 #include "../records/version.h"
 
 /* Field numbers as Perfetto's protos/perfetto/trace/ publishes them (tests/perfetto/perfetto_trace.proto). */
@@ -52,12 +55,21 @@ enum {
 	/* TrackDescriptor */
 	TD_UUID = 1,
 	TD_NAME = 2,
+	TD_PROCESS = 3,
+	TD_THREAD = 4,
 	TD_PARENT_UUID = 5,
 	TD_COUNTER = 8,
 	TD_CHILD_ORDERING = 11,
 	TD_SIBLING_ORDER_RANK = 12,
 	TD_DESCRIPTION = 14,
 	TD_ORDERING_EXPLICIT = 3,
+	/* ProcessDescriptor */
+	PD_PID = 1,
+	PD_PROCESS_NAME = 6,
+	/* ThreadDescriptor */
+	THD_PID = 1,
+	THD_TID = 2,
+	THD_THREAD_NAME = 5,
 	/* CounterDescriptor */
 	CD_UNIT_NAME = 6,
 	/* TrackEvent */
@@ -78,6 +90,8 @@ enum {
 	DA_DOUBLE_VALUE = 5,
 	DA_STRING_VALUE = 6,
 	DA_NAME = 10,
+	DA_DICT_ENTRIES = 11,
+	DA_ARRAY_VALUES = 12,
 	DA_STRING_VALUE_IID = 17,
 	/* InternedData */
 	ID_EVENT_NAMES = 2,
@@ -104,21 +118,28 @@ enum {
 #define UUID_ROOT (UUID_BASE + 0)
 #define UUID_POWER (UUID_BASE + 1)
 #define UUID_CPU(k) (UUID_BASE + 0x100 + (k))
-#define UUID_POL(i) (UUID_BASE + 0x200 + (i))
 #define UUID_DP(i) (UUID_BASE + 0x300 + (i))
 #define UUID_DE(i) (UUID_BASE + 0x400 + (i))
 #define UUID_VERDICT(v) (UUID_BASE + 0x500 + (v))
+/* processes and threads, numbered as they first wake up (4 bytes up to about 77,000 of them) */
+#define UUID_TASK(n) (UUID_BASE + 0x1000 + (n))
 
 /* Interned debug-annotation names (iids fixed for the whole trace). */
 enum { ARG_SEQ = 1, ARG_PID, ARG_TGID, ARG_UID, ARG_COMM, ARG_PREV_CPU, ARG_KERNEL_CPU, ARG_POLICY_CPU,
-       ARG_FEEC_CPU, ARG_REASON, ARG_DPOWER_UW, ARG__NR };
+       ARG_FEEC_CPU, ARG_REASON, ARG_DPOWER_UW, ARG_UTIL_AVG, ARG_UTIL_EST, ARG_TASK_UTIL, ARG_THRESHOLD,
+       ARG_PREV_DELTA, ARG_BEST_DELTA, ARG_CANDIDATES, ARG_CPU, ARG_ENERGY, ARG_DELTA, ARG__NR };
 static const char *const arg_names[ARG__NR] = {
 	[ARG_SEQ] = "seq", [ARG_PID] = "pid", [ARG_TGID] = "tgid", [ARG_UID] = "uid", [ARG_COMM] = "comm",
 	[ARG_PREV_CPU] = "prev_cpu", [ARG_KERNEL_CPU] = "kernel_cpu", [ARG_POLICY_CPU] = "policy_cpu",
 	[ARG_FEEC_CPU] = "feec_cpu", [ARG_REASON] = "reason", [ARG_DPOWER_UW] = "dpower_uw",
+	[ARG_UTIL_AVG] = "util_avg", [ARG_UTIL_EST] = "util_est", [ARG_TASK_UTIL] = "task_util",
+	[ARG_THRESHOLD] = "threshold", [ARG_PREV_DELTA] = "prev_delta", [ARG_BEST_DELTA] = "best_delta",
+	[ARG_CANDIDATES] = "candidates", [ARG_CPU] = "cpu", [ARG_ENERGY] = "energy", [ARG_DELTA] = "delta",
 };
-/* Interned strings: reason r is 1 + r; thread t's comm is STR_THREAD0 + t. */
-#define STR_THREAD0 (1 + FS_FEEC__NR)
+/* Interned strings: reason r is 1 + r; task n's comm is STR_TASK0 + n. */
+#define STR_TASK0 (1 + FS_FEEC__NR)
+/* Interned event names: policy i's decision is 1 + i; task n's "comm pid" is NAME_TASK0 + n. */
+#define NAME_TASK0 (1 + FS_MAX_POLICIES)
 
 /*
  * Packets are written in pieces of this much: the buffer stays in the cache
@@ -127,10 +148,13 @@ static const char *const arg_names[ARG__NR] = {
  */
 #define FLUSH_BYTES (8u << 10)
 
-struct thread_key {
-	__s32 pid;
+/* A process (pid = tgid, comm unused) or a thread as the trace knows it: its track, and its names' iids. */
+struct task_key {
+	__s32 pid, tgid;
 	char comm[FS_COMM_LEN];
-	__u32 iid;              /* 0: empty slot */
+	bool is_process;
+	bool named;             /* a process: its leader's comm was written as its name */
+	__u32 n;                /* 0: empty slot; else the task's number (track, interned names) */
 };
 
 struct perfetto_out {
@@ -143,9 +167,9 @@ struct perfetto_out {
 	const char *kernel_release;
 	bool started;
 	__u64 min_ts;           /* earliest event: live's first record is not always the earliest wake-up */
-	/* interned threads: open addressing, power-of-two size */
-	struct thread_key *threads;
-	size_t threads_cap, nr_threads;
+	/* processes and threads: open addressing, power-of-two size */
+	struct task_key *tasks;
+	size_t tasks_cap, nr_tasks;
 	/* counters: the last value written, so only changes are written */
 	__u64 last_power_uw;
 	__s64 last_dp_uw[FS_MAX_POLICIES];
@@ -251,58 +275,124 @@ static void clean_comm(char *out, const char *comm)
 	out[n] = 0;
 }
 
-/* ---- interned threads ---- */
+/* ---- processes and threads ---- */
 
-static __u64 thread_hash(__s32 pid, const char *comm)
+static __u64 task_hash(const struct task_key *k)
 {
-	__u64 h = 1469598103934665603ull ^ (__u32)pid;
+	__u64 h = 1469598103934665603ull ^ (__u32)k->pid ^ (__u64)(__u32)k->tgid << 32 ^ k->is_process;
 
-	for (int i = 0; i < FS_COMM_LEN && comm[i]; i++)
-		h = (h ^ (unsigned char)comm[i]) * 1099511628211ull;
+	for (int i = 0; i < FS_COMM_LEN && k->comm[i]; i++)
+		h = (h ^ (unsigned char)k->comm[i]) * 1099511628211ull;
 	return h * 0x9e3779b97f4a7c15ull;
 }
 
-static int threads_grow(struct perfetto_out *w)
+static bool task_same(const struct task_key *a, const struct task_key *b)
 {
-	size_t cap = w->threads_cap ? w->threads_cap * 2 : 64; /* grown as threads come: few pages */
-	struct thread_key *t = calloc(cap, sizeof(*t));
+	return a->pid == b->pid && a->tgid == b->tgid && a->is_process == b->is_process &&
+	       !strncmp(a->comm, b->comm, FS_COMM_LEN);
+}
+
+static int tasks_grow(struct perfetto_out *w)
+{
+	size_t cap = w->tasks_cap ? w->tasks_cap * 2 : 64; /* grown as tasks come: few pages */
+	struct task_key *t = calloc(cap, sizeof(*t));
 
 	if (!t)
 		return -1;
-	for (size_t i = 0; i < w->threads_cap; i++) {
-		const struct thread_key *k = &w->threads[i];
-		if (!k->iid)
+	for (size_t i = 0; i < w->tasks_cap; i++) {
+		const struct task_key *k = &w->tasks[i];
+		if (!k->n)
 			continue;
-		size_t j = thread_hash(k->pid, k->comm) & (cap - 1);
-		while (t[j].iid)
+		size_t j = task_hash(k) & (cap - 1);
+		while (t[j].n)
 			j = (j + 1) & (cap - 1);
 		t[j] = *k;
 	}
-	free(w->threads);
-	w->threads = t;
-	w->threads_cap = cap;
+	free(w->tasks);
+	w->tasks = t;
+	w->tasks_cap = cap;
 	return 0;
 }
 
-/* The interned name of (pid, comm); *is_new when the packet being written must define it. -1: no memory. */
-static int thread_iid(struct perfetto_out *w, __s32 pid, const char *comm, __u32 *iid, bool *is_new)
+/* The entry of key, numbered and *added when new; valid until the next call. NULL: no memory. */
+static struct task_key *task_find(struct perfetto_out *w, const struct task_key *key, bool *added)
 {
-	char c[FS_COMM_LEN];
+	*added = false;
+	if ((w->nr_tasks + 1) * 2 > w->tasks_cap && tasks_grow(w))
+		return NULL;
+	size_t j = task_hash(key) & (w->tasks_cap - 1);
+	for (; w->tasks[j].n; j = (j + 1) & (w->tasks_cap - 1))
+		if (task_same(&w->tasks[j], key))
+			return &w->tasks[j];
+	w->tasks[j] = *key;
+	w->tasks[j].n = (__u32)++w->nr_tasks;
+	w->tasks[j].named = false;
+	*added = true;
+	return &w->tasks[j];
+}
 
-	clean_comm(c, comm);
-	if ((w->nr_threads + 1) * 2 > w->threads_cap && threads_grow(w))
+/*
+ * A process track: Perfetto's ProcessDescriptor with the real pid, so a
+ * merged device trace's process of that pid holds it. The name is its
+ * leader's comm, written (again, same uuid) once the leader is seen: a
+ * thread's comm is not its process's name.
+ */
+static void process_track(struct perfetto_out *w, __u64 ts, __u32 n, __s32 tgid, const char *name)
+{
+	packet_begin(w, ts, false);
+	fs_pb_begin(&w->pb, PKT_TRACK_DESCRIPTOR);
+	fs_pb_varint(&w->pb, TD_UUID, UUID_TASK(n));
+	fs_pb_begin(&w->pb, TD_PROCESS);
+	fs_pb_int(&w->pb, PD_PID, tgid);
+	if (name)
+		fs_pb_string(&w->pb, PD_PROCESS_NAME, name);
+	fs_pb_end(&w->pb);
+	fs_pb_end(&w->pb);
+	fs_pb_end(&w->pb);
+}
+
+/* A thread track (ThreadDescriptor: pid = tgid, tid = pid), under its process's. */
+static void thread_track(struct perfetto_out *w, __u64 ts, __u32 n, __u32 proc_n, __s32 pid, __s32 tgid,
+			 const char *comm)
+{
+	packet_begin(w, ts, false);
+	fs_pb_begin(&w->pb, PKT_TRACK_DESCRIPTOR);
+	fs_pb_varint(&w->pb, TD_UUID, UUID_TASK(n));
+	fs_pb_varint(&w->pb, TD_PARENT_UUID, UUID_TASK(proc_n));
+	fs_pb_begin(&w->pb, TD_THREAD);
+	fs_pb_int(&w->pb, THD_PID, tgid);
+	fs_pb_int(&w->pb, THD_TID, pid);
+	fs_pb_string(&w->pb, THD_THREAD_NAME, comm);
+	fs_pb_end(&w->pb);
+	fs_pb_end(&w->pb);
+	fs_pb_end(&w->pb);
+}
+
+/*
+ * The thread of row r: its number (track and interned names), writing its
+ * process's and its own track descriptors first when new; *is_new when
+ * the packet being written must intern its names. -1: no memory.
+ */
+static int thread_of(struct perfetto_out *w, const struct fs_decision_row *r, __u32 *n, bool *is_new)
+{
+	struct task_key key = { .pid = r->pid, .tgid = r->tgid }, *k;
+	bool added;
+
+	clean_comm(key.comm, r->comm);
+	if (!(k = task_find(w, &key, is_new)))
 		return -1;
-	size_t j = thread_hash(pid, c) & (w->threads_cap - 1);
-	for (; w->threads[j].iid; j = (j + 1) & (w->threads_cap - 1))
-		if (w->threads[j].pid == pid && !strncmp(w->threads[j].comm, c, FS_COMM_LEN)) {
-			*iid = w->threads[j].iid;
-			*is_new = false;
-			return 0;
-		}
-	w->threads[j].pid = pid;
-	memcpy(w->threads[j].comm, c, FS_COMM_LEN);
-	w->threads[j].iid = *iid = (__u32)++w->nr_threads;
-	*is_new = true;
+	*n = k->n;
+	if (!*is_new)
+		return 0;
+
+	struct task_key pkey = { .pid = r->tgid, .tgid = r->tgid, .is_process = true }, *pk;
+	if (!(pk = task_find(w, &pkey, &added)))
+		return -1;
+	bool leader = r->pid == r->tgid;
+	if (added || (leader && !pk->named))
+		process_track(w, r->ts_ns, pk->n, r->tgid, leader ? key.comm : NULL);
+	pk->named |= leader;
+	thread_track(w, r->ts_ns, *n, pk->n, r->pid, r->tgid, key.comm);
 	return 0;
 }
 
@@ -328,6 +418,10 @@ static void start(struct perfetto_out *w, __u64 ts)
 		interned(pb, ID_DEBUG_ANNOTATION_NAMES, (__u64)a, arg_names[a]);
 	for (int r = 0; r < FS_FEEC__NR; r++)
 		interned(pb, ID_DEBUG_ANNOTATION_STRING_VALUES, 1 + (__u64)r, fs_feec_reason_name(r));
+	for (int i = 0; i < w->nr_policies; i++) {
+		snprintf(name, sizeof(name), "%s != kernel", w->pols[i]->name);
+		interned(pb, ID_EVENT_NAMES, 1 + (__u64)i, name);
+	}
 	fs_pb_end(pb);
 	fs_pb_end(pb);
 
@@ -340,11 +434,6 @@ static void start(struct perfetto_out *w, __u64 ts)
 		snprintf(name, sizeof(name), "kernel CPU %d", k);
 		track(w, ts, UUID_CPU(k), UUID_ROOT, rank++, name, NULL,
 		      "wake-ups the kernel placed on this CPU (instants named comm pid)");
-	}
-	for (int i = 0; i < w->nr_policies; i++) {
-		snprintf(name, sizeof(name), "%s != kernel", w->pols[i]->name);
-		track(w, ts, UUID_POL(i), UUID_ROOT, rank++, name, NULL,
-		      "wake-ups this policy places elsewhere than the kernel did");
 	}
 	snprintf(name, sizeof(name), "CPU power est. (%s)", ref);
 	track(w, ts, UUID_POWER, UUID_ROOT, rank++, name, "mW",
@@ -379,9 +468,9 @@ static int write_out(struct perfetto_out *w, char *err, size_t errlen)
 	return 0;
 }
 
-/* An instant on track uuid named iid (the thread's), defining the name first when is_new. */
-static void instant_begin(struct perfetto_out *w, const struct fs_decision_row *r, __u64 uuid, __u32 iid,
-			  bool is_new)
+/* An instant on track uuid named name_iid; task n's names are interned first when is_new. */
+static void instant_begin(struct perfetto_out *w, const struct fs_decision_row *r, __u64 uuid, __u64 name_iid,
+			  __u32 n, bool is_new)
 {
 	packet_begin(w, r->ts_ns, true);
 	if (is_new) {
@@ -390,20 +479,97 @@ static void instant_begin(struct perfetto_out *w, const struct fs_decision_row *
 		clean_comm(c, r->comm);
 		snprintf(name, sizeof(name), "%s %d", c, r->pid);
 		fs_pb_begin(&w->pb, PKT_INTERNED_DATA);
-		interned(&w->pb, ID_EVENT_NAMES, iid, name);
-		interned(&w->pb, ID_DEBUG_ANNOTATION_STRING_VALUES, STR_THREAD0 + (__u64)iid, c);
+		interned(&w->pb, ID_EVENT_NAMES, NAME_TASK0 + (__u64)n, name);
+		interned(&w->pb, ID_DEBUG_ANNOTATION_STRING_VALUES, STR_TASK0 + (__u64)n, c);
 		fs_pb_end(&w->pb);
 	}
 	fs_pb_begin(&w->pb, PKT_TRACK_EVENT);
 	fs_pb_varint(&w->pb, TE_TYPE, TE_INSTANT);
 	fs_pb_varint(&w->pb, TE_TRACK_UUID, uuid);
-	fs_pb_varint(&w->pb, TE_NAME_IID, iid);
+	fs_pb_varint(&w->pb, TE_NAME_IID, name_iid);
 }
 
 static void instant_end(struct perfetto_out *w)
 {
 	fs_pb_end(&w->pb);
 	fs_pb_end(&w->pb);
+}
+
+static void arg_u64_known(struct fs_pb *pb, int name, __u64 v)
+{
+	if (v != UINT64_MAX)
+		arg_int(pb, name, (__s64)v);
+}
+
+/*
+ * What policy i decided from: the task's utilization (synced util_avg, its
+ * util_est, and task_util_est(), the larger, which feec places), each
+ * candidate's energy with the task on it (compute_energy(), in the
+ * policy's units) and its delta against the PD's base, and the rule's
+ * figures. Trace processor lists the candidates as debug.candidates[k].*.
+ */
+static void decision_inputs(struct fs_pb *pb, const struct fs_decision_row *r, int i)
+{
+	const struct fs_decision_pol *p = &r->pol[i];
+
+	if (r->wakeup) {
+		const struct fs_task *t = &r->wakeup->task;
+
+		arg_int(pb, ARG_UTIL_AVG, fs_sync_entity_util_avg(t));
+		arg_int(pb, ARG_UTIL_EST, t->util_est_ewma > t->util_est_enqueued ? t->util_est_ewma
+										     : t->util_est_enqueued);
+	}
+	arg_int(pb, ARG_TASK_UTIL, r->task_util);
+	arg_u64_known(pb, ARG_PREV_DELTA, p->prev_delta);
+	arg_u64_known(pb, ARG_BEST_DELTA, p->best_delta);
+	if (p->has_threshold)
+		arg_int(pb, ARG_THRESHOLD, (__s64)p->threshold);
+	if (!r->res || !r->res[i].nr_cand)
+		return;
+	fs_pb_begin(pb, TE_DEBUG_ANNOTATIONS);
+	fs_pb_varint(pb, DA_NAME_IID, ARG_CANDIDATES);
+	for (int k = 0; k < r->res[i].nr_cand; k++) {
+		const struct fs_feec_cand *c = &r->res[i].cand[k];
+
+		fs_pb_begin(pb, DA_ARRAY_VALUES);
+		fs_pb_begin(pb, DA_DICT_ENTRIES);
+		fs_pb_varint(pb, DA_NAME_IID, ARG_CPU);
+		fs_pb_int(pb, DA_INT_VALUE, c->cpu);
+		fs_pb_end(pb);
+		fs_pb_begin(pb, DA_DICT_ENTRIES);
+		fs_pb_varint(pb, DA_NAME_IID, ARG_ENERGY);
+		fs_pb_int(pb, DA_INT_VALUE, (__s64)c->energy);
+		fs_pb_end(pb);
+		fs_pb_begin(pb, DA_DICT_ENTRIES);
+		fs_pb_varint(pb, DA_NAME_IID, ARG_DELTA);
+		fs_pb_int(pb, DA_INT_VALUE, (__s64)c->delta);
+		fs_pb_end(pb);
+		fs_pb_end(pb);
+	}
+	fs_pb_end(pb);
+}
+
+/* Policy i placed r elsewhere than the kernel: an instant on the thread's track (task n), with the inputs. */
+static void policy_instant(struct perfetto_out *w, const struct fs_decision_row *r, int i, __u32 n)
+{
+	const struct fs_decision_pol *p = &r->pol[i];
+
+	instant_begin(w, r, UUID_TASK(n), 1 + (__u64)i, n, false);
+	arg_int(&w->pb, ARG_SEQ, (__s64)r->seq);
+	arg_int(&w->pb, ARG_PID, r->pid);
+	arg_int(&w->pb, ARG_TGID, r->tgid);
+	if (r->uid != FS_NO_UID)
+		arg_int(&w->pb, ARG_UID, r->uid);
+	arg_str_iid(&w->pb, ARG_COMM, STR_TASK0 + (__u64)n);
+	arg_int(&w->pb, ARG_PREV_CPU, r->prev_cpu);
+	arg_int(&w->pb, ARG_KERNEL_CPU, r->kernel_cpu);
+	arg_int(&w->pb, ARG_POLICY_CPU, p->acct_cpu);
+	if (p->cpu != p->acct_cpu)
+		arg_int(&w->pb, ARG_FEEC_CPU, p->cpu);
+	arg_str_iid(&w->pb, ARG_REASON, 1 + (__u64)(p->reason < FS_FEEC__NR ? p->reason : 0));
+	arg_int(&w->pb, ARG_DPOWER_UW, p->dpower_uw);
+	decision_inputs(&w->pb, r, i);
+	instant_end(w);
 }
 
 static int pf_decision(void *self, const struct fs_decision_row *r, char *err, size_t errlen)
@@ -415,37 +581,19 @@ static int pf_decision(void *self, const struct fs_decision_row *r, char *err, s
 	if (r->ts_ns < w->min_ts)
 		w->min_ts = r->ts_ns;
 	if (r->kernel_cpu >= 0 && r->kernel_cpu < w->nr_cpus) {
-		__u32 iid;
+		__u32 n;
 		bool is_new;
 
-		/* the thread's name once per wake-up: its first instant defines it when new */
-		if (thread_iid(w, r->pid, r->comm, &iid, &is_new)) {
+		/* the thread's tracks and names once: its first instant defines the names */
+		if (thread_of(w, r, &n, &is_new)) {
 			snprintf(err, errlen, "%s: out of memory", w->path);
 			return -1;
 		}
-		instant_begin(w, r, UUID_CPU(r->kernel_cpu), iid, is_new);
+		instant_begin(w, r, UUID_CPU(r->kernel_cpu), NAME_TASK0 + (__u64)n, n, is_new);
 		instant_end(w);
-		for (int i = 0; i < w->nr_policies; i++) {
-			const struct fs_decision_pol *p = &r->pol[i];
-
-			if (p->acct_cpu == r->kernel_cpu)
-				continue;
-			instant_begin(w, r, UUID_POL(i), iid, false);
-			arg_int(&w->pb, ARG_SEQ, (__s64)r->seq);
-			arg_int(&w->pb, ARG_PID, r->pid);
-			arg_int(&w->pb, ARG_TGID, r->tgid);
-			if (r->uid != FS_NO_UID)
-				arg_int(&w->pb, ARG_UID, r->uid);
-			arg_str_iid(&w->pb, ARG_COMM, STR_THREAD0 + (__u64)iid);
-			arg_int(&w->pb, ARG_PREV_CPU, r->prev_cpu);
-			arg_int(&w->pb, ARG_KERNEL_CPU, r->kernel_cpu);
-			arg_int(&w->pb, ARG_POLICY_CPU, p->acct_cpu);
-			if (p->cpu != p->acct_cpu)
-				arg_int(&w->pb, ARG_FEEC_CPU, p->cpu);
-			arg_str_iid(&w->pb, ARG_REASON, 1 + (__u64)(p->reason < FS_FEEC__NR ? p->reason : 0));
-			arg_int(&w->pb, ARG_DPOWER_UW, p->dpower_uw);
-			instant_end(w);
-		}
+		for (int i = 0; i < w->nr_policies; i++)
+			if (r->pol[i].acct_cpu != r->kernel_cpu)
+				policy_instant(w, r, i, n);
 	}
 	if (r->pol[0].power_uw != w->last_power_uw) {
 		w->last_power_uw = r->pol[0].power_uw;
@@ -625,7 +773,7 @@ static void pf_free(void *self)
 
 	fs_out_abort(&w->out);
 	fs_pb_free(&w->pb);
-	free(w->threads);
+	free(w->tasks);
 	free(w->path);
 	free(w);
 }

@@ -174,6 +174,8 @@ int fs_row_unpack(const char *buf, size_t len, struct fs_decision_row *r, int nr
 {
 	struct unpacker u = { (const unsigned char *)buf, (const unsigned char *)buf + len, false };
 
+	r->wakeup = NULL; /* the decision hook's alone */
+	r->res = NULL;
 	r->seq = get(&u);
 	r->ts_ns = get(&u);
 	r->pid = (__s32)get_s(&u);

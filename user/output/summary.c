@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "summary.h"
+#include "apps_group.h"
 #include "summary_sim.h"
 #include "out_file.h"
 #include "../filter.h"
@@ -375,10 +376,10 @@ static void print_blocked(FILE *out, const struct fs_report *r)
 	fputc('\n', out);
 }
 
-/* Threads of process g (tgid), indented under it. */
-static void print_threads(FILE *out, const struct fs_report *r, const struct fs_process *g, int k)
+void fs_print_threads(FILE *out, const struct fs_report *r, const struct fs_process *g)
 {
 	char comm[FS_COMM_LEN], ms[32], mj[64];
+	int k = r->nr_verdicts ? 0 : -1;
 
 	for (size_t i = 0; i < fs_acct_nr_tasks(r->acct); i++) {
 		const struct fs_task_acct *t = fs_acct_task_at_c(r->acct, i);
@@ -421,7 +422,6 @@ int fs_process_row(char *buf, size_t len, const struct fs_report *r, const struc
 
 void fs_print_processes(FILE *out, const struct fs_report *r, size_t max)
 {
-	int k = r->nr_verdicts ? 0 : -1;
 	char line[160];
 
 	fs_process_header(line, sizeof(line));
@@ -432,7 +432,7 @@ void fs_print_processes(FILE *out, const struct fs_report *r, size_t max)
 		fs_process_row(line, sizeof(line), r, g);
 		fprintf(out, "%s\n", line);
 		if (r->threads)
-			print_threads(out, r, g, k);
+			fs_print_threads(out, r, g);
 	}
 	if (!r->nr_procs)
 		fprintf(out, "  (none)\n");
@@ -443,14 +443,19 @@ static void print_top(FILE *out, const struct fs_report *r)
 	const struct fs_stats *st = r->st;
 	char text[256];
 
+	const char *what = r->apps ? "apps (their processes under them) and processes" : "processes";
+
 	if (r->nr_verdicts)
-		snprintf(text, sizeof(text), "processes by |margin cost|, E(%s) - E(%s), + = the margin costs:",
+		snprintf(text, sizeof(text), "%s by |margin cost|, E(%s) - E(%s), + = the margin costs:", what,
 			 st->pol[r->verdicts[0].pol].desc->name, st->pol[r->verdicts[0].twin].desc->name);
 	else
-		snprintf(text, sizeof(text), "processes by |energy difference| of %s vs %s:",
+		snprintf(text, sizeof(text), "%s by |energy difference| of %s vs %s:", what,
 			 st->pol[st->nr_policies > 1 ? 1 : 0].desc->name, st->pol[0].desc->name);
 	wrap(out, "", text, 2);
-	fs_print_processes(out, r, FS_TOP_TASKS);
+	if (r->apps)
+		fs_print_apps(out, r, FS_TOP_TASKS);
+	else
+		fs_print_processes(out, r, FS_TOP_TASKS);
 }
 
 void fs_summary_print(FILE *out, const struct fs_report *r)

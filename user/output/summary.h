@@ -24,6 +24,8 @@ int fs_verdict_line(char *buf, size_t len, const struct fs_report *r, int v);
 
 /* The process table's rows for r (at most max), printed as the summary prints them. */
 void fs_print_processes(FILE *out, const struct fs_report *r, size_t max);
+/* The threads of process g, indented under its row. */
+void fs_print_threads(FILE *out, const struct fs_report *r, const struct fs_process *g);
 /* Its header and one process's row as text (no newline), for views that sort them their own way. */
 int fs_process_header(char *buf, size_t len);
 int fs_process_row(char *buf, size_t len, const struct fs_report *r, const struct fs_process *g);

@@ -54,6 +54,40 @@ void sim_misfit_update(struct sim *s, int cpu)
 }
 
 /*
+ * Whether this tick balances the root domain, the balance that rewrites
+ * the overutilized flag (update_sd_lb_stats() at the top level). Idle CPUs
+ * do not tick (NO_HZ_IDLE); a busy CPU's tick kicks the idle load
+ * balancer only when it has a second runnable task or a misfit
+ * (nohz_balancer_kick(): nr_running >= 2, check_misfit_status(); v5.0 -
+ * v6.12 kernel/sched/fair.c), and the idle CPUs then balance at the
+ * domain's interval. Otherwise the root domain is balanced at a busy
+ * CPU's interval, the interval x busy_factor (get_sd_balance_interval():
+ * 8 x 16 ms less a jiffy on 8 CPUs), so the flag can stay set that long
+ * after the last CPU stopped being over (docs/simulation.md, "The
+ * balancer": live.fsr's 124 ms). Both are deadlines (rq->next_balance,
+ * nohz.next_balance): the first tick at or after one balances and sets
+ * the next. Simplified: which CPU balances is not modelled, and the busy
+ * interval also runs while every CPU is idle (idle CPUs that still tick
+ * balance at the shorter idle interval; nohz decides which do).
+ */
+void sim_balance_due(struct sim *s)
+{
+	bool kick = false;
+
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		kick |= s->cpu[cpu].nr >= 2 || s->cpu[cpu].misfit;
+	s->balance_due = false;
+	if (kick && s->ticks >= s->next_kick) {
+		s->balance_due = true;
+		s->next_kick = s->ticks + s->balance_ticks;
+	}
+	if (s->ticks >= s->next_busy) {
+		s->balance_due = true;
+		s->next_busy = s->ticks + s->busy_balance_ticks;
+	}
+}
+
+/*
  * A move outside a wake-up: the task leaves its rq's queue and PELT
  * (detach_task() -> remove_entity_load_avg()) and joins dst's
  * (attach_task() -> attach_entity_load_avg() at the enqueue).

@@ -29,6 +29,7 @@ struct fs_sim_selfcheck {
 	double energy_obs, energy_sim;  /* EM unit x s (fs_sim_result.energy); energy_obs NAN if unknown */
 	double energy_pct;              /* NAN if unknown */
 	bool reproduces;                /* |busy_worst_pct| and |energy_pct| (when known) <= FS_SIM_CHECK_PCT */
+	bool eas_emulated;              /* fs_sim_observed.eas_emulated: not a test of the kernel */
 };
 
 /*

@@ -148,7 +148,7 @@ static void exits(struct sim *s)
  */
 static void tick(struct sim *s)
 {
-	s->balance_due = ++s->ticks % s->balance_ticks == 0;
+	++s->ticks;
 	exits(s);
 	for (int cpu = 0; cpu < s->ncpu; cpu++) {
 		if (!s->cpu[cpu].nr)
@@ -158,6 +158,7 @@ static void tick(struct sim *s)
 	}
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		sim_misfit_update(s, cpu);
+	sim_balance_due(s);
 	sim_overutilized_update(s);
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		sim_sugov_update(s, pd);

@@ -86,6 +86,12 @@ static void timing(struct sim *s)
 	/* sd_init(): the root domain's balance_interval starts at sd_weight ms */
 	s->balance_ticks = ((__u64)s->ncpu * 1000000ull + s->tick_ns - 1) / s->tick_ns;
 	s->balance_ticks = s->balance_ticks ? s->balance_ticks : 1;
+	/*
+	 * get_sd_balance_interval() for a busy CPU (v5.10+, 6e7499135db7): the
+	 * interval x busy_factor (16, sd_init()), in jiffies, less one.
+	 */
+	s->busy_balance_ticks = ((__u64)s->ncpu * 16000000ull + s->tick_ns - 1) / s->tick_ns;
+	s->busy_balance_ticks = s->busy_balance_ticks > 1 ? s->busy_balance_ticks - 1 : 1;
 	s->latency_ns = 6000000ull * factor;
 	s->min_gran_ns = 750000ull * factor;
 	s->wakeup_gran_ns = 1000000ull * factor;

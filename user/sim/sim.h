@@ -75,6 +75,12 @@ struct fs_sim_observed {
 	__u64 wakeups;              /* activations with a known placement */
 	__u64 migrations;           /* wake-ups placed off prev_cpu (forks not counted) + balance moves */
 	__u64 balance_migrations;   /* FS_MIG_BALANCE records */
+	/*
+	 * EAS was emulated (the builder's emulate_eas): the recorded kernel did
+	 * not place with this EM, so the self-check compares the machine with a
+	 * kernel that ran other rules, not a test of the recorded kernel.
+	 */
+	bool eas_emulated;
 };
 
 struct fs_sim_workload {

@@ -81,6 +81,8 @@ struct sim {
 	__u64 tick_ns, wakeup_gran_ns, latency_ns, min_gran_ns;
 	bool overutilized;
 	__u64 ticks, balance_ticks; /* ticks so far; the root domain's balance interval in ticks */
+	__u64 busy_balance_ticks;   /* a busy CPU's root balance interval in ticks (balance.c) */
+	__u64 next_kick, next_busy; /* the tick from which the next kicked / busy root balance is due */
 	bool balance_due;        /* this tick balances the root domain */
 	unsigned __int128 energy_x;
 	struct fs_sim_result *r;
@@ -122,6 +124,7 @@ __u64 sim_pd_freq(const struct sim *s, int pd);
 bool sim_cpu_overutilized(const struct sim *s, int cpu);
 void sim_overutilized_update(struct sim *s);
 void sim_misfit_update(struct sim *s, int cpu);
+void sim_balance_due(struct sim *s);
 void sim_balance_tick(struct sim *s);
 void sim_newidle(struct sim *s, int cpu);
 void sim_migrate(struct sim *s, int ti, int dst);

@@ -119,6 +119,7 @@ struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_s
 		b->o = *o;
 	/* The recorded kernel's own EM: its cost and inefficient columns are what it used (pipeline.c). */
 	b->em.cost_as_read = !b->o.emulate_eas;
+	b->wl.observed.eas_emulated = b->o.emulate_eas;
 	struct fs_power_opts po = b->o.kernel_policy ? fs_power_opts_for_policy(b->o.kernel_policy) :
 			          fs_power_opts_mainline;
 

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# --packages (docs/apps.md): packages.list read, processes grouped by the app their uid is.
+# The fixture (tests/fixtures/apps/) is pixel4.csv with uids: an app's two threads, a shared
+# system uid, the app under Android user 10 and a root daemon. What each app must hold is
+# re-derived here from packages.list and the JSON's processes, not written down.
+. "$(dirname "$0")/../lib.sh"
+A=$FS_FIXTURES/apps
+PKG=$A/packages.list
+R=("$FEECSCOPE" replay "$A/apps.csv" --em pixel4)
+
+# one_line NAME WANT_RC REGEX CMD...: exit WANT_RC, nothing on stdout, one message on stderr (wrapped
+# at 80 columns; a usage error's "try" hint aside) matching REGEX
+one_line() {
+	local n=$1 want=$2 re=$3; shift 3
+	"$@" >"$TMP/o" 2>"$TMP/e2"; local rc=$?
+	unwrap "$TMP/e2" | grep -v "^try 'feecscope" >"$TMP/e"
+	if [ $rc -ne "$want" ]; then fail "$n" "exit $rc, expected $want"; sed 's/^/    /' "$TMP/e" | head -5
+	elif [ "$(wc -l <"$TMP/e")" -ne 1 ] || [ -s "$TMP/o" ]; then fail "$n" "not one line on stderr"; head -5 "$TMP/e"
+	elif ! grep -Eq -e "$re" "$TMP/e"; then fail "$n" "'$(cat "$TMP/e")' lacks /$re/"
+	else pass "$n"; fi
+}
+
+"${R[@]}" --packages "$PKG" --threads --json "$TMP/a.json" >"$TMP/a.txt" 2>"$TMP/a.err"
+check "replay --packages exits 0, nothing on stderr" test -s "$TMP/a.txt" -a ! -s "$TMP/a.err"
+check "every line of the summary fits 80 columns" awk 'length > 80 { exit 1 }' "$TMP/a.txt"
+"${R[@]}" >"$TMP/plain.txt" 2>/dev/null
+"${R[@]}" --packages "$A/empty.list" >"$TMP/empty.txt" 2>/dev/null
+expect_same "an empty packages.list: the summary as without one" "$TMP/plain.txt" "$TMP/empty.txt"
+
+cat >"$TMP/check.py" <<'PY'
+import json, sys
+pkg_path, rep_path, txt_path = sys.argv[1:4]
+by_id = {}
+for line in open(pkg_path):
+    f = line.split(' ')
+    by_id.setdefault(int(f[1]), []).append(f[0])
+rep = json.load(open(rep_path))
+txt = open(txt_path).read().splitlines()
+bad = []
+def label(uid):
+    names = sorted(by_id.get(uid % 100000, []))
+    if not names:
+        return None
+    user = f' (user {uid // 100000})' if uid >= 100000 else ''
+    return (names[0] if len(names) == 1 else f'shared:uid {uid} ({", ".join(names)})') + user
+apps = {a['uid']: a for a in rep['apps']}
+for p in rep['processes']:
+    want = label(p['uid']) if p['uid'] is not None else None
+    if p.get('app', 'absent') != want:
+        bad.append(f'process {p["tgid"]} uid {p["uid"]}: app {p.get("app")!r}, packages.list says {want!r}')
+    if want and p['tgid'] not in apps.get(p['uid'], {}).get('tgids', []):
+        bad.append(f'process {p["tgid"]} is not under app uid {p["uid"]}')
+for uid, a in apps.items():
+    procs = [p for p in rep['processes'] if p['uid'] == uid]
+    if a['label'] != label(uid) or a['shared_uid'] != (len(by_id[uid % 100000]) > 1) or \
+            sorted(a['packages']) != sorted(by_id[uid % 100000]):
+        bad.append(f'app {uid}: {a["label"]!r} {a["packages"]}, packages.list says {label(uid)!r}')
+    for k in ('wakeups', 'runtime_ns', 'threads'):
+        if a[k] != sum(p[k] for p in procs):
+            bad.append(f'app {uid}: {k} {a[k]} is not its processes\' sum')
+    if abs(a['delta_mj'][0] - sum(p['delta_mj'][0] for p in procs)) > 1e-6:
+        bad.append(f'app {uid}: delta_mj is not its processes\' sum')
+    # the summary: the app's row (its label, or the label's line then the figures), its processes under it
+    head = [i for i, l in enumerate(txt) if l.strip().startswith(a['label'][:29]) and l.startswith('  ')]
+    if not head:
+        bad.append(f'app {a["label"]!r}: no row in the summary')
+        continue
+    i = head[0] + (1 if len(a['label']) > 29 else 0)
+    if txt[i].split()[-4] != str(a['wakeups']):
+        bad.append(f'app {a["label"]!r}: summary row {txt[i]!r} lacks its {a["wakeups"]} wake-ups')
+    under = [int(l.split()[0]) for l in txt[i + 1:i + 1 + 2 * len(procs)] if l.split()[0].isdigit()]
+    for p in procs:
+        if p['tgid'] not in under:
+            bad.append(f'app {a["label"]!r}: process {p["tgid"]} not listed under it')
+shared = [a for a in apps.values() if a['shared_uid']]
+if not shared or not any(uid >= 100000 for uid in apps) or len(apps) == len(rep['processes']):
+    bad.append('the fixture no longer has a shared uid, another user\'s app and a process of no app')
+print('\n'.join(bad) if bad else f'{len(apps)} apps ({len(shared)} shared), {len(rep["processes"])} processes')
+sys.exit(1 if bad else 0)
+PY
+check "apps and processes in the JSON and the summary follow packages.list" \
+	python3 "$TMP/check.py" "$PKG" "$TMP/a.json" "$TMP/a.txt"
+sed 's/^/    /' "$TMP/out"
+
+# without --packages: no "app" anywhere in the JSON, the list by process as before
+"${R[@]}" --json "$TMP/p.json" >/dev/null 2>&1
+check "without --packages the JSON has no apps" \
+	python3 -c "import json,sys; r=json.load(open('$TMP/p.json')); sys.exit('apps' in r or any('app' in p for p in r['processes']))"
+
+# report: the same recording, summed by app
+"${R[@]}" --convert-record "$TMP/a.fsr" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/a.fsr" --packages "$PKG" --json "$TMP/r.json" >"$TMP/r.txt" 2>"$TMP/r.err"
+check "report --packages: apps in the text within 80 columns" \
+	bash -c "grep -q '^com.example.rtapp ' '$TMP/r.txt' && grep -q '^shared:uid 1000 (' '$TMP/r.txt' && ! awk 'length > 80' '$TMP/r.txt' | grep -q ."
+check "report --packages: each app's row sums its processes (the replay's JSON)" python3 -c "
+import json
+r, a = json.load(open('$TMP/r.json')), json.load(open('$TMP/a.json'))
+got = {p['app']: p['wakeups'] for p in r['processes'] if p['app']}
+want = {x['label']: x['wakeups'] for x in a['apps']}
+assert got == want, (got, want)"
+
+# bad input: one line naming the file (and line and field), exit 1 as for any bad input file
+printf 'com.a 10123 0 /data/a x\ncom.b 10x 0 /data/b x\n' >"$TMP/bad.list"
+one_line "--packages nosuch: one line, exit 1" 1 "^feecscope replay: --packages nosuch: cannot open: No such file" \
+	"${R[@]}" --packages nosuch
+one_line "--packages a bad line: the file, line and field, exit 1" 1 \
+	"^feecscope replay: --packages $TMP/bad.list: line 2: uid: not an app id" "${R[@]}" --packages "$TMP/bad.list"
+one_line "--packages a directory: said, exit 1" 1 "--packages $TMP: is a directory" "${R[@]}" --packages "$TMP"
+one_line "--packages a recording: refused on its first line, exit 1" 1 "line 1: name: not a package name" \
+	"${R[@]}" --packages "$TMP/a.fsr"
+one_line "report --packages nosuch: one line, exit 1" 1 "^feecscope report: --packages nosuch: cannot open" \
+	"$FEECSCOPE" report "$TMP/a.fsr" --packages nosuch
+one_line "--packages without a file is a usage error" 2 "needs a value \\(FILE\\)" "${R[@]}" --packages
+cp "$PKG" "$TMP/p.list"
+one_line "--packages may not be an output too" 2 "--packages" "${R[@]}" --packages "$TMP/p.list" --json "$TMP/p.list"
+expect_same "... and is left as it was" "$PKG" "$TMP/p.list"
+finish
