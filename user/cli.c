@@ -15,7 +15,7 @@ const struct fs_exit_code fs_exit_codes[] = {
 	{ FS_EXIT_FAIL, "runtime or data error: a bad or damaged input, a failed output, a filter that "
 			"matched none of the wake-ups; the message names the file and the field" },
 	{ FS_EXIT_USAGE, "usage error: an unknown command or option, a bad value, an unknown policy or "
-			 "kernel release" },
+			 "kernel release, report over different devices without --mix" },
 	{ FS_EXIT_ENV, "environment or privilege: not root (nor CAP_BPF and CAP_PERFMON), no bpf() or no "
 		       "BTF in the kernel, the kernel refused the programs" },
 };

@@ -36,8 +36,9 @@ static const struct fs_opt live_opts[] = {
 	  "(the events then attach as raw tracepoints: tp_btf needs the kernel's own BTF)." },
 	{ "raw-tp", O_RAW_TP, NULL, "Attach raw tracepoints and probe-read task fields even where tp_btf "
 	  "works, as on a kernel without BTF; no fentry." },
-	{ "verbose", 'v', NULL, "-v probes and the collector's counters every interval, -vv one line per "
-	  "record, -vvv libbpf's own log too (the verifier's output)." },
+	{ "verbose", 'v', NULL, "-v probes, why there is no EM, and the collector's counters at the end "
+	  "(and every interval without a terminal), -vv one line per record, -vvv libbpf's own log too "
+	  "(the verifier's output)." },
 	{ "help", 'h', NULL, "This text." },
 	{ 0 }
 };
@@ -199,9 +200,15 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 			fs_cli_hint(hint);
 			return FS_EXIT_FAIL;
 		}
-		fs_cli_error("live", "this kernel has no Energy Model (%s); using the built-in "
-			"profile for %d CPUs with EAS emulated: the energy numbers describe that model, not "
-			"this machine", why, nr_cpus);
+		/*
+		 * The news first and short: on a first run this is one of at most
+		 * three lines before the view; the header says the energy is the
+		 * model's, -v why there is no EM.
+		 */
+		fs_cli_error("live", "no Energy Model in the kernel; using a built-in one for %d CPUs",
+			nr_cpus);
+		if (o->verbose)
+			fs_cli_error("live", "why no Energy Model: %s", why);
 	}
 	/* the kernel's own may be changing while read (v6.9+): as live's later reads, twice alike */
 	if (!*emulate &&

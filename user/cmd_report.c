@@ -15,13 +15,15 @@
 #include "packages_file.h"
 #include "source/probe.h"
 
-enum { O_CSV = FS_OPT_LONG, O_JOBS, O_PACKAGES, O_EM };
+enum { O_CSV = FS_OPT_LONG, O_JOBS, O_MIX, O_PACKAGES, O_EM };
 
 static const struct fs_opt report_opts[] = {
 	{ "json", 'j', "FILE", "The report as JSON; '-' writes it to stdout instead of the text." },
 	{ "csv", O_CSV, "FILE", "One row per recording (FILE ending in .gz: gzip); '-' writes it to stdout "
 	  "instead of the text." },
 	{ "jobs", O_JOBS, "N", "Replay N recordings at a time. Default: one per CPU." },
+	{ "mix", O_MIX, NULL, "Combine recordings of different CPU counts or Energy Models (devices) into "
+	  "one verdict; without it such a report is refused (exit 2)." },
 	{ "packages", O_PACKAGES, "FILE", "Android's packages.list (adb pull /data/system/packages.list): "
 	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
 	{ "em", O_EM, "EM", "The Energy Model of the kernel traces given (a built-in profile, a saved EM or "
@@ -48,7 +50,14 @@ static const struct fs_cli_page report_page = {
 "status is 1; one damaged part-way counts up to the damage. A FILE or DIR that "
 "cannot be read stops the report before it starts (exit 1). In a directory, "
 "a file named *.fsr that is not a recording (empty, or not starting as one) "
-"is skipped with a warning, and the exit status is 1.",
+"is skipped with a warning, and the exit status is 1.\n"
+"\n"
+"Recordings of different devices (CPU counts, or Energy Models with other "
+"numbers) do not add up to one device's answer: report names the first two "
+"that differ and stops (exit 2, as a usage error: the files are sound) unless "
+"--mix is given. Each interval, a recording's, a group's or the combined one, "
+"comes from one method: a bootstrap over each recording's time blocks, "
+"resampled within the recording.",
 	.sets = report_sets,
 	.examples = " feecscope report runs/\n feecscope report a.fsr b.fsr --json report.json",
 };
@@ -156,6 +165,7 @@ int fs_cmd_report(int argc, char **argv)
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
 	const char *json = NULL, *csv = NULL, *packages = NULL, *em_spec = NULL;
 	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
+	bool mix = false;
 	struct list files = { 0 };
 	struct fs_apps apps = { 0 };
 
@@ -163,6 +173,7 @@ int fs_cmd_report(int argc, char **argv)
 		switch (opt) {
 		case 'j': json = optarg; break;
 		case O_CSV: csv = optarg; break;
+		case O_MIX: mix = true; break;
 		case O_PACKAGES: packages = optarg; break;
 		case O_EM: em_spec = optarg; break;
 		case O_JOBS: {
@@ -231,6 +242,13 @@ int fs_cmd_report(int argc, char **argv)
 			ret = FS_EXIT_USAGE;
 			goto out;
 		}
+	}
+	char why[1024];
+
+	if (!mix && fs_many_mixed((const char *const *)files.v, files.n, why, sizeof(why))) {
+		/* a usage error: the files are sound, the request needs --mix */
+		ret = fs_cli_usage(cli.cmd, "%s; --mix combines them", why);
+		goto out;
 	}
 	if (packages && (ret = fs_packages_load("report", packages, false, &apps)))
 		goto out;

@@ -22,6 +22,7 @@
 #include "em/em_io.h"
 #include "output/live_view.h"
 #include "output/live_term.h"
+#include "output/summary.h"
 
 #define PAIR_EXPIRE_NS (100ull * 1000 * 1000) /* a wake-up is placed within µs; 100 ms is generous */
 #define MAX_WAIT_MS 50 /* bounds the ring-buffer fill between drains, and how long a key waits */
@@ -56,6 +57,7 @@ struct fs_live_run {
 	double tick_at;      /* when the due interval was seen: the view's elapsed time */
 	__u64 cnt[FS_CNT__NR];
 	bool warned_lost;
+	bool on_screen;      /* the view drew on the terminal's screen (not lines) */
 	struct fs_live_view *view;
 	/* the closed loop of the records so far, simulated on a thread behind the collector */
 	struct fs_sim_job *sim_job;
@@ -602,6 +604,54 @@ static int live_begin(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	return 0;
 }
 
+/*
+ * A program the kernel would not run, and why (live_env.c), before the view:
+ * with the news of a built-in EM, at most three lines on a first run. The
+ * view's header keeps it; -v adds the collector's details.
+ */
+static void warn_fallback(const struct fs_live_run *r)
+{
+	const struct fs_live_features *f = fs_live_bpf_features(r->bpf);
+
+	if (f->lost[0])
+		fs_cli_error("live", "%s", f->lost);
+}
+
+/*
+ * The summary is longer than a terminal: on one, its first lines (the
+ * verdict) come again last, so that they are on the screen when live ends
+ * (an 80x24 `adb shell`). The summary itself stays replay's, byte for byte.
+ */
+static void verdict_again(const struct fs_live_run *r)
+{
+	const struct fs_report *rep = fs_pipeline_report(r->pipe);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!rep || !r->on_screen || r->cfg.stdout_taken || !isatty(STDOUT_FILENO))
+		return;
+	m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	fs_summary_print(m, rep);
+	if (fclose(m) == 0) {
+		/* the verdict lines: up to the "policies:" line or the first blank one, at most 4 */
+		const char *p = text;
+		int n = 0;
+
+		fputc('\n', stdout);
+		while (*p && *p != '\n' && strncmp(p, "policies:", 9) && n++ < 4) {
+			size_t l = strcspn(p, "\n");
+
+			fprintf(stdout, "%.*s\n", (int)l, p);
+			p += l + (p[l] == '\n');
+		}
+		fflush(stdout);
+	}
+	free(text);
+}
+
 int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 {
 	static struct fs_view_info vi;
@@ -624,7 +674,9 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
 
 	view_info(r, po, &vi, banner, sizeof(banner));
+	warn_fallback(r);
 	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
+	r->on_screen = fs_term_screen();
 	if (!r->view) {
 		fs_cli_error("live", "out of memory");
 		return FS_EXIT_FAIL;
@@ -639,8 +691,10 @@ int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 		fs_live_view_close(r->view); /* the terminal back before the error */
 		fs_cli_error("live", "%s", st.read_rc ? st.read_err : st.finish_err);
 	} else {
-		fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
+		if (r->cfg.bpf.verbose)
+			fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
 		rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
+		verdict_again(r);
 	}
 	fs_live_view_free(r->view);
 	r->view = NULL;

@@ -12,6 +12,7 @@
 #include "engine/verdict.h"
 #include "run.h"
 #include "output/verdict_lead.h"
+#include "source/source.h"
 
 /* ---- one recording ---- */
 
@@ -88,6 +89,26 @@ static void keep_sim_procs(struct fs_run_result *r, const struct fs_report *rep)
 	}
 }
 
+/*
+ * The time-block sums of the verdict that leads, in fJ, which report's groups
+ * resample (one interval method): the closed loop's paired block differences
+ * (sim/interval.c), else the per-decision verdict's blocks. 0, or -1 out of memory.
+ */
+static int keep_blocks(struct fs_run_result *r, const struct fs_report *rep, bool sim, const struct fs_verdict *V)
+{
+	const struct fs_sim_verdict *S = sim ? &rep->sim->answer.v[0] : NULL;
+	size_t n = S ? (S->block_delta ? S->blocks : 0) : V->units;
+
+	r->blocks = malloc((n ? n : 1) * sizeof(*r->blocks));
+	if (!r->blocks)
+		return -1;
+	r->nr_blocks = n;
+	for (size_t i = 0; i < n; i++) /* EM unit x s -> fJ, as fs_verdict_lead() converts the interval */
+		r->blocks[i] = S ? (fs_fj_t)llround(S->block_delta[i] * 1e9 * (double)fs_sim_fj_per_unit_ns(rep->em))
+				 : rep->blocks0[i];
+	return 0;
+}
+
 /* The output that keeps what report needs from a run's final report: the verdict that leads (verdict_lead.h). */
 static int keep_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
 {
@@ -111,6 +132,10 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		r->hi_fj = V.hi_fj;
 		r->has_ci = fs_verdict_has_interval(&V);
 		r->measurable = V.measurable;
+		if (keep_blocks(r, rep, sim, &V)) {
+			snprintf(err, errlen, "%s: out of memory", r->path);
+			return -1;
+		}
 	}
 	if (rep->sim && rep->sim->from_trace) { /* no records: the trace's activations and simulated energy */
 		if (!sim)
@@ -254,16 +279,22 @@ static void *worker(void *arg)
 
 /* ---- grouping ---- */
 
-/* Sum the runs in idx[0..k) into t, bootstrapping over all their processes. -1: out of memory. */
+/*
+ * Sum the runs in idx[0..k) into t. The interval resamples each recording's
+ * time blocks within itself (fs_bootstrap_strata), the method of each
+ * recording's own row: a group of one recording shows the row's interval.
+ * -1: out of memory.
+ */
 static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs_runs_total *t)
 {
-	size_t np = 0, at = 0;
+	const fs_fj_t **units = calloc(k ? k : 1, sizeof(*units));
+	size_t *n = calloc(k ? k : 1, sizeof(*n)), ns = 0, nb = 0;
 
-	for (size_t j = 0; j < k; j++)
-		np += m->runs[idx[j]].has_verdict ? m->runs[idx[j]].nr_procs : 0;
-	struct fs_process *procs = calloc(np ? np : 1, sizeof(*procs));
-	if (!procs)
+	if (!units || !n) {
+		free(units);
+		free(n);
 		return -1;
+	}
 	for (size_t j = 0; j < k; j++) {
 		const struct fs_run_result *r = &m->runs[idx[j]];
 
@@ -273,17 +304,22 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 		t->wakeups += r->wakeups;
 		t->span_ns += r->span_ns;
 		t->cpu_fj += r->cpu_fj;
-		for (size_t i = 0; i < r->nr_procs; i++)
-			procs[at++].delta_fj[0] = r->procs[i].delta_fj;
+		t->delta_fj += r->delta_fj;
+		units[ns] = r->blocks;
+		nb += n[ns++] = r->nr_blocks;
 	}
-	struct fs_verdict v = { 0 };
-	fs_verdict_bootstrap(&v, 1, procs, np, FS_BOOTSTRAP_ROUNDS);
-	t->delta_fj = v.delta_fj;
-	t->lo_fj = v.lo_fj;
-	t->hi_fj = v.hi_fj;
-	t->has_ci = fs_verdict_has_interval(&v);
-	t->measurable = v.measurable;
-	free(procs);
+	fs_bootstrap_strata(units, n, ns, FS_BOOTSTRAP_ROUNDS, &t->lo_fj, &t->hi_fj);
+	/*
+	 * A sum is only as known as its least known part: an interval where
+	 * every recording has one (fs_verdict_has_interval: enough blocks to
+	 * resample), as the rows show.
+	 */
+	t->has_ci = ns > 0 && nb >= FS_VERDICT_MIN_UNITS;
+	for (size_t j = 0; j < k; j++)
+		t->has_ci &= !m->runs[idx[j]].has_verdict || m->runs[idx[j]].has_ci;
+	t->measurable = t->has_ci && (t->lo_fj > 0 || t->hi_fj < 0);
+	free(units);
+	free(n);
 	return 0;
 }
 
@@ -340,6 +376,76 @@ static int merge_procs(struct fs_many *m)
 	qsort(all, k, sizeof(*all), cmp_proc);
 	m->procs = all;
 	m->nr_procs = k;
+	return 0;
+}
+
+/* ---- mixing devices ---- */
+
+/* FNV-1a over the EM's numbers: its text without comments, "source" and "kernel" lines (how it was read). */
+static __u64 em_hash(const char *t, size_t len)
+{
+	__u64 h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < len;) {
+		size_t e = i;
+
+		while (e < len && t[e] != '\n')
+			e++;
+		bool skip = t[i] == '#' || !strncmp(t + i, "source", 6) || !strncmp(t + i, "kernel", 6);
+
+		for (size_t j = i; !skip && j < e; j++)
+			h = (h ^ (unsigned char)t[j]) * 1099511628211ull;
+		i = e + 1;
+	}
+	return h;
+}
+
+/* The EM's source line, for saying which EMs differ. */
+static void em_source(const char *t, char *out, size_t len)
+{
+	const char *s = t ? strstr(t, "\nsource ") : NULL;
+
+	/* its first part names it: "profile pixel4", "debugfs /sys/kernel/debug/energy_model" */
+	size_t n = s ? strcspn(s + 8, "\n:;(") : 1;
+
+	snprintf(out, len, "%.*s", (int)(n > 48 ? 48 : n), s ? s + 8 : "?");
+}
+
+int fs_many_mixed(const char *const *paths, size_t n, char *why, size_t len)
+{
+	char first_src[128] = "";
+	const char *first = NULL;
+	__u64 first_h = 0;
+	int first_cpus = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fs_source s = { 0 };
+		char err[512];
+
+		if (fs_source_open_file(&s, paths[i], NULL, err, sizeof(err)) || !s.meta.em_text) {
+			fs_source_close(&s); /* the replay says what is wrong with it */
+			continue;
+		}
+		__u64 h = em_hash(s.meta.em_text, s.meta.em_len);
+		int cpus = s.meta.nr_cpus;
+		char src[128];
+
+		em_source(s.meta.em_text, src, sizeof(src));
+		fs_source_close(&s);
+		if (!first) {
+			first = paths[i];
+			first_h = h;
+			first_cpus = cpus;
+			snprintf(first_src, sizeof(first_src), "%s", src);
+		} else if (cpus != first_cpus) {
+			snprintf(why, len, "%s and %s: recorded on %d and %d CPUs", first, paths[i], first_cpus, cpus);
+			return 1;
+		} else if (h != first_h) {
+			snprintf(why, len, "%s and %s: different Energy Models (%s; %s)", first, paths[i],
+				 first_src, src);
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -420,8 +526,10 @@ oom:
 
 void fs_many_free(struct fs_many *m)
 {
-	for (size_t i = 0; m->runs && i < m->nr_runs; i++)
+	for (size_t i = 0; m->runs && i < m->nr_runs; i++) {
 		free(m->runs[i].procs);
+		free(m->runs[i].blocks);
+	}
 	free(m->runs);
 	free(m->groups);
 	free(m->procs);

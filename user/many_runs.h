@@ -4,8 +4,8 @@
  * default policies (its kernel's policy and the twin) on worker threads, with
  * bounded memory (one pipeline per worker; per recording only its totals and
  * processes are kept), then grouped by device EM and kernel release and
- * combined. A group's and the combined interval bootstrap over all their
- * recordings' processes, as one recording's does over its own.
+ * combined. A group's and the combined interval resample each recording's
+ * time blocks within it, as one recording's interval does its own.
  */
 #ifndef FEECSCOPE_MANY_RUNS_H
 #define FEECSCOPE_MANY_RUNS_H
@@ -26,5 +26,13 @@ typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
 int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps, const char *em_spec,
 		fs_many_progress_fn progress, void *ctx, struct fs_many *out);
 void fs_many_free(struct fs_many *m);
+
+/*
+ * Recordings of different devices are one answer only when asked (--mix):
+ * 1 with why naming the first two files whose CPU counts or EMs (their
+ * numbers, not how they were read) differ; 0 when all agree. Files that
+ * cannot be opened are left to the replay to report.
+ */
+int fs_many_mixed(const char *const *paths, size_t n, char *why, size_t len);
 
 #endif /* FEECSCOPE_MANY_RUNS_H */

@@ -834,7 +834,8 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 	fs_fj_t zero[FS_MAX_VERDICTS] = { 0 };
 
 	fs_blocks_add(&p->blocks, p->st.last_ts, zero); /* the blocks reach the end of the observation */
-	for (int v = 0; v < p->nr_verdicts; v++) {
+	/* the last cut stays in the scratch: the first verdict's, which report pools (many_runs.c) */
+	for (int v = p->nr_verdicts - 1; v >= 0; v--) {
 		struct fs_verdict *V = &p->verdicts[v];
 
 		V->decisions = p->st.wakeups; /* every wake-up is decided by both */
@@ -865,6 +866,7 @@ static int build_report(struct fs_pipeline *p, int rounds, char *err, size_t err
 	}
 	r->nr_verdicts = p->nr_verdicts;
 	r->verdicts = p->verdicts;
+	r->blocks0 = p->nr_verdicts ? p->block_sums : NULL;
 	r->nr_procs = np;
 	r->procs = p->procs;
 	r->acct = p->acct;
@@ -916,6 +918,11 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 			ret = -1;
 	}
 	return ret;
+}
+
+const struct fs_report *fs_pipeline_report(const struct fs_pipeline *p)
+{
+	return p->finished && p->rep.sim ? &p->rep : NULL;
 }
 
 void fs_pipeline_free(struct fs_pipeline *p)

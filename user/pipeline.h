@@ -77,6 +77,8 @@ void fs_pipeline_open_tasks(const struct fs_pipeline *p, fs_open_task_fn fn, voi
 const struct fs_report *fs_pipeline_snapshot(struct fs_pipeline *p);
 /* Close the accounting (open placements end at the last timestamp), give every output the report. */
 int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen);
+/* The report fs_pipeline_finish() gave the outputs; NULL before it. */
+const struct fs_report *fs_pipeline_report(const struct fs_pipeline *p);
 void fs_pipeline_free(struct fs_pipeline *p);
 /*
  * A kernel trace's workload (source.h's take), owned by p from here: the

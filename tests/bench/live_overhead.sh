@@ -20,7 +20,7 @@ msg_time() { # seconds of one `perf bench sched messaging` run (a fixed amount o
 	perf bench sched messaging -g 4 -l "$MSG_LOOPS" 2>/dev/null | awk '/Total time/ { print $3 }'
 }
 start_live() { # extra args...
-	"$FS" live -i 1 "$@" >"$T/live.out" 2>"$T/live.err" &
+	"$FS" live -v -i 1 "$@" >"$T/live.out" 2>"$T/live.err" &
 	LIVE=$!
 	for _ in $(seq 100); do grep -q "^feecscope live: kernel" "$T/live.out" 2>/dev/null && return 0; sleep 0.1; done
 	echo "live_overhead: feecscope live did not start: $(head -c 400 "$T/live.err")"; exit 1

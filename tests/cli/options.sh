@@ -158,7 +158,8 @@ root live -d 1 --comm nosuchtask_zz       | 1 | --comm nosuchtask_zz matched no 
 root live -d 1 -j -                       | 0 | "schema": 2
 root live -d 1 --csv @T/lw.csv --csv-layout wide --perfetto @T/l.pftrace.gz | 0 | ^margin
 report @REC @T/c.fsr                      | 0 | ^margin verdict over 2 of 2 recordings
-report --jobs 1 -j @T/rep.json --csv @T/rep.csv @T | 0 | ^margin verdict over
+report --mix --jobs 1 -j @T/rep.json --csv @T/rep.csv @T | 0 | ^margin verdict over
+report @REC @T/l.fsr                      | 2 | recorded on 8 and 2 CPUs; --mix combines them
 report --json - @REC                      | 0 | "recordings"
 report --jobs 0 @REC                      | 2 | --jobs '0': expected a count from 1 to 1024
 report                                    | 2 | give recordings or directories

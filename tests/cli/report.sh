@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # feecscope report over many recordings: each recording's verdict equals `replay --json`'s, groups
 # and the combined total add up, results do not depend on the number of threads, directories
-# expand to their recordings, bad ones are listed; and docs/analysis.md's pandas example, run on
-# the same recordings' decision CSVs, gives their per-decision verdicts.
+# expand to their recordings, bad ones are listed; recordings of different devices are combined
+# only with --mix; a group of one recording shows that recording's interval (one method); the
+# kernel column keeps the version; and docs/analysis.md's pandas example, run on the same
+# recordings' decision CSVs, gives the report's numbers.
 . "$(dirname "$0")/../lib.sh"
 F=$FS_FIXTURES/replay
 DOCS=$(cd "$(dirname "$0")/../../docs" && pwd)
@@ -15,9 +17,9 @@ mkdir -p "$R"
 cp "$R/a-pixel4.fsr" "$R/d-pixel4-again.fsr"
 echo "not a recording" >"$R/notes.txt"
 
-"$FEECSCOPE" report "$R" --json "$TMP/rep.json" --csv "$TMP/rep.csv" >"$TMP/rep.txt" 2>"$TMP/rep.err"
-check "report over a directory exits 0" test -s "$TMP/rep.json" -a ! -s "$TMP/rep.err"
-"$FEECSCOPE" report --jobs 1 "$R" --json "$TMP/rep1.json" >/dev/null 2>&1
+"$FEECSCOPE" report --mix "$R" --json "$TMP/rep.json" --csv "$TMP/rep.csv" >"$TMP/rep.txt" 2>"$TMP/rep.err"
+check "report --mix over a directory exits 0" test -s "$TMP/rep.json" -a ! -s "$TMP/rep.err"
+"$FEECSCOPE" report --mix --jobs 1 "$R" --json "$TMP/rep1.json" >/dev/null 2>&1
 expect_same "one thread gives the same JSON as one per CPU" "$TMP/rep.json" "$TMP/rep1.json"
 for f in "$R"/*.fsr; do "$FEECSCOPE" replay "$f" --json "$TMP/$(basename "$f").json" >/dev/null 2>&1; done
 
@@ -42,8 +44,19 @@ if D(str(rep['combined']['delta_mj'])) != total:
     bad.append(f'combined {rep["combined"]["delta_mj"]} != sum of recordings {total}')
 if sum(D(str(g['delta_mj'])) for g in rep['groups']) != total or len(rep['groups']) != 3:
     bad.append(f'{len(rep["groups"])} groups (want 3: pixel4 twice is one) or they do not add up')
-lo, hi = rep['combined']['ci95_mj']
-if not lo <= rep['combined']['delta_mj'] <= hi:
+for g in rep['groups']:
+    one = [r for r in runs if g['recordings'] == 1 and r['kernel_release'] == g['kernel_release']
+           and r['em'] == g['em']]
+    if one and (g['ci95_mj'] != one[0]['ci95_mj'] or g['delta_mj'] != one[0]['delta_mj']):
+        bad.append(f'group of {one[0]["path"]}: {g["delta_mj"]} {g["ci95_mj"]} but its row '
+                   f'{one[0]["delta_mj"]} {one[0]["ci95_mj"]}')
+if sum(1 for g in rep['groups'] if g['recordings'] == 1) != 2:
+    bad.append('want 2 groups of one recording to compare with their rows')
+# a sum has an interval where every part has one (a recording too short for one has none)
+ci = rep['combined']['ci95_mj']
+if (ci is None) != any(r['ci95_mj'] is None for r in runs):
+    bad.append(f'combined interval {ci} but the recordings\' {[r["ci95_mj"] for r in runs]}')
+elif ci and not ci[0] <= rep['combined']['delta_mj'] <= ci[1]:
     bad.append('the combined interval does not hold the combined figure')
 procs = {p['comm']: p for p in rep['processes']}
 if procs.get('render', {}).get('wakeups') != 8:
@@ -95,6 +108,44 @@ PY
 else
 	fail "python3-pandas is installed (scripts/install-deps.sh)"
 fi
+
+# different devices: refused without --mix, one line naming two files and what differs, and the
+# usage error's "try" line (exit 2)
+"$FEECSCOPE" report "$R/a-pixel4.fsr" "$R/b-hikey960.fsr" >"$TMP/mix.out" 2>"$TMP/mix.err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/mix.out" ] && [ "$(wc -l <"$TMP/mix.err")" -eq 2 ] &&
+	[ "$(tail -n 1 "$TMP/mix.err")" = "try 'feecscope report --help'" ] &&
+	grep -q 'a-pixel4.fsr and .*b-hikey960.fsr: different Energy Models (profile pixel4; profile hikey960); --mix' "$TMP/mix.err" &&
+	pass "different EMs: refused without --mix, exit 2, one line: $(cut -c1-60 "$TMP/mix.err")..." ||
+	fail "different EMs refused without --mix" "exit $rc: $(head -c 300 "$TMP/mix.err")"
+"$FEECSCOPE" report "$R/a-pixel4.fsr" "$R/c-handworked.fsr" >/dev/null 2>"$TMP/cpus.err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'a-pixel4.fsr and .*c-handworked.fsr: recorded on 8 and 4 CPUs; --mix' "$TMP/cpus.err" &&
+	pass "different CPU counts: refused without --mix, exit 2" ||
+	fail "different CPU counts refused without --mix" "exit $rc: $(head -c 300 "$TMP/cpus.err")"
+check "the same device twice needs no --mix" "$FEECSCOPE" report "$R/a-pixel4.fsr" "$R/d-pixel4-again.fsr"
+
+# one recording: its row, its group and the combined line show one interval
+"$FEECSCOPE" replay "$F/handworked.csv" --json "$TMP/hw.json" >/dev/null 2>&1
+"$FEECSCOPE" report "$R/c-handworked.fsr" --json "$TMP/one.json" >/dev/null 2>&1
+python3 - "$TMP/one.json" "$TMP/hw.json" >"$TMP/one.out" 2>&1 <<'PY'
+import json, sys
+rep, one = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want = one['verdicts'][0]['ci95_mj']
+got = [rep['recordings'][0]['ci95_mj'], rep['groups'][0]['ci95_mj'], rep['combined']['ci95_mj']]
+print(f'replay {want}; row, group, combined {got}')
+sys.exit(0 if want is not None and all(g == want for g in got) else 1)
+PY
+[ $? -eq 0 ] && pass "one recording: row, group and combined intervals = replay's: $(cat "$TMP/one.out")" ||
+	fail "one interval per recording" "$(cat "$TMP/one.out")"
+
+# the kernel column keeps the version, not the build id
+sed 's/^# kernel_release=5.4.0/# kernel_release=6.1.75-android14-11-g1234abcd5678-ab11223344/' \
+	"$F/pixel4.csv" >"$TMP/gki.csv"
+"$FEECSCOPE" replay "$TMP/gki.csv" --em pixel4 --convert-record "$TMP/gki.fsr" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/gki.fsr" >"$TMP/gki.txt" 2>&1
+grep -q 'gki.fsr  *6\.1\.75-andro' "$TMP/gki.txt" && ! grep -q 'ab11223344 ' "$TMP/gki.txt" &&
+	! grep -q '\.\.\.ab11223344' "$TMP/gki.txt" &&
+	pass "the kernel column keeps the version: $(grep -o 'gki.fsr .*' "$TMP/gki.txt" | cut -c1-32 | tr -s ' ')" ||
+	fail "the kernel column keeps the version" "$(grep -m1 gki "$TMP/gki.txt")"
 
 head -c 200 "$R/a-pixel4.fsr" >"$TMP/cut.fsr"
 expect_fail "a damaged recording is listed with its error, exit 1" "cut.fsr" \

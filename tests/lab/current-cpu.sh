@@ -33,7 +33,7 @@ w=\$!
 /lab/current-cpu-wake $((SECS + 3)) 20000 >/out/ccw.log 2>&1 &
 c=\$!
 sleep 1
-feecscope live --duration $SECS --record /out/live.rec --policies $kp,v5.4 >/out/live.out 2>/out/live.err
+feecscope live -v --duration $SECS --record /out/live.rec --policies $kp,v5.4 >/out/live.out 2>/out/live.err
 echo \$? >/out/live.rc
 kill \$w; wait
 EOF

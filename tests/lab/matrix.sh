@@ -150,7 +150,7 @@ for series in $want; do
 			tests/qemu/run-lab.sh -t "$topo" -d "$SECS" -K "$kd" -o "$d" -k >"$TMP/run" 2>&1 ||
 				{ fail "$row: guest boots again" "$(tail -n 3 "$TMP/run")"; continue; }
 		fi
-		prog=$(sed -n 's/^programs: \([0-9]*\) of \([0-9]*\) loaded.*start-up \([0-9.]*\) s$/\1 \2 \3/p' "$o/live.err" 2>/dev/null)
+		prog=$(sed -n 's/^programs: \([0-9]*\) of \([0-9]*\) loaded.*start-up \([0-9.]*\) s$/\1 \2 \3/p' "$o/live.err" 2>/dev/null | tail -n 1)
 		if [ "$(cat "$o/live.rc" 2>/dev/null)" != 0 ] || [ -z "$prog" ]; then
 			fail "$row: collector ran" "live exit $(cat "$o/live.rc" 2>/dev/null || echo -): $(grep -v '^libbpf' "$o/live.err" 2>/dev/null | head -c 300)"
 			continue

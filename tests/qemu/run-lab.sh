@@ -131,7 +131,7 @@ csv="--csv-layout wide --csv /out/live.csv "
 		echo "step em-save feecscope em --save /out/guest.em"
 		echo "step em-netlink feecscope em --em netlink"   # v6.19+: the EM without debugfs
 		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
-		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}${selftime}feecscope live --duration $dur --record /out/live.rec ${csv}${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
+		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}${selftime}feecscope live -v --duration $dur --record /out/live.rec ${csv}${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"

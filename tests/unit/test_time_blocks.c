@@ -184,3 +184,27 @@ FS_TEST(blocks_short_trace_has_ten_blocks)
 	EXPECT_TRUE(n >= FS_BLOCK_MIN_BLOCKS);
 	fs_blocks_free(&b);
 }
+
+/* report's groups: one recording resamples exactly as its own interval; strata stay apart. */
+FS_TEST(bootstrap_strata_of_one_is_the_recordings_own)
+{
+	fs_fj_t a[12], b[5], lo1, hi1, lo2, hi2;
+	const fs_fj_t *units[2] = { a, b };
+	size_t n[2] = { 12, 5 };
+
+	for (int i = 0; i < 12; i++)
+		a[i] = (fs_fj_t)((i * 7919) % 13) * 1000;
+	for (int i = 0; i < 5; i++)
+		b[i] = 500000 + i;
+	fs_bootstrap_sum(a, 12, FS_BOOTSTRAP_ROUNDS, &lo1, &hi1);
+	fs_bootstrap_strata(units, n, 1, FS_BOOTSTRAP_ROUNDS, &lo2, &hi2);
+	EXPECT_TRUE(lo1 == lo2 && hi1 == hi2 && lo1 < hi1);
+	/*
+	 * b's blocks barely vary: resampled within b, they add about 5 x 500000
+	 * to every round; pooled with a's they would not. The interval moves by
+	 * b's sum and widens by no more than b's spread allows.
+	 */
+	fs_bootstrap_strata(units, n, 2, FS_BOOTSTRAP_ROUNDS, &lo2, &hi2);
+	EXPECT_TRUE(lo2 >= lo1 + 5 * (fs_fj_t)500000 - 40000 && hi2 <= hi1 + 5 * (fs_fj_t)500004 + 40000);
+	EXPECT_TRUE(lo2 <= hi2);
+}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "android.h"
 #include "em_internal.h"
 
 /* This device as sysfs shows it; 0 where it does not say. */
@@ -105,6 +106,7 @@ void fs_em_suggest(char *buf, size_t len)
 		fs_snprintf(buf, len, "fits this device (%d CPUs): %s", d.nr_cpus, found);
 	else
 		fs_snprintf(buf, len, "no built-in profile and no saved EM file (*.em here) fits this device "
-			    "(%d CPUs%s): save one with `feecscope em --save F` where debugfs is mounted (userdebug)",
-			    d.nr_cpus, d.capacity[0] ? ", capacities and top frequencies from sysfs" : "");
+			    "(%d CPUs%s): save one with `feecscope em --save F` where debugfs is mounted%s",
+			    d.nr_cpus, d.capacity[0] ? ", capacities and top frequencies from sysfs" : "",
+			    fs_on_android() ? " (a userdebug build)" : "");
 }

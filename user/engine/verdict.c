@@ -171,10 +171,16 @@ static size_t draw(__u64 *s, size_t n)
 	return (size_t)(((unsigned __int128)splitmix64(s) * n) >> 64);
 }
 
+/*
+ * Per thread (feecscope report replays recordings in parallel), and one for
+ * both bootstraps: every thread's TLS comes out of its stack, and the gzip
+ * writer's thread has 64 KiB (output/gzip_stream.c).
+ */
+static _Thread_local fs_fj_t boot_sums[FS_BOOTSTRAP_ROUNDS];
+
 void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj, fs_fj_t *hi_fj)
 {
-	/* per thread: feecscope report replays recordings in parallel */
-	static _Thread_local fs_fj_t sums[FS_BOOTSTRAP_ROUNDS];
+	fs_fj_t *sums = boot_sums;
 	__u64 seed = FS_BOOTSTRAP_SEED;
 
 	if (rounds < 40 || rounds > FS_BOOTSTRAP_ROUNDS)
@@ -215,24 +221,38 @@ void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj
 	*hi_fj = sums[hi];
 }
 
-void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds)
+/*
+ * A sum over strata (recordings), each resampled within itself: every round
+ * draws n[j] of stratum j's units for each j. One stratum draws exactly as
+ * fs_bootstrap_sum() does, so a group of one recording has its interval.
+ */
+void fs_bootstrap_strata(const fs_fj_t *const *units, const size_t *n, size_t k, int rounds, fs_fj_t *lo_fj,
+			 fs_fj_t *hi_fj)
 {
-	fs_fj_t *units = malloc((nr + 1) * sizeof(*units));
+	fs_fj_t *sums = boot_sums;
+	__u64 seed = FS_BOOTSTRAP_SEED;
+	size_t total = 0;
 
-	for (int q = 0; q < nv; q++) {
-		v[q].delta_fj = 0;
-		for (size_t i = 0; i < nr; i++) {
-			v[q].delta_fj += procs[i].delta_fj[q];
-			if (units)
-				units[i] = procs[i].delta_fj[q];
-		}
-		if (units)
-			fs_bootstrap_sum(units, nr, rounds, &v[q].lo_fj, &v[q].hi_fj);
-		else
-			v[q].lo_fj = v[q].hi_fj = v[q].delta_fj; /* out of memory: no interval to give */
-		v[q].units = nr;
-		v[q].block_ns = 0;
-		v[q].measurable = fs_verdict_measurable(&v[q]);
+	for (size_t j = 0; j < k; j++)
+		total += n[j];
+	if (k == 1 || !total) {
+		fs_bootstrap_sum(k ? units[0] : NULL, k ? n[0] : 0, rounds, lo_fj, hi_fj);
+		return;
 	}
-	free(units);
+	if (rounds < 40 || rounds > FS_BOOTSTRAP_ROUNDS)
+		rounds = FS_BOOTSTRAP_ROUNDS;
+	for (int b = 0; b < rounds; b++) {
+		fs_fj_t s = 0;
+
+		for (size_t j = 0; j < k; j++)
+			for (size_t i = 0; i < n[j]; i++)
+				s += units[j][draw(&seed, n[j])];
+		sums[b] = s;
+	}
+	int lo = rounds / 40, hi = rounds - 1 - rounds / 40;
+
+	select_kth(sums, 0, rounds - 1, lo);
+	select_kth(sums, lo + 1, rounds - 1, hi);
+	*lo_fj = sums[lo];
+	*hi_fj = sums[hi];
 }

@@ -79,7 +79,12 @@ int fs_processes_build(const struct fs_acct *a, const struct fs_verdict *v, int 
  */
 void fs_bootstrap_sum(const fs_fj_t *units, size_t n, int rounds, fs_fj_t *lo_fj, fs_fj_t *hi_fj);
 
-/* Each verdict's delta, and an interval by the bootstrap over processes (feecscope report's pools). */
-void fs_verdict_bootstrap(struct fs_verdict *v, int nv, const struct fs_process *procs, size_t nr, int rounds);
+/*
+ * feecscope report's groups: k recordings' time blocks (units[j], n[j] of
+ * them), each recording resampled within itself and the draws summed; the
+ * 2.5th and 97.5th percentiles. k == 1 is fs_bootstrap_sum().
+ */
+void fs_bootstrap_strata(const fs_fj_t *const *units, const size_t *n, size_t k, int rounds, fs_fj_t *lo_fj,
+			 fs_fj_t *hi_fj);
 
 #endif /* FEECSCOPE_VERDICT_H */

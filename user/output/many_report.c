@@ -41,6 +41,21 @@ static const char *tail(const char *s, int width, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * A kernel release within `width` columns: its start, where the version is
+ * ("6.1.75-android14-11-g1234abcd5678-ab11223344" -> "6.1.75-andro…"), the
+ * ellipsis one column of three bytes. Pads to width if asked.
+ */
+static const char *head(const char *s, int width, bool pad, char *buf, size_t n)
+{
+	int len = (int)strlen(s);
+
+	if (len <= width)
+		snprintf(buf, n, "%-*s", pad ? width : 0, s);
+	else
+		snprintf(buf, n, "%.*s\u2026", width - 1, s);
+	return buf;
+}
 static void print_procs(FILE *o, const struct fs_many *m);
 
 void fs_many_print_text(FILE *o, const struct fs_many *m)
@@ -52,10 +67,11 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 	pct(p, sizeof(p), m->all.delta_fj, m->all.cpu_fj);
 	fprintf(o, "%s\n", v);
 	fprintf(o, "  %s, %s%% of CPU energy, %llu wake-ups, %.1f s observed\n",
-		!m->all.has_ci ? "too few processes for an interval" :
+		!m->all.has_ci ? "no interval" :
 		m->all.measurable ? "measurable" : "no measurable difference", p,
 		(unsigned long long)m->all.wakeups, (double)m->all.span_ns / 1e9);
-	fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over processes)\n\n", o);
+	fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over time\n"
+	      "  blocks, each recording's resampled within it)\n\n", o);
 
 	fputs("recording           kernel        wake-ups   secs  margin costs (95 % CI)\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
@@ -67,7 +83,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 			continue;
 		}
 		verdict(v, sizeof(v), r->delta_fj, r->has_ci, r->lo_fj, r->hi_fj);
-		fprintf(o, "%-13s %8llu %6.1f  %s%s\n", tail(r->kernel_release, 13, cut2, sizeof(cut2)),
+		fprintf(o, "%s %8llu %6.1f  %s%s\n", head(r->kernel_release, 13, true, cut2, sizeof(cut2)),
 			(unsigned long long)r->wakeups, (double)r->span_ns / 1e9, v, r->partial ? " !" : "");
 	}
 
@@ -80,7 +96,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 		/* an EM's source line says what it is first: keep its start */
 		fprintf(o, "%2zu. EM %.70s%s\n", g + 1, G->em, strlen(G->em) > 70 ? "..." : "");
 		fprintf(o, "    kernel %s: %d recording%s, %.1f s\n    margin costs %s, %s%% of CPU energy\n",
-			G->kernel_release[0] ? tail(G->kernel_release, 40, cut2, sizeof(cut2)) : "(unknown)", G->recordings, G->recordings == 1 ? "" : "s", (double)G->span_ns / 1e9, v, p);
+			G->kernel_release[0] ? head(G->kernel_release, 44, false, cut2, sizeof(cut2)) : "(unknown)", G->recordings, G->recordings == 1 ? "" : "s", (double)G->span_ns / 1e9, v, p);
 	}
 
 	print_procs(o, m);

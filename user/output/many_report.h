@@ -33,6 +33,8 @@ struct fs_run_result {
 	fs_fj_t delta_fj, lo_fj, hi_fj; /* the verdict and its interval */
 	bool has_ci;                    /* else too few units (FS_VERDICT_MIN_UNITS) for lo..hi */
 	bool measurable;
+	size_t nr_blocks;
+	fs_fj_t *blocks;                /* the verdict's time-block sums, which the groups resample */
 	size_t nr_procs;
 	struct fs_run_proc *procs;
 	const struct fs_apps *apps;     /* uid -> app for its processes, NULL = none */

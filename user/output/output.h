@@ -104,6 +104,7 @@ struct fs_report {
 	struct fs_cpu_energy_result cpu;      /* the CPUs' energy (the % denominator) */
 	int nr_verdicts;
 	const struct fs_verdict *verdicts;
+	const fs_fj_t *blocks0;               /* the first verdict's time-block sums (verdicts[0].units) */
 	size_t nr_procs;
 	const struct fs_process *procs;       /* sorted: largest |Δ| first */
 	const struct fs_acct *acct;           /* per-thread detail */

@@ -16,6 +16,8 @@ void fs_sim_answer_free(struct fs_sim_answer *a)
 {
 	if (!a)
 		return;
+	for (int v = 0; v < a->nr_verdicts; v++)
+		free(a->v[v].block_delta);
 	free(a->procs);
 	memset(a, 0, sizeof(*a));
 }

@@ -61,6 +61,7 @@ struct fs_sim_verdict {
 	double lo, hi, lo_mj, hi_mj;
 	size_t blocks;       /* the time blocks it came from */
 	__u64 block_ns;      /* their width */
+	double *block_delta; /* blocks entries: E(pol) - E(twin) in each, EM unit x s (owned by the answer) */
 	bool measurable;     /* there is an interval and it excludes 0 */
 };
 

@@ -193,6 +193,25 @@ static void note_lost(struct fs_live_features *f, const char *fmt, ...)
 }
 
 /*
+ * The kernel would not load or attach the fentry: its cause from what the
+ * machine says (live_env.c), so that EPERM while root does not read as a
+ * missing permission. What it costs (wake flags) the summary says.
+ */
+static void note_no_fentry(struct fs_live_bpf *b, const char *stage, int err_no)
+{
+	struct fs_fentry_facts ff;
+	char why[256];
+
+	fs_fentry_facts_read(&ff, err_no);
+	fs_fentry_refusal(&ff, why, sizeof(why));
+	note_lost(&b->feat, "no fentry on select_task_rq_fair: %s", why);
+	vlog(1, "fentry %s: %s; lockdown %s; LSMs %s; available_filter_functions %s\n", stage,
+	     strerror(err_no), ff.lockdown[0] ? ff.lockdown : "unknown", ff.lsm[0] ? ff.lsm : "unknown",
+	     ff.ftrace_errno < 0 ? "not read" : ff.ftrace_errno ? strerror(ff.ftrace_errno) :
+	     ff.traceable ? "lists select_task_rq_fair" : "lacks select_task_rq_fair");
+}
+
+/*
  * The addresses of sched_uclamp_used and uclamp_default (data symbols:
  * CONFIG_KALLSYMS_ALL): asked of the kernel with runqueues' before the load,
  * or, before v5.16, scanned from /proc/kallsyms while libbpf loads the object.
@@ -920,11 +939,9 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			      (strstr(g_refused, "_cast") || strstr(g_refused, "_ksym"));
 
 		if (b->feat.fentry_select && !rq_way) {
-			note_lost(&b->feat, "no fentry on select_task_rq_fair (load: %s): wake flags unknown, "
-				  "ttwu wakelist wake-ups not filtered",
-				  b->load_errno == 524 ? "not supported" : strerror(b->load_errno));
+			note_no_fentry(b, "load", b->load_errno);
 			/* expected where the kernel refuses fentry: the header says what it costs */
-			vlog(1, "warning: %s; loading again without fentry on select_task_rq_fair\n", err);
+			vlog(1, "loading again without fentry on select_task_rq_fair\n");
 			b->feat.fentry_select = false;
 		} else if (b->feat.rq_read != FS_RQ_COPY) {
 			vlog(0, "warning: %s (%s); retrying with struct rq copies, not loads\n", err,
@@ -985,8 +1002,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_4args, &s->links.fentry_select_task_rq_fair_4args,
 		       false, err, errlen)) {
-		note_lost(&b->feat, "no fentry on select_task_rq_fair (attach: %s): wake flags unknown, "
-			  "ttwu wakelist wake-ups not filtered", errno == 524 ? "not supported" : strerror(errno));
+		note_no_fentry(b, "attach", errno);
 		b->feat.fentry_select = false;
 		b->feat.progs_loaded--;
 	} else if (b->feat.fentry_select) {
