@@ -26,13 +26,14 @@ CFLAGS     += -std=c11 -D_GNU_SOURCE $(WARN) -Iuser -I$(OUTPUT)
 SAN_FLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS_LIVE := -lbpf -lelf -lz
 # gzip outputs: ISA-L's igzip, or libdeflate where Debian has no static libisal (user/output/gzip_stream.c)
+# recordings: zstd (user/records/rec_chunk.c), also what the static libelf needs
 ifneq ($(ARCH),$(HOST_ARCH))
 LDFLAGS    += -static
 LDLIBS_LIVE += -lzstd
 CFLAGS     += -DFS_GZIP_LIBDEFLATE
-LDLIBS_CORE := -ldeflate -lz -lm
+LDLIBS_CORE := -ldeflate -lzstd -lz -lm
 else
-LDLIBS_CORE := -lisal -lz -lm
+LDLIBS_CORE := -lisal -lzstd -lz -lm
 endif
 
 # trace.dat (user/source/trace_dat.c, docs/traces.md) through libtracecmd, where
@@ -156,7 +157,7 @@ $(OUTPUT)/bench/%: tests/bench/%.c $(OUTPUT)/libfeecscope.a
 # gzip stream gets the same unit tests here, where both libraries are installed.
 $(OUTPUT)/tests/unit_gzip_libdeflate: tests/unit/runner.c tests/unit/test_gzip_stream.c user/output/gzip_stream.c $(OUTPUT)/libfeecscope.a
 	$(call msg,LINK,$@)
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -DFS_GZIP_LIBDEFLATE $^ -ldeflate -lz -lm -o $@
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -DFS_GZIP_LIBDEFLATE $^ -ldeflate -lzstd -lz -lm -o $@
 
 unit: $(OUTPUT)/tests/unit_tests $(OUTPUT)/tests/unit_tests_san $(OUTPUT)/tests/unit_gzip_libdeflate $(OUTPUT)/tests/view_shot $(OUTPUT)/tests/deny_bpf $(OUTPUT)/tests/sim_check
 

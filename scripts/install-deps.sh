@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 case $mode in live|all) ;; *) echo "install-deps: unknown mode '$mode' (live or nothing)" >&2; exit 2;; esac
 
-pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libdeflate-dev libisal-dev pkg-config
+pkgs=(make gcc libc6-dev clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev libzstd-dev libdeflate-dev libisal-dev pkg-config
       libtracecmd-dev libtraceevent-dev libtracefs-dev)
 [ "$mode" = live ] || pkgs+=(libclang-rt-dev rt-app stress-ng linux-perf procps psmisc tmux python3 file
                            protobuf-compiler python3-pandas trace-cmd)

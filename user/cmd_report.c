@@ -95,12 +95,16 @@ static bool named_fsr(const char *name)
 /*
  * A directory's recordings: its regular files that start with the recording
  * magic, by name. A *.fsr that does not is said and counted in *skipped.
+ * Kernel traces (by content) only with traces (report --em): without an EM
+ * none can be read, and a directory of outputs holds feecscope's own
+ * Perfetto traces; those passed over are said in one line.
  */
-static int add_dir(struct list *l, const char *dir, int *skipped)
+static int add_dir(struct list *l, const char *dir, bool traces, int *skipped)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t first = l->n;
+	int passed_over = 0;
 
 	if (!d) {
 		fprintf(stderr, "feecscope report: %s: cannot open: %s\n", dir, strerror(errno));
@@ -126,12 +130,19 @@ static int add_dir(struct list *l, const char *dir, int *skipped)
 			}
 			continue;
 		}
+		if (p->fmt != FS_IN_RECORDING && !traces) {
+			passed_over++;
+			continue;
+		}
 		if (add(l, path)) {
 			closedir(d);
 			return -1;
 		}
 	}
 	closedir(d);
+	if (passed_over)
+		fprintf(stderr, "feecscope report: %s: %d kernel trace%s passed over (give --em to include them)\n", dir,
+			passed_over, passed_over == 1 ? "" : "s");
 	qsort(l->v + first, l->n - first, sizeof(*l->v), cmp_str);
 	return 0;
 }
@@ -199,7 +210,7 @@ int fs_cmd_report(int argc, char **argv)
 		struct stat st;
 
 		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
-			if (add_dir(&files, argv[i], &skipped)) {
+			if (add_dir(&files, argv[i], em_spec != NULL, &skipped)) {
 				ret = FS_EXIT_FAIL;
 				goto out;
 			}

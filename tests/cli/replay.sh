@@ -103,6 +103,23 @@ check "... and so is the first line" sh -c "head -qn 1 '$TMP'/order.*.sum | sort
 expect_same "version-1 recording replays to pixel4's summary" "$F/pixel4.summary.txt" "$TMP/v1.sum"
 expect_same "version-1 recording replays to pixel4's decision CSV" "$F/pixel4.decisions.csv" "$TMP/v1.dec.csv"
 
+# Every older version (zlib chunks) written again as today's (zstd since version 4,
+# docs/recording.md) holds the same records: the same records CSV, summary and decisions.
+for old in "$F/pixel4.v1.fsr" "$FS_FIXTURES/view/live.fsr"; do
+	n=$(basename "$old" .fsr)
+	check "$n: written again as today's version" "$FEECSCOPE" replay "$old" --convert-record "$TMP/$n.new.fsr"
+	check "$n: the new file says version 4" test "$(od -An -tu4 -j8 -N4 "$TMP/$n.new.fsr" | tr -d ' ')" = 4
+	for v in old new; do
+		f=$old
+		[ $v = new ] && f=$TMP/$n.new.fsr
+		"$FEECSCOPE" replay "$f" --convert-csv "$TMP/$n.$v.rec.csv" >/dev/null
+		"$FEECSCOPE" replay "$f" --csv-layout wide --csv "$TMP/$n.$v.dec.csv" >"$TMP/$n.$v.sum"
+	done
+	expect_same "$n: the same records CSV" "$TMP/$n.old.rec.csv" "$TMP/$n.new.rec.csv"
+	expect_same "$n: the same summary" "$TMP/$n.old.sum" "$TMP/$n.new.sum"
+	expect_same "$n: the same decisions" "$TMP/$n.old.dec.csv" "$TMP/$n.new.dec.csv"
+done
+
 # Filters apply at replay: a recording keeps every task.
 "$FEECSCOPE" replay "$TMP/pixel4.fsr" --pid 202 >"$TMP/pid.sum"
 check "--pid keeps only that task's wake-ups" grep -q '^records 17; wake-ups 4 (forks 0); balance migrations 1; exits 0$' "$TMP/pid.sum"
@@ -145,7 +162,7 @@ expect_fail "recording cut at a chunk boundary lacks the end marker" \
 { printf '\x89FSREX\r\n'; tail -c +9 "$TMP/pixel4.fsr"; } >"$TMP/magic.fsr"
 expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording, trace.dat or Perfetto trace \(nor text: a trace or a records CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
 { head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
-expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 3\)$" \
+expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 4\)$" \
 	"$FEECSCOPE" replay "$TMP/ver.fsr"
 expect_fail "EM with another CPU count" "pixel4.fsr: the EM \(rk3399\) has 6 CPUs but the recording has 8$" \
 	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399

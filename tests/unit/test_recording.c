@@ -227,7 +227,7 @@ FS_TEST(recording_bad_magic_and_version)
 	fclose(f);
 	read_all(p, &rc, err, sizeof(err));
 	EXPECT_EQ(rc, -2);
-	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 3)", p);
+	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 4)", p);
 	EXPECT_STR(err, want);
 	f = fopen(p, "r+b");
 	fputc('X', f);
@@ -280,7 +280,7 @@ FS_TEST(recording_em_record_round_trip_and_bounds)
 	EXPECT_EQ(fs_rec_writer_close(w, err, sizeof(err)), 0);
 	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
 	ASSERT_TRUE(r);
-	EXPECT_EQ(fs_rec_reader_version(r), 3);
+	EXPECT_EQ(fs_rec_reader_version(r), FS_REC_VERSION);
 	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
 	EXPECT_EQ(h->type, FS_REC_EM);
 	EXPECT_EQ(((const struct fs_em_update *)h)->len, u.len);

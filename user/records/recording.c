@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "rec_chunk.h"
 #include "recording.h"
 
 #define CHUNK_MAGIC "FSCK"
@@ -153,6 +154,7 @@ struct fs_rec_writer {
 	__u32 raw_nr;
 	unsigned char *comp;
 	size_t comp_cap;
+	struct fs_rec_zip *zip;
 	__u64 records;
 	bool failed;
 	bool borrowed;         /* f is the caller's to close */
@@ -208,12 +210,13 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 	}
 	w->nr_cpus = meta->nr_cpus;
 	w->raw_cap = FS_REC_CHUNK_RAW + sizeof(struct fs_em_update); /* the largest record */
-	w->comp_cap = compressBound(w->raw_cap);
+	w->comp_cap = fs_rec_zip_bound(w->raw_cap);
 	w->raw = malloc(w->raw_cap);
 	w->comp = malloc(w->comp_cap);
+	w->zip = fs_rec_zip_new();
 	w->borrowed = f != NULL;
 	w->f = f ? f : fopen(path, "wb");
-	if (!w->raw || !w->comp || !w->f) {
+	if (!w->raw || !w->comp || !w->zip || !w->f) {
 		werr(w, err, errlen, w->f ? "out of memory" : "cannot create");
 		fs_rec_writer_close(w, NULL, 0);
 		return NULL;
@@ -278,10 +281,9 @@ int fs_rec_writer_flush(struct fs_rec_writer *w, char *err, size_t errlen)
 	}
 	if (!w->raw_len)
 		return 0;
-	uLongf clen = w->comp_cap;
-	/* Z_BEST_SPEED: live recording must not cost the daemon much CPU. */
-	if (compress2(w->comp, &clen, w->raw, w->raw_len, Z_BEST_SPEED) != Z_OK) {
-		snprintf(err, errlen, "%s: zlib compress failed", w->path);
+	size_t clen = fs_rec_zip(w->zip, w->comp, w->comp_cap, w->raw, w->raw_len);
+	if (!clen) {
+		snprintf(err, errlen, "%s: zstd compress failed", w->path);
 		w->failed = true;
 		return -1;
 	}
@@ -330,6 +332,7 @@ int fs_rec_writer_close(struct fs_rec_writer *w, char *err, size_t errlen)
 	}
 	free(w->raw);
 	free(w->comp);
+	fs_rec_zip_free(w->zip);
 	free(w->path);
 	free(w);
 	return ret;
@@ -346,6 +349,7 @@ struct fs_rec_reader {
 	__u32 chunk;           /* 1-based index of the next chunk */
 	unsigned char *raw, *comp;
 	size_t raw_cap, comp_cap;
+	struct fs_rec_unzip *unzip;
 	size_t raw_len, raw_off;
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
@@ -589,8 +593,9 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 	/* the raw buffer only for a chunk that passed its CRC: a damaged length can ask for 16 MiB */
 	if (grow(&r->raw, &r->raw_cap, raw_len + 1))
 		return rerr(r, err, errlen, at, "out of memory");
-	uLongf got = raw_len;
-	if (uncompress(r->raw, &got, r->comp, comp_len) != Z_OK || got != raw_len)
+	if (!r->unzip && !(r->unzip = fs_rec_unzip_new()))
+		return rerr(r, err, errlen, at, "out of memory");
+	if (fs_rec_unzip(r->unzip, r->version, r->raw, raw_len, r->comp, comp_len))
 		return rerr(r, err, errlen, at, "does not inflate to its %u bytes", raw_len);
 	/* Not calloc (60 KiB): clear_rec() clears what each record uses. */
 	if (!r->rec && !(r->rec = malloc(sizeof(*r->rec))))
@@ -665,6 +670,7 @@ void fs_rec_reader_close(struct fs_rec_reader *r)
 		fclose(r->f);
 	free(r->raw);
 	free(r->comp);
+	fs_rec_unzip_free(r->unzip);
 	free(r->rec);
 	free(r->path);
 	free(r);

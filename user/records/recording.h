@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * feecscope binary recordings (docs/recording.md): a self-describing header
- * with the EM snapshot, then zlib chunks of records in their wire form.
+ * with the EM snapshot, then compressed chunks of records in their wire form
+ * (zstd from version 4, zlib before).
  * Pure file I/O: the EM travels as fs_em_write() text, parsed by the caller.
  */
 #ifndef FEECSCOPE_RECORDING_H
@@ -16,8 +17,9 @@
 
 #define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
 #define FS_REC_MAGIC_LEN 8
-#define FS_REC_VERSION 3                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records;
-					   * 3: em records (the kernel's EM changed at run time) */
+#define FS_REC_VERSION 4                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records;
+					   * 3: em records (the kernel's EM changed at run time);
+					   * 4: chunks are zstd frames, not zlib streams */
 #define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
 #define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
 
