@@ -207,27 +207,31 @@ void fs_cpu_energy_result(const struct fs_cpu_energy *ce, const __u64 *run_cpu_n
 			  struct fs_cpu_energy_result *out)
 {
 	const struct fs_em *em = ce->em;
-	int src = -1; /* the one frequency source of every PD that ran, FS_FREQ_MIXED if several */
+	bool by_tis = false, by_samples = false, at_busy = false; /* over the PDs that ran */
 
 	memset(out, 0, sizeof(*out));
 	busy_times(ce, run_cpu_ns, out);
 	for (int p = 0; p < em->nr_pd; p++) {
 		__u64 ns[FS_MAX_PS];
-		bool tis = tis_residency(ce, p, ns), busy = false;
-		int k = tis ? FS_FREQ_TIME_IN_STATE : FS_FREQ_UTIL_SAMPLES;
+		bool tis = tis_residency(ce, p, ns), busy = false, scaled = false;
 
 		out->wall_power_uw[p] = mean_power(em, p, tis ? ns : ce->sample_ns[p]);
 		out->mean_power_uw[p] = out->wall_power_uw[p];
 		if (busy_residency(ce, p, tis, ns)) {
 			out->mean_power_uw[p] = mean_power(em, p, ns);
-			k = tis ? FS_FREQ_TIS_BUSY : FS_FREQ_BUSY_SAMPLES;
+			scaled = true;
 		}
 		for (int c = 0; c < ce->nr_cpus; c++)
 			busy |= em->cpu_pd[c] == p && out->busy_ns[c];
-		if (busy && out->mean_power_uw[p]) /* a PD that ran nothing: its source does not matter */
-			src = src < 0 || src == k ? k : FS_FREQ_MIXED;
+		if (!busy || !out->mean_power_uw[p]) /* a PD that ran nothing: its source does not matter */
+			continue;
+		by_tis |= tis;
+		by_samples |= !tis;
+		at_busy |= scaled;
 	}
-	out->freq_src = src < 0 ? FS_FREQ_NONE : (enum fs_freq_source)src;
+	out->freq_src = by_tis && by_samples ? FS_FREQ_MIXED :
+			by_tis ? (at_busy ? FS_FREQ_TIS_BUSY : FS_FREQ_TIME_IN_STATE) :
+			by_samples ? (at_busy ? FS_FREQ_BUSY_SAMPLES : FS_FREQ_UTIL_SAMPLES) : FS_FREQ_NONE;
 	for (int c = 0; c < ce->nr_cpus; c++) {
 		int p = em->cpu_pd[c];
 
@@ -247,7 +251,7 @@ const char *fs_busy_source_name(enum fs_busy_source s)
 
 const char *fs_freq_source_name(enum fs_freq_source s)
 {
-	static const char *const n[] = { "none", "time_in_state", "util samples", "mixed",
+	static const char *const n[] = { "none", "time_in_state", "util samples", "time_in_state+util samples",
 					 "util samples at busy time", "time_in_state at busy time" };
 
 	return (unsigned)s < 6 ? n[s] : "?";

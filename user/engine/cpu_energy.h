@@ -36,9 +36,9 @@ enum fs_freq_source {
 	FS_FREQ_NONE = 0,        /* no residency at all */
 	FS_FREQ_TIME_IN_STATE,   /* cpufreq stats for every PD */
 	FS_FREQ_UTIL_SAMPLES,    /* schedutil-style states from the util samples for every PD */
-	FS_FREQ_MIXED,           /* PDs of different sources */
-	FS_FREQ_BUSY_SAMPLES,    /* util samples weighted by the busy time at each */
-	FS_FREQ_TIS_BUSY,        /* time_in_state, each state scaled by the samples' busy share there */
+	FS_FREQ_MIXED,           /* time_in_state for some PDs, util samples for the others */
+	FS_FREQ_BUSY_SAMPLES,    /* util samples for every PD, weighted by busy time where any ran */
+	FS_FREQ_TIS_BUSY,        /* time_in_state for every PD, scaled to busy time where any ran */
 };
 
 /* Per PD, the latest util-sampled state changes kept (a power of two): at 1000 wake-ups a
