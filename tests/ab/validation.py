@@ -170,7 +170,7 @@ def inside(m, h, x):
 
 
 def table(cases):
-    out = ['| topology | workload | runs | measured B − A mJ | % of A | predicted from A mJ | '
+    out = ['| topology | workload | runs | measured B − A mJ | % of A (goal: ± ≤ 5) | predicted from A mJ | '
            'predicted from B mJ | inside (A; B) | decisions differ A; B | kernel PD changes A; B | '
            'big-PD busy % A; B | overutilized % A; B, mean (max) | sim B − A from A; B mJ | '
            'sim inside (A; B) | sim of A on A vs meter % | CPU energy % of meter |',
@@ -181,7 +181,7 @@ def table(cases):
             continue
         m, h = f['measured']
         ins = yes_no(m, h, [f['pred_' + k][0] for k in 'AB'])
-        out.append(f'| {key[0]} | {key[1]} | {f["runs"]} | {pm(m, h)} | {100 * m / f["a_mj"]:+.1f} | '
+        out.append(f'| {key[0]} | {key[1]} | {f["runs"]} | {pm(m, h)} | {pm(100 * m / f["a_mj"], h and 100 * h / f["a_mj"])} | '
                    f'{pm(*f["pred_A"])} | {pm(*f["pred_B"])} | {ins} | '
                    f'{f["differ_A"]:.0f}; {f["differ_B"]:.0f} | {f["pdchg_A"]:.0f}; {f["pdchg_B"]:.0f} | '
                    f'{100 * f["big_A"]:.1f}; {100 * f["big_B"]:.1f} | '
