@@ -234,7 +234,8 @@ lab-matrix: deps
 	$(Q)FEECSCOPE=$(CURDIR)/$(OUTPUT)/feecscope FS_OUT=$(CURDIR)/$(OUTPUT) bash tests/lab/matrix.sh -a -w
 
 # The kernel A/B validation (docs/validation.md). validation-table: the comparison
-# recomputed from the committed fixtures (python3 only). validate: everything from
+# recomputed from the committed fixtures (python3 only), device physics (run.sh -r)
+# first, then lab physics (rt-app under -icount). validate: everything from
 # the kernels cached by tests/ab/build-kernels.sh (root, hours; never in CI): the
 # guests, the committed runs and fixtures, the page's figures. It stops without
 # kernels in the cache; run.sh rebuilds them only if kernel.config or margin.patch
@@ -246,10 +247,12 @@ validation-table:
 validate: all
 	$(Q)test -s $(AB_CACHE)/kernel-A/Image -a -s $(AB_CACHE)/kernel-B/Image || \
 		{ echo "make validate: no kernels in $(AB_CACHE) (run tests/ab/build-kernels.sh as root first)" >&2; exit 3; }
+	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh
 	$(Q)python3 tests/ab/summarize.py build/ab --tsv tests/ab/results/runs.tsv >/dev/null
 	$(Q)python3 tests/ab/compare.py --replay build/ab $(OUTPUT)/feecscope --tsv tests/ab/results/predictions.tsv
-	$(Q)python3 tests/ab/fixture.py build/ab tests/ab/fixtures/runs --feecscope $(OUTPUT)/feecscope
+	$(Q)python3 tests/ab/fixture.py build/ab-device tests/ab/fixtures/runs-device --feecscope $(OUTPUT)/feecscope --physics device
+	$(Q)python3 tests/ab/fixture.py build/ab tests/ab/fixtures/runs --feecscope $(OUTPUT)/feecscope --physics lab
 	$(Q)python3 tests/ab/validation.py write docs/validation.md
 	$(Q)python3 tests/ab/validation.py plot docs/validation.png
 	$(Q)python3 tests/ab/validation.py table

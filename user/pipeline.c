@@ -107,6 +107,8 @@ static int emit_interval(struct fs_pipeline *p, struct fs_task_acct *t, const st
 {
 	struct fs_decision_row *row = t->pending;
 
+	if (iv->runtime_known) /* the CPUs' energy: this CPU time at the OPPs its PD had then */
+		fs_cpu_energy_busy(&p->cpu_energy, iv->run_cpu, iv->start_ns, iv->runtime_ns);
 	if (p->nr_verdicts) {
 		fs_fj_t d[FS_MAX_VERDICTS];
 
@@ -492,11 +494,24 @@ static struct fs_decision_row *new_row(struct fs_pipeline *p, const struct fs_wa
 	return r;
 }
 
+/*
+ * The CPUs' energy: the CPU time a balance migration moved to mig_cpu, up to the
+ * task's next reading (a misfit burst pulled up runs there, at that PD's OPPs).
+ */
+static void busy_after_migration(struct fs_pipeline *p, struct fs_task_acct *t, __u64 sum_exec)
+{
+	if (t->mig_open && sum_exec != FS_NO_RUNTIME && sum_exec >= t->mig_sum_exec)
+		fs_cpu_energy_busy(&p->cpu_energy, t->mig_cpu, t->mig_ts, sum_exec - t->mig_sum_exec);
+	t->mig_open = false;
+}
+
 /* End t's open placement and hand its row out. */
 static int end_task(struct fs_pipeline *p, struct fs_task_acct *t, __u64 ts, __u64 sum_exec,
 		    enum fs_interval_end end, char *err, size_t errlen)
 {
 	struct fs_interval iv;
+
+	busy_after_migration(p, t, sum_exec);
 
 	if (!fs_acct_end(p->acct, t, ts, sum_exec, end, &iv))
 		return 0;
@@ -594,6 +609,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 		return -1;
 	}
 	struct fs_interval iv;
+	busy_after_migration(p, t, pl.sum_exec_ns);
 	if (fs_acct_place(p->acct, t, &pl, &iv) && emit_interval(p, t, &iv, err, errlen))
 		return -1;
 	memcpy(t->comm, w->comm, FS_COMM_LEN);
@@ -730,7 +746,15 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 		p->st.migrations++;
 		/* The balancer moved it under every policy alike: no difference until its next wake-up. */
 		struct fs_task_acct *t = fs_acct_task_find(p->acct, m->pid);
-		return t && !t->exited ? end_task(p, t, rec->ts_ns, m->sum_exec_ns, FS_END_MIGRATE, err, errlen) : 0;
+		if (!t || t->exited)
+			return 0;
+		if (end_task(p, t, rec->ts_ns, m->sum_exec_ns, FS_END_MIGRATE, err, errlen))
+			return -1;
+		t->mig_open = m->sum_exec_ns != FS_NO_RUNTIME && m->dest_cpu >= 0;
+		t->mig_cpu = m->dest_cpu;
+		t->mig_ts = rec->ts_ns;
+		t->mig_sum_exec = m->sum_exec_ns;
+		return 0;
 	}
 	case FS_REC_OVERUTIL:
 		p->rd_overutilized = ((const struct fs_overutil *)rec)->overutilized != 0;

@@ -69,13 +69,23 @@ fi
 # validation.py on two canned runs per kernel (fixtures/validation-canned, one
 # workload, PDs little cap 100 and big cap 400), worked by hand: E(A) 400, 420 and
 # E(B) 525, 570 mJ -> B - A 125, 150: 137.5 +- t(1)=12.706 * 17.678/sqrt(2) = 158.8,
-# 137.5/410 = +33.5 %; predicted from A 10, 20 -> 15.0 +- 63.5, from B 30, 30; busy
+# 137.5/410 = +33.5 % (± 38.7); predicted from A 10, 20 -> 15.0 +- 63.5, from B 30, 30; busy
 # shift at A's prices (-0.5 s x 50 + 0.5 s x 300, -0.5 x 60 + 0.5 x 300) = 122.5,
-# price change (0, 1.5 s x 20 mW) = 15.0: the two sum to B - A.
+# price change (0, 1.5 s x 20 mW) = 15.0: the two sum to B - A. The simulation's B - A:
+# from A's recordings 100, 140 -> +120.0 (inside), from B's 400, 420 -> +410.0 (above
+# 296.3: no); A's own policy 404 and 441 mJ against 400 and 420 metered: +1 and +5 %,
+# +3.0. feecscope's CPU energy 380, 441, 525, 513 mJ: 95, 105, 100, 90 % of the meter;
+# A's wall-time figures 300, 336: 75, 80 %. Its intervals: A's [0, 20] holds the other
+# run's 20, [15, 25] not the other's 10; B's [20, 40] holds 30, [31, 40] not: 1/2 each.
 V="python3 $D/validation.py"
 C=$D/fixtures/validation-canned
 $V table "$C" >"$TMP/vt.md" 2>&1
-check "validation: the hand-worked comparison row" grep -qxF '| 2+2 | bigsmall | 2 | +137.5 ± 158.8 | +33.5 | +15.0 ± 63.5 | +30.0 ± 0.0 | yes; yes | 5; 8 | 11; 2 | 33.3; 50.0 | 2.0 (3.0); 2.0 (2.0) |' "$TMP/vt.md"
+check "validation: the hand-worked comparison row" grep -qxF '| 2+2 | bigsmall | 2 | +137.5 ± 158.8 | +33.5 ± 38.7 | +15.0 ± 63.5 | +30.0 ± 0.0 | yes; yes | 5; 8 | 11; 2 | 33.3; 50.0 | 2.0 (3.0); 2.0 (2.0) | +120.0; +410.0 | yes; no | +3.0 | 90 - 105 |' "$TMP/vt.md"
+$V coverage "$C" >"$TMP/vc.md" 2>&1
+# A run's interval (its value +- t(n-2) x sd(others) x sqrt(1 + 1/(n-1))) covers the others'
+# mean: of 0, 0.1, 0.2, 100 the outlier's does not (0.1 +- 0.50), the other three do.
+check "validation: leave-one-out coverage 3 of 4, the outlier out" python3 -c "import sys; sys.path.insert(0, '$D'); import validation as v; xs = [0, 0.1, 0.2, 100]; assert [v.loo_covers(xs, i) for i in range(4)] == [True, True, True, False]"
+check "validation: the hand-worked coverage row" grep -qxF '| 2+2 | bigsmall | 2 | 0/0 | 1/2; 1/2 | 90 - 105; 75 - 80 |' "$TMP/vc.md"
 $V analysis "$C" >"$TMP/va.md" 2>&1
 check "validation: the hand-worked decomposition row" grep -qxF '| 2+2 | bigsmall | +137.5 ± 158.8 | +122.5 | +15.0 | 3.00; 3.00 | 0.10; 0.60 | +6.0 ± 12.7 | +120.0 ± 254.1 | -1.0; +40.0 | +15.0; +30.0 |' "$TMP/va.md"
 $V pd "$C" >"$TMP/vp.md" 2>&1
@@ -85,14 +95,14 @@ check "validation: the hand-worked CPU time placed apart" grep -qxF '| 2+2 | big
 mkdir -p "$TMP/bad/2+2"
 sed 's/"delta_mj"/"delta"/' "$C/2+2/B-run1.json" >"$TMP/bad/2+2/B-run1.json"
 expect_fail "validation: a missing field names the file and field" 'B-run1.json bigsmall.feecscope: no field "delta_mj"' $V table "$TMP/bad"
-printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n<!-- validation:moved -->\n<!-- /validation:moved -->\n' >"$TMP/doc.md"
+printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n<!-- validation:moved -->\n<!-- /validation:moved -->\n<!-- validation:coverage -->\n<!-- /validation:coverage -->\n' >"$TMP/doc.md"
 expect_fail "validation: check names a stale block" 'doc.md: block "table" line 1' $V check "$TMP/doc.md" "$C"
 check "validation: write fills the blocks" $V write "$TMP/doc.md" "$C"
 check "validation: then check passes" $V check "$TMP/doc.md" "$C"
 $V plot "$TMP/v.png" "$C" >/dev/null 2>&1
 check "validation: the plot is a PNG" python3 -c "import sys; assert open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n'" "$TMP/v.png"
-# docs/validation.md holds validation.py's figures of the committed per-run fixtures.
-check "docs/validation.md = validation.py of tests/ab/fixtures/runs" $V check "$D/../../docs/validation.md"
+# docs/validation.md holds validation.py's figures of the committed per-run fixtures, both sets.
+check "docs/validation.md = validation.py of tests/ab/fixtures/runs-device and runs" $V check "$D/../../docs/validation.md"
 
 # workrun (the runner with a device's physics) on the host, over made-up CPUs: cpu0 of
 # capacity 512 at 1 of its 2 GHz does a quarter unit a ns, so 2 ms of work is 8 ms of

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """The A/B runs' small fixtures: what docs/validation.md is computed from.
 
-usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH]
+usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
 writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
   meter      the meter's energy and window, and per PD its CPUs, capacity, busy
              time, energy and busy-weighted mean frequency (tests/ab/meter.py)
   feecscope  `feecscope replay REC --policies v6.1,v6.1+margin --json`: the
              verdict (the margin's cost predicted from this trace, its interval),
-             the CPU energy, the counts
+             the CPU energy (busy-weighted, and from wall-time residency), the counts
+  sim        the same replay's closed-loop simulation (issue 29) under --physics
+             (device for tests/ab/run.sh -r, lab for rt-app under -icount; default
+             device): its B - A (E(v6.1+margin) - E(v6.1)) and the energy of this
+             kernel's own policy, to set against the meter
   kernel     the kernel's placements that changed PD, overutilized share,
              agreement with its own policy (run.json, tests/ab/collect.py)
   moved      the placements where v6.1 and v6.1+margin chose different PDs
@@ -125,7 +129,21 @@ def moved(csv_path, kernel, pd_of, pd):
             'not_on_own_cpu': other_cpu}
 
 
-def workload(rundir, name, kernel, runjson, feecscope, pds, caps):
+def sim_part(d, kernel, physics, where):
+    """The simulation object of a replay's JSON, or None where it did not run."""
+    s = d.get('simulation')
+    if not s or not s.get('ran'):
+        return None
+    own = [p['energy_mj'] for p in s['policies'] if p['name'] == OWN[kernel]]
+    dv = [v['delta_mj'] for v in s['verdicts'] if v['policy'] == 'v6.1+margin' and v['twin'] == 'v6.1']
+    if len(own) != 1 or len(dv) != 1:
+        die(f'{where}: simulation: no energy for {OWN[kernel]} or no v6.1+margin - v6.1 verdict')
+    if s.get('physics') != physics:
+        die(f'{where}: simulation physics "{s.get("physics")}", asked for "{physics}"')
+    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0]}
+
+
+def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     out = os.path.join(rundir, 'out')
     pd_of = {c: n for n, (cpus, _) in pds.items() for c in cpus}
     meter = load_json(os.path.join(out, f'{name}.meter.json'))
@@ -133,15 +151,18 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps):
     with tempfile.TemporaryDirectory() as tmp:
         csvp = os.path.join(tmp, 'd.csv')
         p = subprocess.run([feecscope, 'replay', os.path.join(out, f'{name}.rec'), '--policies', POLICIES,
-                            '--json', '-', '--csv', csvp, '--csv-layout', 'wide'], capture_output=True, text=True)
+                            '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide'],
+                           capture_output=True, text=True)
         if p.returncode:
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
         d = json.loads(p.stdout)
         mv = moved(csvp, kernel, pd_of, pd)
+    # the per-decision figure: schema 2's verdict leads with the closed loop (sim_columns reads that)
     v = d['verdicts'][0]
+    v = dict(v, **v['per_decision']) if 'per_decision' in v else v
     c = d['counts']
     w = runjson['workloads'][name]
-    return {
+    res = {
         'meter': {'energy_mj': round(meter['energy_uj'] / 1000, 6), 'window_s': round(meter['window_s'], 6),
                   'pd': pd},
         'feecscope': {'delta_mj': v['delta_mj'], 'ci95_mj': v['ci95_mj'], 'measurable': v['measurable'],
@@ -153,6 +174,12 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps):
                    'agree': w['agree']['agree'], 'counted': w['agree']['counted']},
         'moved': mv,
     }
+    if 'cpu_energy_wall_residency_mj' in d:
+        res['feecscope']['cpu_energy_wall_mj'] = d['cpu_energy_wall_residency_mj']
+    sim = sim_part(d, kernel, physics, f'{out}/{name}.rec')
+    if sim:
+        res['sim'] = sim
+    return res
 
 
 def main(argv):
@@ -161,6 +188,14 @@ def main(argv):
         i = argv.index('--feecscope')
         feecscope = argv[i + 1]
         del argv[i:i + 2]
+    physics = 'device'
+    if '--physics' in argv:
+        i = argv.index('--physics')
+        physics = argv[i + 1] if i + 1 < len(argv) else ''
+        del argv[i:i + 2]
+        if physics not in ('device', 'lab'):
+            print(f'fixture.py: --physics "{physics}": expected device or lab', file=sys.stderr)
+            return 2
     if len(argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -180,7 +215,7 @@ def main(argv):
                 pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
                 caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
                 res = {'topology': topo, 'kernel': kernel, 'run': int(run[3:]), 'release': rj['release'],
-                       'workloads': {wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps)
+                       'workloads': {wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps, physics)
                                      for wl in sorted(rj['workloads'])}}
                 os.makedirs(os.path.join(dest, topo), exist_ok=True)
                 with open(os.path.join(dest, topo, f'{kernel}-{run}.json'), 'w') as f:

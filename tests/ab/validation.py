@@ -5,15 +5,22 @@ usage: validation.py table [FIXTURES]           the comparison (Markdown)
        validation.py analysis [FIXTURES]        where the energy went (Markdown)
        validation.py pd [FIXTURES]              the same per PD, bigsmall (Markdown)
        validation.py moved [FIXTURES]           CPU time the policies place apart, by PD
+       validation.py coverage [FIXTURES]        the intervals' coverage across runs
        validation.py check DOC [FIXTURES]       exit 1 if DOC's generated blocks differ
        validation.py write DOC [FIXTURES]       rewrite DOC's generated blocks
        validation.py plot OUT.png [FIXTURES]    the figure of docs/validation.md
-FIXTURES defaults to tests/ab/fixtures/runs (tests/ab/fixture.py writes it: one JSON
-per topology, kernel and run). B - A is paired by run index (the two boots of an
-index ran back to back); intervals are 95 %, Student t over runs. A generated block
-in DOC sits between `<!-- validation:NAME -->` and `<!-- /validation:NAME -->`.
+Without FIXTURES: two sets, the device-physics runs (tests/ab/fixtures/runs-device,
+tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
+first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount);
+`table` prints both, check/write/plot use both (the device blocks are named
+`device-NAME`). With FIXTURES: that set only, as the lab's blocks. tests/ab/fixture.py
+writes a set: one JSON per topology, kernel and run. B - A is paired by run index
+(the two boots of an index ran back to back); intervals are 95 %, Student t over runs.
+A generated block in DOC sits between `<!-- validation:NAME -->` and
+`<!-- /validation:NAME -->`.
 """
 import json
+import math
 import os
 import sys
 
@@ -22,7 +29,8 @@ from summarize import interval  # noqa: E402
 import pngplot  # noqa: E402
 
 DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'runs')
-WORKLOADS = ('bigsmall', 'phone', 'light')
+DEFAULT_DEVICE = DEFAULT + '-device'
+WORKLOADS = ('bigsmall', 'phone', 'light', 'frame')
 
 
 def die(msg):
@@ -60,6 +68,8 @@ def load(root):
                                    ('kernel', ('pd_changes', 'placements_known', 'overutilized_share')),
                                    ('moved', ('cpu_s', 'lab_mj', 'scaled_mj'))):
                     need(need(w, f'{path} {wl}', (part,))[part], f'{path} {wl}.{part}', keys)
+                if 'sim' in w:  # the closed-loop simulation (issue 29): fixtures since issue 30
+                    need(w['sim'], f'{path} {wl}.sim', ('physics', 'delta_mj', 'own_mj'))
                 cases.setdefault((topo, wl), {'A': {}, 'B': {}})[r['kernel']][r['run']] = w
     if not cases:
         die(f'{root}: no fixtures')
@@ -120,6 +130,7 @@ def case_figures(case):
             price_b = pb['energy_mj'] / pb['busy_s'] if pb['busy_s'] else 0.0
             shift += (pb['busy_s'] - pa['busy_s']) * price_a
             freq += pb['busy_s'] * (price_b - price_a)
+    f.update(sim_figures(pairs))
     f['shift'] = shift / len(pairs)
     f['freq'] = freq / len(pairs)
     f['busy_all'] = [mean([sum(p['busy_s'] for p in w['meter']['pd'].values()) for w in
@@ -127,27 +138,108 @@ def case_figures(case):
     return f
 
 
+def sim_figures(pairs):
+    """The closed-loop simulation's B - A per kernel's recordings and its own policy's
+    energy against the meter (None where a fixture has no simulation); feecscope's CPU
+    energy against the meter, per run, both kernels."""
+    f = {}
+    for k, j in (('A', 0), ('B', 1)):
+        ws = [p[j] for p in pairs]
+        have = all('sim' in w for w in ws)
+        f['sim_' + k] = interval([w['sim']['delta_mj'] for w in ws]) if have else None
+        f['simown_' + k] = mean([100 * (w['sim']['own_mj'] / w['meter']['energy_mj'] - 1)
+                                 for w in ws]) if have else None
+    ws = [w for p in pairs for w in p]
+    f['denom'] = [100 * w['feecscope']['cpu_energy_mj'] / w['meter']['energy_mj'] for w in ws]
+    f['denom_wall'] = [100 * w['feecscope']['cpu_energy_wall_mj'] / w['meter']['energy_mj']
+                       for w in ws if 'cpu_energy_wall_mj' in w['feecscope']]
+    return f
+
+
+def span(xs):
+    return f'{min(xs):.0f} - {max(xs):.0f}' if xs else '–'
+
+
+def yes_no(m, h, xs):
+    """'yes; no': each x inside the measured interval; '–' without one (a single run)."""
+    return '; '.join('–' if h is None else 'yes' if inside(m, h, x) else 'no' for x in xs)
+
+
 def inside(m, h, x):
     return h is not None and m - h <= x <= m + h
 
 
 def table(cases):
-    out = ['| topology | workload | runs | measured B − A mJ | % of A | predicted from A mJ | '
+    out = ['| topology | workload | runs | measured B − A mJ | % of A (goal: ± ≤ 5) | predicted from A mJ | '
            'predicted from B mJ | inside (A; B) | decisions differ A; B | kernel PD changes A; B | '
-           'big-PD busy % A; B | overutilized % A; B, mean (max) |',
-           '|---|---|---|---|---|---|---|---|---|---|---|---|']
+           'big-PD busy % A; B | overutilized % A; B, mean (max) | sim B − A from A; B mJ | '
+           'sim inside (A; B) | sim of A on A vs meter % | CPU energy % of meter |',
+           '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for key in order(cases):
         f = case_figures(cases[key])
         if not f['runs']:
             continue
         m, h = f['measured']
-        ins = '; '.join('yes' if inside(m, h, f['pred_' + k][0]) else 'no' for k in 'AB')
-        out.append(f'| {key[0]} | {key[1]} | {f["runs"]} | {pm(m, h)} | {100 * m / f["a_mj"]:+.1f} | '
+        ins = yes_no(m, h, [f['pred_' + k][0] for k in 'AB'])
+        out.append(f'| {key[0]} | {key[1]} | {f["runs"]} | {pm(m, h)} | {pm(100 * m / f["a_mj"], h and 100 * h / f["a_mj"])} | '
                    f'{pm(*f["pred_A"])} | {pm(*f["pred_B"])} | {ins} | '
                    f'{f["differ_A"]:.0f}; {f["differ_B"]:.0f} | {f["pdchg_A"]:.0f}; {f["pdchg_B"]:.0f} | '
                    f'{100 * f["big_A"]:.1f}; {100 * f["big_B"]:.1f} | '
                    f'{100 * f["over_A"]:.1f} ({100 * f["overmax_A"]:.1f}); '
-                   f'{100 * f["over_B"]:.1f} ({100 * f["overmax_B"]:.1f}) |')
+                   f'{100 * f["over_B"]:.1f} ({100 * f["overmax_B"]:.1f}) | {sim_cells(f, m, h)} | '
+                   f'{span(f["denom"])} |')
+    return '\n'.join(out)
+
+
+def sim_cells(f, m, h):
+    if f['sim_A'] is None or f['sim_B'] is None:
+        return '– | – | –'
+    ins = yes_no(m, h, [f['sim_' + k][0] for k in 'AB'])
+    return f'{f["sim_A"][0]:+.1f}; {f["sim_B"][0]:+.1f} | {ins} | {f["simown_A"]:+.1f}'
+
+
+def loo_covers(xs, i):
+    """Run i's interval covers the other runs' mean: |x_i - mean(others)| within
+    t(n - 2) x sd(others) x sqrt(1 + 1/(n - 1)), the 95 % interval of one run's value
+    (its spread estimated from the others). None below 3 runs."""
+    rest = xs[:i] + xs[i + 1:]
+    if len(rest) < 2:
+        return None
+    m, h = interval(rest)  # h = t x sd / sqrt(n - 1)
+    return abs(xs[i] - m) <= h * math.sqrt(len(rest) + 1)
+
+
+def coverage(cases):
+    out = ['| topology | workload | runs | measured B − A: a run\'s interval covers the others\' mean | '
+           'feecscope\'s interval covers the others\' mean, A\'s; B\'s recordings | '
+           'CPU energy % of meter, busy-weighted; wall-time residency |',
+           '|---|---|---|---|---|---|']
+    tot = [0, 0, 0, 0]
+    for key in order(cases):
+        pairs = paired(cases[key])
+        if not pairs:
+            continue
+        d = [b['meter']['energy_mj'] - a['meter']['energy_mj'] for a, b in pairs]
+        cov = [loo_covers(d, i) for i in range(len(d))]
+        cov = [c for c in cov if c is not None]
+        cells = []
+        for j in (0, 1):
+            ws = [p[j] for p in pairs]
+            ok = 0
+            for i, w in enumerate(ws):
+                others = [x['feecscope']['delta_mj'] for n, x in enumerate(ws) if n != i]
+                lo, hi = w['feecscope']['ci95_mj'] or (None, None)
+                ok += bool(others) and lo is not None and lo <= mean(others) <= hi
+            counted = len(ws) if len(ws) > 1 else 0
+            cells.append(f'{ok}/{counted}')
+            tot[2] += ok
+            tot[3] += counted
+        tot[0] += sum(cov)
+        tot[1] += len(cov)
+        f = sim_figures(pairs)
+        out.append(f'| {key[0]} | {key[1]} | {len(pairs)} | {sum(cov)}/{len(cov)} | {"; ".join(cells)} | '
+                   f'{span(f["denom"])}; {span(f["denom_wall"])} |')
+    out.append(f'| all | all | | {tot[0]}/{tot[1]} | {tot[2]}/{tot[3]} | |')
     return '\n'.join(out)
 
 
@@ -206,30 +298,37 @@ def moved(cases):
     return '\n'.join(out)
 
 
-BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved}
+BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'coverage': coverage}
 
 
-def blocks_of(doc_path):
+def sets_of(root):
+    """[(block prefix, cases)]: the device-physics set, then the lab-physics one, or one given."""
+    if root:
+        return [('', load(root))]
+    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT))]
+
+
+def blocks_of(doc_path, sets):
     try:
         with open(doc_path) as f:
             text = f.read()
     except OSError as e:
         die(f'{doc_path}: {e}')
     found = {}
-    for name in BLOCKS:
-        a, b = f'<!-- validation:{name} -->\n', f'<!-- /validation:{name} -->'
-        i, j = text.find(a), text.find(b)
-        if i < 0 or j < i:
-            die(f'{doc_path}: no block "{a.strip()}" ... "{b}"')
-        found[name] = (i + len(a), j)
+    for prefix, cases in sets:
+        for name, fn in BLOCKS.items():
+            a, b = f'<!-- validation:{prefix}{name} -->\n', f'<!-- /validation:{prefix}{name} -->'
+            i, j = text.find(a), text.find(b)
+            if i < 0 or j < i:
+                die(f'{doc_path}: no block "{a.strip()}" ... "{b}"')
+            found[prefix + name] = (i + len(a), j, fn(cases) + '\n')
     return text, found
 
 
-def check(doc_path, cases):
-    text, found = blocks_of(doc_path)
+def check(doc_path, sets):
+    text, found = blocks_of(doc_path, sets)
     bad = 0
-    for name, (i, j) in found.items():
-        want = BLOCKS[name](cases) + '\n'
+    for name, (i, j, want) in found.items():
         if text[i:j] != want:
             bad += 1
             have = text[i:j].splitlines()
@@ -243,28 +342,35 @@ def check(doc_path, cases):
     return 1 if bad else 0
 
 
-def write(doc_path, cases):
-    text, found = blocks_of(doc_path)
-    for name, (i, j) in sorted(found.items(), key=lambda kv: -kv[1][0]):
-        text = text[:i] + BLOCKS[name](cases) + '\n' + text[j:]
+def write(doc_path, sets):
+    text, found = blocks_of(doc_path, sets)
+    for name, (i, j, want) in sorted(found.items(), key=lambda kv: -kv[1][0]):
+        text = text[:i] + want + text[j:]
     with open(doc_path, 'w') as f:
         f.write(text)
     return 0
 
 
-def plot(out_png, cases):
+def plot(out_png, sets):
     rows = []
-    for key in order(cases):
-        f = case_figures(cases[key])
-        if f['runs']:
-            rows.append((f'{key[0]} {key[1]}'.upper(), f['measured'], f['pred_A'][0], f['pred_B'][0], f['lab_B'][0]))
+    for prefix, cases in sets:
+        for key in order(cases):
+            f = case_figures(cases[key])
+            if f['runs']:
+                tag = 'DEV ' if prefix else ('LAB ' if len(sets) > 1 else '')
+                rows.append((f'{tag}{key[0]} {key[1]}'.upper(), f['measured'], f['pred_A'][0], f['pred_B'][0],
+                             f['lab_B'][0]))
     pngplot.bars(out_png, rows, ('MEASURED B-A (95%)', 'FEECSCOPE FROM A', 'FEECSCOPE FROM B',
                                  'LAB PHYSICS FROM B'), 'B - A, mJ')
     return 0
 
 
+TITLES = {'device-': 'device physics (tests/ab/run.sh -r, tests/ab/fixtures/runs-device)',
+          '': 'lab physics (rt-app under -icount, tests/ab/fixtures/runs)'}
+
+
 def main(argv):
-    if not argv or argv[0] not in ('table', 'analysis', 'pd', 'moved', 'check', 'write', 'plot'):
+    if not argv or argv[0] not in list(BLOCKS) + ['check', 'write', 'plot']:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     cmd = argv[0]
@@ -272,12 +378,14 @@ def main(argv):
     if len(argv) < 1 + needs_path or len(argv) > 2 + needs_path:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    root = argv[1 + needs_path] if len(argv) == 2 + needs_path else DEFAULT
-    cases = load(root)
+    sets = sets_of(argv[1 + needs_path] if len(argv) == 2 + needs_path else None)
     if cmd in BLOCKS:
-        print(BLOCKS[cmd](cases))
+        for n, (prefix, cases) in enumerate(sets):
+            if len(sets) > 1:
+                print(('\n' if n else '') + f'## {TITLES[prefix]}\n')
+            print(BLOCKS[cmd](cases))
         return 0
-    return {'check': check, 'write': write, 'plot': plot}[cmd](argv[1], cases)
+    return {'check': check, 'write': write, 'plot': plot}[cmd](argv[1], sets)
 
 
 if __name__ == '__main__':

@@ -46,3 +46,58 @@ FS_TEST(cpu_energy_busy_never_below_task_time)
 	EXPECT_EQ(r.busy_floored, 1);
 	EXPECT_TRUE(r.total_fj == (fs_fj_t)2150000000000ll);
 }
+
+/*
+ * Busy-time weighting. The little PD is sampled at 500 MHz (50 mW) from 0,
+ * 1 GHz (150 mW) from 10 ms, 500 MHz from 20 ms; big stays at 500 MHz. A task
+ * runs 10 ms on CPU 0 from its wake-up at 5 ms (5 ms at each state), another
+ * 4 ms on CPU 1 from 18 ms (2 ms at each): 7 ms at each state, 100 mW.
+ * Busy time (no cpustat: the tasks' CPU time) 14 ms x 100 mW = 1400 uJ. By
+ * wall time the little PD spent 90 of 100 ms at 50 mW and 10 at 150: 60 mW,
+ * 840 uJ. Big ran nothing: it costs nothing and names no source.
+ */
+FS_TEST(cpu_energy_weights_states_by_busy_time)
+{
+	static struct fs_cpu_energy ce; /* its step history is 256 KiB */
+	struct fs_em em;
+	struct fs_cpu_energy_result r;
+	__u64 run[FS_MAX_CPUS] = { 10000000, 4000000 };
+	int lo[FS_MAX_PDS] = { 0, 0 }, hi[FS_MAX_PDS] = { 1, 0 };
+
+	fs_test_em_2pd(&em);
+	fs_cpu_energy_init(&ce, &em);
+	fs_cpu_energy_sample(&ce, 0, lo);
+	fs_cpu_energy_sample(&ce, 10000000, hi);
+	fs_cpu_energy_sample(&ce, 20000000, lo);
+	fs_cpu_energy_busy(&ce, 0, 5000000, 10000000);
+	fs_cpu_energy_busy(&ce, 1, 18000000, 4000000);
+	fs_cpu_energy_close(&ce, 100000000);
+	fs_cpu_energy_result(&ce, run, &r);
+	EXPECT_EQ_U64(r.mean_power_uw[0], 100000ull);
+	EXPECT_TRUE(r.total_fj == (fs_fj_t)1400000000000ll);
+	EXPECT_TRUE(r.wall_total_fj == (fs_fj_t)840000000000ll);
+	EXPECT_EQ(r.freq_src, FS_FREQ_BUSY_SAMPLES);
+}
+
+/*
+ * The step history keeps the latest FS_CE_HIST changes: with 3000 steps 1 us
+ * apart (500 MHz at even ones, 1 GHz at odd), 2 us from step 2500 on are 1 us
+ * at each state; 2 us at step 100, long dropped, count nothing.
+ */
+FS_TEST(cpu_energy_busy_history_wraps)
+{
+	static struct fs_cpu_energy ce;
+	struct fs_em em;
+
+	fs_test_em_2pd(&em);
+	fs_cpu_energy_init(&ce, &em);
+	for (int i = 0; i < 3000; i++)
+		fs_cpu_energy_sample_pd(&ce, 0, (__u64)i * 1000, i % 2);
+	fs_cpu_energy_busy(&ce, 0, 100000, 2000);
+	EXPECT_EQ_U64(ce.busy_state_ns[0][0] + ce.busy_state_ns[0][1], 0ull);
+	fs_cpu_energy_busy(&ce, 0, 2500000, 2000);
+	EXPECT_EQ_U64(ce.busy_state_ns[0][0], 1000ull);
+	EXPECT_EQ_U64(ce.busy_state_ns[0][1], 1000ull);
+	fs_cpu_energy_busy(&ce, 1, 2999000, 5000); /* past the last step: its state goes on */
+	EXPECT_EQ_U64(ce.busy_state_ns[0][1], 6000ull);
+}

@@ -74,7 +74,9 @@ static void check(const struct fs_em *em, const struct fs_sim_workload *wl, cons
  * under LAB (the recording's physics); before the kernel's
  * select_idle_capacity() fallback, the first-bigger-CPU misfit push and the
  * root balance interval it was +61 % and +103 %. The bounds sit between,
- * so those rules fail them; energy stays within +90 % (+69 % / +84 %).
+ * so those rules fail them. Energy: within 10 % of the recording's CPU
+ * energy since that weights the PDs' OPPs by busy time (cpu_energy.h);
+ * with the wall-time util samples it was +69 % / +80 %, outside the bound.
  * Overutilized wake-ups, LAB: the recording's 777 against the machine's
  * 850; with the flag cleared at every 8 ms balance (before the busy
  * interval, balance.c) the machine had 377. Held within 25 %.
@@ -99,8 +101,8 @@ FS_TEST(sim_selfcheck_on_live_fsr_holds_what_the_rules_reach)
 	/* LAB work is CPU time: the PDs' busy times add up to the recording's */
 	EXPECT_EQ_U64(cl.busy_sim_ns[0] + cl.busy_sim_ns[1] + cl.busy_sim_ns[2],
 		      cl.busy_obs_ns[0] + cl.busy_obs_ns[1] + cl.busy_obs_ns[2]);
-	EXPECT_TRUE(cd.energy_pct > 0 && cd.energy_pct <= 90.0);
-	EXPECT_TRUE(cl.energy_pct > 0 && cl.energy_pct <= 90.0);
+	EXPECT_TRUE(fabs(cd.energy_pct) <= 10.0);
+	EXPECT_TRUE(fabs(cl.energy_pct) <= 10.0);
 	EXPECT_TRUE(!cd.reproduces && !cl.reproduces);
 	fs_sim_workload_free(&dev);
 	fs_sim_workload_free(&lab);

@@ -185,6 +185,7 @@ int fs_acct_end(struct fs_acct *a, struct fs_task_acct *t, __u64 ts, __u64 sum_e
 
 	iv->end = end;
 	iv->start_ns = pl->ts_ns;
+	iv->run_cpu = pl->run_cpu;
 	iv->dt_ns = fs_acct_dt(pl->ts_ns, ts);
 	iv->runtime_known = pl->sum_exec_ns != FS_NO_RUNTIME && sum_exec != FS_NO_RUNTIME &&
 			    sum_exec >= pl->sum_exec_ns;

@@ -60,6 +60,7 @@ struct fs_placement {
 struct fs_interval {
 	enum fs_interval_end end;
 	__u64 start_ns;             /* the wake-up that started it */
+	__s32 run_cpu;              /* the placement's run_cpu */
 	__u64 dt_ns;                /* wall time it held */
 	bool runtime_known;
 	__u64 runtime_ns;           /* CPU time the task used in it (0 if unknown) */
@@ -80,6 +81,10 @@ struct fs_task_acct {
 	__u64 runtime_ns;           /* CPU time observed: latest reading - first reading */
 	fs_fj_t energy_fj[FS_MAX_POLICIES]; /* sum of de_fj */
 	void *pending;              /* the pipeline's row for the open placement */
+	/* since a balance migration: its CPU, time and the task's CPU time then (the CPUs' energy) */
+	bool mig_open;
+	__s32 mig_cpu;
+	__u64 mig_ts, mig_sum_exec;
 };
 
 struct fs_acct;

@@ -80,6 +80,47 @@ void fs_cpu_energy_sample(struct fs_cpu_energy *ce, __u64 ts, const int *state)
 		fs_cpu_energy_sample_pd(ce, p, ts, state[p]);
 }
 
+/* The kept step of PD p in force at ts: the last one at or before it, else the oldest kept. */
+static __u64 step_at(const struct fs_cpu_energy *ce, int p, __u64 ts)
+{
+	__u64 n = ce->hist_n[p], lo = n > FS_CE_HIST ? n - FS_CE_HIST : 0, hi = n - 1;
+
+	while (lo < hi) { /* steps are in time order: the last with .ts <= ts */
+		__u64 mid = lo + (hi - lo + 1) / 2;
+
+		if (ce->hist[p][mid % FS_CE_HIST].ts <= ts)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+void fs_cpu_energy_busy(struct fs_cpu_energy *ce, int cpu, __u64 from, __u64 busy_ns)
+{
+	if (cpu < 0 || cpu >= ce->nr_cpus || !busy_ns)
+		return;
+	ce->task_ns[cpu] += busy_ns;
+	int p = ce->em->cpu_pd[cpu];
+
+	if (p < 0 || !ce->hist_n[p])
+		return;
+	__u64 to = from + busy_ns;
+
+	for (__u64 i = step_at(ce, p, from); i < ce->hist_n[p]; i++) {
+		const struct fs_ce_step *s = &ce->hist[p][i % FS_CE_HIST];
+		__u64 a = s->ts > from ? s->ts : from;
+		__u64 b = i + 1 < ce->hist_n[p] ? ce->hist[p][(i + 1) % FS_CE_HIST].ts : to;
+
+		if (b > to)
+			b = to;
+		if (b > a && s->state >= 0)
+			ce->busy_state_ns[p][s->state] += b - a;
+		if (b >= to)
+			break;
+	}
+}
+
 void fs_cpu_energy_close(struct fs_cpu_energy *ce, __u64 ts)
 {
 	for (int p = 0; p < ce->em->nr_pd; p++)
@@ -117,47 +158,87 @@ static bool tis_residency(const struct fs_cpu_energy *ce, int p, __u64 *ns)
 	return any != 0;
 }
 
+/*
+ * PD p's residency at busy time, false without busy-weighted util samples. With
+ * time_in_state (tis, its wall-time residency in ns[]): each state's measured time
+ * scaled by the share of busy time the util samples had at that state (their busy
+ * time over their wall time there; the PD's overall share where they never sat
+ * there), so the frequencies stay the measured ones but idle time drops out.
+ * Without it: the util samples' busy time at each state.
+ */
+static bool busy_residency(const struct fs_cpu_energy *ce, int p, bool tis, __u64 *ns)
+{
+	const __u64 *b = ce->busy_state_ns[p], *w = ce->sample_ns[p];
+	double bs = 0, ws = 0;
+	int nr = ce->em->pd[p].nr_ps;
+
+	for (int s = 0; s < nr; s++) {
+		bs += (double)b[s];
+		ws += (double)w[s];
+	}
+	if (bs == 0)
+		return false;
+	for (int s = 0; s < nr; s++)
+		ns[s] = !tis ? b[s] : (__u64)((double)ns[s] * (w[s] ? (double)b[s] / (double)w[s] : bs / ws));
+	return true;
+}
+
+/* Per CPU: cpustat's busy time, never below the observed tasks' CPU time there. */
+static void busy_times(const struct fs_cpu_energy *ce, const __u64 *run_cpu_ns, struct fs_cpu_energy_result *out)
+{
+	for (int c = 0; c < ce->nr_cpus; c++) {
+		__u64 run = run_cpu_ns[c] > ce->task_ns[c] ? run_cpu_ns[c] : ce->task_ns[c];
+		__u64 d = ce->busy_last[c] >= ce->busy_first[c] ? ce->busy_last[c] - ce->busy_first[c] : 0;
+
+		if (ce->nr_cpustat < 2) {
+			out->busy_ns[c] = run;
+			continue;
+		}
+		/* /proc/stat's ticks miss short runs (an idle x86 VM read 0 busy ticks in 5 s
+		 * of live) and, in the A/B lab's guests, about a tenth of busy time */
+		out->busy_ns[c] = d >= run ? d : run;
+		out->busy_floored += d < run;
+	}
+	out->busy_src = ce->nr_cpustat < 2 ? FS_BUSY_TASK_RUNTIME :
+			ce->busy_src == FS_CPUSTAT_SCHEDSTAT ? FS_BUSY_SCHEDSTAT : FS_BUSY_PROC_STAT;
+}
+
 void fs_cpu_energy_result(const struct fs_cpu_energy *ce, const __u64 *run_cpu_ns,
 			  struct fs_cpu_energy_result *out)
 {
 	const struct fs_em *em = ce->em;
-	int tis_pds = 0, sample_pds = 0;
+	bool by_tis = false, by_samples = false, at_busy = false; /* over the PDs that ran */
 
 	memset(out, 0, sizeof(*out));
-	if (ce->nr_cpustat >= 2) {
-		out->busy_src = ce->busy_src == FS_CPUSTAT_SCHEDSTAT ? FS_BUSY_SCHEDSTAT : FS_BUSY_PROC_STAT;
-		/* A CPU was busy at least while the observed tasks ran there:
-		 * /proc/stat's ticks can miss short runs entirely (an idle x86 VM
-		 * read 0 busy ticks in 5 s of live). */
-		for (int c = 0; c < ce->nr_cpus; c++) {
-			__u64 d = ce->busy_last[c] >= ce->busy_first[c] ? ce->busy_last[c] - ce->busy_first[c] : 0;
-
-			out->busy_ns[c] = d >= run_cpu_ns[c] ? d : run_cpu_ns[c];
-			out->busy_floored += d < run_cpu_ns[c];
-		}
-	} else {
-		out->busy_src = FS_BUSY_TASK_RUNTIME;
-		for (int c = 0; c < ce->nr_cpus; c++)
-			out->busy_ns[c] = run_cpu_ns[c];
-	}
+	busy_times(ce, run_cpu_ns, out);
 	for (int p = 0; p < em->nr_pd; p++) {
 		__u64 ns[FS_MAX_PS];
+		bool tis = tis_residency(ce, p, ns), busy = false, scaled = false;
 
-		if (tis_residency(ce, p, ns)) {
+		out->wall_power_uw[p] = mean_power(em, p, tis ? ns : ce->sample_ns[p]);
+		out->mean_power_uw[p] = out->wall_power_uw[p];
+		if (busy_residency(ce, p, tis, ns)) {
 			out->mean_power_uw[p] = mean_power(em, p, ns);
-			tis_pds++;
-		} else {
-			out->mean_power_uw[p] = mean_power(em, p, ce->sample_ns[p]);
-			sample_pds += out->mean_power_uw[p] != 0;
+			scaled = true;
 		}
+		for (int c = 0; c < ce->nr_cpus; c++)
+			busy |= em->cpu_pd[c] == p && out->busy_ns[c];
+		if (!busy || !out->mean_power_uw[p]) /* a PD that ran nothing: its source does not matter */
+			continue;
+		by_tis |= tis;
+		by_samples |= !tis;
+		at_busy |= scaled;
 	}
-	out->freq_src = tis_pds && sample_pds ? FS_FREQ_MIXED : tis_pds ? FS_FREQ_TIME_IN_STATE :
-			sample_pds ? FS_FREQ_UTIL_SAMPLES : FS_FREQ_NONE;
+	out->freq_src = by_tis && by_samples ? FS_FREQ_MIXED :
+			by_tis ? (at_busy ? FS_FREQ_TIS_BUSY : FS_FREQ_TIME_IN_STATE) :
+			by_samples ? (at_busy ? FS_FREQ_BUSY_SAMPLES : FS_FREQ_UTIL_SAMPLES) : FS_FREQ_NONE;
 	for (int c = 0; c < ce->nr_cpus; c++) {
 		int p = em->cpu_pd[c];
 
-		if (p >= 0)
-			out->total_fj += (fs_fj_t)out->busy_ns[c] * (fs_fj_t)out->mean_power_uw[p];
+		if (p < 0)
+			continue;
+		out->total_fj += (fs_fj_t)out->busy_ns[c] * (fs_fj_t)out->mean_power_uw[p];
+		out->wall_total_fj += (fs_fj_t)out->busy_ns[c] * (fs_fj_t)out->wall_power_uw[p];
 	}
 }
 
@@ -170,7 +251,8 @@ const char *fs_busy_source_name(enum fs_busy_source s)
 
 const char *fs_freq_source_name(enum fs_freq_source s)
 {
-	static const char *const n[] = { "none", "time_in_state", "util samples", "time_in_state+util samples" };
+	static const char *const n[] = { "none", "time_in_state", "util samples", "time_in_state+util samples",
+					 "util samples at busy time", "time_in_state at busy time" };
 
-	return (unsigned)s < 4 ? n[s] : "?";
+	return (unsigned)s < 6 ? n[s] : "?";
 }

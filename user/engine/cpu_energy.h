@@ -11,7 +11,12 @@
  * observed tasks ran there; without cpustat, that CPU time. Residency: cpufreq's time_in_state between the first and last
  * freqstat records where every frequency is one of the PD's EM states, else
  * the states fs_system_power_uw() picks (schedutil's 1.25 headroom) at each
- * wake-up, weighted by the time to the next one. The same EM power × busy
+ * wake-up, weighted by the time to the next one. Where placements' CPU time is
+ * known, the residency is those states weighted by the busy time at each
+ * (fs_cpu_energy_busy), not wall time: busy periods run at higher OPPs than
+ * idle ones, which time_in_state counts at whatever OPP the policy sat (the A/B
+ * lab measured time_in_state's figure at 38 - 114 % of the meter's, issue 30;
+ * docs/validation.md has the busy-weighted one). The same EM power × busy
  * time as the energy differences, so their ratio compares like with like.
  */
 #ifndef FEECSCOPE_CPU_ENERGY_H
@@ -32,6 +37,17 @@ enum fs_freq_source {
 	FS_FREQ_TIME_IN_STATE,   /* cpufreq stats for every PD */
 	FS_FREQ_UTIL_SAMPLES,    /* schedutil-style states from the util samples for every PD */
 	FS_FREQ_MIXED,           /* time_in_state for some PDs, util samples for the others */
+	FS_FREQ_BUSY_SAMPLES,    /* util samples for every PD, weighted by busy time where any ran */
+	FS_FREQ_TIS_BUSY,        /* time_in_state for every PD, scaled to busy time where any ran */
+};
+
+/* Per PD, the latest util-sampled state changes kept (a power of two): at 1000 wake-ups a
+ * second about 2 s, longer than a placement's CPU time runs after its wake-up nearly always. */
+#define FS_CE_HIST 2048
+
+struct fs_ce_step {
+	__u64 ts;
+	int state;
 };
 
 struct fs_cpu_energy {
@@ -49,6 +65,11 @@ struct fs_cpu_energy {
 	__u64 sample_since[FS_MAX_PDS];
 	int sample_state[FS_MAX_PDS];       /* -1: none yet */
 	__u64 sample_ns[FS_MAX_PDS][FS_MAX_PS];
+	/* the same states as steps in time, and the busy time spent at each (fs_cpu_energy_busy) */
+	struct fs_ce_step hist[FS_MAX_PDS][FS_CE_HIST];
+	__u64 hist_n[FS_MAX_PDS];           /* steps pushed; step i at hist[p][i % FS_CE_HIST] */
+	__u64 busy_state_ns[FS_MAX_PDS][FS_MAX_PS];
+	__u64 task_ns[FS_MAX_CPUS];         /* all CPU time given to fs_cpu_energy_busy, per CPU */
 };
 
 struct fs_cpu_energy_result {
@@ -57,6 +78,10 @@ struct fs_cpu_energy_result {
 	enum fs_freq_source freq_src;
 	__u64 busy_ns[FS_MAX_CPUS];
 	__u64 mean_power_uw[FS_MAX_PDS]; /* busy power of the PD's residency (0: none) */
+	/* the same from wall-time residency only (time_in_state, else util samples by wall time):
+	 * the figure before busy-time weighting, kept to show what the weighting changes */
+	fs_fj_t wall_total_fj;
+	__u64 wall_power_uw[FS_MAX_PDS];
 	int busy_floored;                /* CPUs whose cpustat busy time was below the tasks' CPU time there */
 };
 
@@ -77,10 +102,18 @@ static inline void fs_cpu_energy_sample_pd(struct fs_cpu_energy *ce, int p, __u6
 	ce->sample_state[p] = state;
 	if (ts > ce->sample_since[p])
 		ce->sample_since[p] = ts;
+	ce->hist[p][ce->hist_n[p]++ % FS_CE_HIST] = (struct fs_ce_step){ .ts = ce->sample_since[p], .state = state };
 }
+/*
+ * busy_ns of CPU time on cpu from `from` on (a placement's CPU time, run from its
+ * wake-up: a task runs when it wakes and sleeps when done), at the states its PD was
+ * sampled at over [from, from + busy_ns]. Time before the oldest step kept is not counted.
+ */
+void fs_cpu_energy_busy(struct fs_cpu_energy *ce, int cpu, __u64 from, __u64 busy_ns);
 /* End of trace at ts. */
 void fs_cpu_energy_close(struct fs_cpu_energy *ce, __u64 ts);
-/* The total; run_cpu_ns: per CPU, the CPU time observed tasks ran there (the busy fallback). */
+/* The total; run_cpu_ns: per CPU, the CPU time observed tasks ran there (the busy fallback),
+ * raised to task_ns where that is more (it also has the time after balance migrations). */
 void fs_cpu_energy_result(const struct fs_cpu_energy *ce, const __u64 *run_cpu_ns,
 			  struct fs_cpu_energy_result *out);
 

@@ -214,6 +214,8 @@ static void write_report(FILE *o, const struct fs_report *r)
 		(unsigned long long)r->st->last_ts);
 	fputs("  \"cpu_energy_mj\": ", o);
 	mj(o, r->cpu.total_fj);
+	fputs(",\n  \"cpu_energy_wall_residency_mj\": ", o); /* before busy-time weighting */
+	mj(o, r->cpu.wall_total_fj);
 	fprintf(o, ",\n  \"cpu_energy_busy_source\": \"%s\",\n  \"cpu_energy_frequency_source\": \"%s\",\n",
 		r->wall_time ? "wall-time" : fs_busy_source_name(r->cpu.busy_src),
 		r->wall_time ? "wall-time" : fs_freq_source_name(r->cpu.freq_src));
