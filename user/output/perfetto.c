@@ -154,7 +154,7 @@ struct task_key {
 	__s32 pid, tgid;
 	char comm[FS_COMM_LEN];
 	bool is_process;
-	bool named;             /* a process: its leader's comm was written as its name */
+	char name[FS_COMM_LEN]; /* a process: the leader's comm last written as its name ("" none yet) */
 	__u32 n;                /* 0: empty slot; else the task's number (track, interned names) */
 };
 
@@ -327,7 +327,7 @@ static struct task_key *task_find(struct perfetto_out *w, const struct task_key 
 			return &w->tasks[j];
 	w->tasks[j] = *key;
 	w->tasks[j].n = (__u32)++w->nr_tasks;
-	w->tasks[j].named = false;
+	w->tasks[j].name[0] = '\0';
 	*added = true;
 	return &w->tasks[j];
 }
@@ -335,8 +335,8 @@ static struct task_key *task_find(struct perfetto_out *w, const struct task_key 
 /*
  * A process track: Perfetto's ProcessDescriptor with the real pid, so a
  * merged device trace's process of that pid holds it. The name is its
- * leader's comm, written (again, same uuid) once the leader is seen: a
- * thread's comm is not its process's name.
+ * leader's comm, written (again, same uuid) once the leader is seen and
+ * whenever its comm changes (exec): a thread's comm is not its process's name.
  */
 static void process_track(struct perfetto_out *w, __u64 ts, __u32 n, __s32 tgid, const char *name)
 {
@@ -390,9 +390,11 @@ static int thread_of(struct perfetto_out *w, const struct fs_decision_row *r, __
 	if (!(pk = task_find(w, &pkey, &added)))
 		return -1;
 	bool leader = r->pid == r->tgid;
-	if (added || (leader && !pk->named))
+	/* a leader that exec()s gets a new comm (a new thread key): the process takes it as its name */
+	if (added || (leader && strncmp(pk->name, key.comm, FS_COMM_LEN)))
 		process_track(w, r->ts_ns, pk->n, r->tgid, leader ? key.comm : NULL);
-	pk->named |= leader;
+	if (leader)
+		memcpy(pk->name, key.comm, FS_COMM_LEN);
 	thread_track(w, r->ts_ns, *n, pk->n, r->pid, r->tgid, key.comm);
 	return 0;
 }
