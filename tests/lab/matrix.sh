@@ -160,7 +160,7 @@ for series in $want; do
 		lost=$(sed -n 's/^collector fallback: //p' "$o/live.err" | head -n 1)
 		if [ "$loaded" = "$wanted" ] && [ -z "$lost" ]; then
 			pass "$row: $loaded of $wanted programs loaded, start-up $start s"
-		elif [ "$loaded" = $((wanted - 1)) ] && echo "$lost" | grep -qE '^select_task_rq_fair not in BTF|^no fentry .*(\(attach: not supported\)|: not supported by this kernel)'; then
+		elif [ "$loaded" = $((wanted - 1)) ] && echo "$lost" | grep -qE '^select_task_rq_fair not in BTF|^no fentry .*(\(attach: not supported\)|: not supported by this)'; then
 			# What the kernel cannot do, not a refused program: Debian's 5.10 BTF has no
 			# select_task_rq_fair; arm64 before ftrace direct calls has no fentry trampoline
 			# (ENOTSUPP at attach, as live_env.c's fs_fentry_refusal() words it).
