@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Outputs never overwrite an input or each other; output files appear complete or not at all. */
 #include <dirent.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test.h"
@@ -273,5 +275,47 @@ FS_TEST(out_file_errors)
 	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), -1);
 	EXPECT_STR(err, "d/out.csv: write failed: No such file or directory");
 	EXPECT_EQ(entries(), 0);
+	done();
+}
+
+/*
+ * A signal that ends the process removes the temporary names still open
+ * (out_cleanup.c) and still ends it by that signal; an ignored one stays
+ * ignored, and a name already renamed into place stays.
+ */
+FS_TEST(out_file_signal_removes_tmp)
+{
+	struct fs_out_file o, done_o;
+	char err[512] = "";
+	int status = 0;
+	pid_t pid;
+
+	in_tmp();
+	signal(SIGHUP, SIG_IGN);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		if (fs_out_open(&done_o, "done.csv", err, sizeof(err)) || fs_out_commit(&done_o, err, sizeof(err)) ||
+		    fs_out_open(&o, "open.csv", err, sizeof(err)) || entries() != 2)
+			_exit(3);
+		fputs("half a file", o.f);
+		raise(SIGHUP); /* ignored: the process goes on */
+		raise(SIGTERM);
+		_exit(4);
+	}
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	EXPECT_EQ(access("open.csv", F_OK), -1);
+	EXPECT_EQ(access("done.csv", F_OK), 0);
+	EXPECT_EQ(entries(), 1);
+	/* an ignored signal stays ignored in this process too */
+	{
+		struct sigaction sa;
+		ASSERT_TRUE(fs_out_open(&o, "x.csv", err, sizeof(err)) == 0);
+		EXPECT_EQ(sigaction(SIGHUP, NULL, &sa), 0);
+		EXPECT_TRUE(sa.sa_handler == SIG_IGN);
+		fs_out_abort(&o);
+	}
 	done();
 }

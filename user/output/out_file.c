@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gzip_stream.h"
+#include "out_cleanup.h"
 #include "out_file.h"
 
 bool fs_out_is_gz(const char *path)
@@ -211,8 +212,11 @@ int fs_out_advance(struct fs_out_file *o, const char *text, size_t len)
 	return fwrite(text, 1, len, o->f) == len ? 0 : -1;
 }
 
+/* After the temporary name is renamed or removed: nothing left for a signal to remove. */
 static void release(struct fs_out_file *o)
 {
+	fs_out_cleanup_drop(o->cleanup);
+	o->cleanup = 0;
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
@@ -244,57 +248,49 @@ static int open_fd(struct fs_out_file *o, int fd, char *err, size_t errlen)
 }
 
 /*
- * The final name's last component is never followed: a link there is
- * replaced by the rename, or refused when what it points to is not a
- * regular file (link_refused()).
+ * A FIFO, a terminal, /dev/null named directly: written in place (no rename
+ * possible, nothing to protect). 1 when path is not one (it is created
+ * under a temporary name instead), 0 when open, -1 with err.
  */
-int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, char *err, size_t errlen)
+static int open_in_place(struct fs_out_file *o, const char *path, bool gz, char *err, size_t errlen)
 {
-	char copy1[PATH_MAX], copy2[PATH_MAX];
-	bool gz = !(how & FS_OUT_PLAIN) && fs_out_is_gz(path);
 	struct stat st;
-	int fd = -1;
+	int fd;
 
-	memset(o, 0, sizeof(*o));
-	if (strlen(path) >= sizeof(copy1)) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENAMETOOLONG));
-		return -1;
+	if (lstat(path, &st) || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		return 1;
+	/*
+	 * O_NOFOLLOW: a link put there since lstat() is not followed either
+	 * (ELOOP); a regular file put there is replaced by the rename instead.
+	 */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		close(fd);
+		return 1;
 	}
-	int own = fs_out_fd_of(path);
-
-	o->path = strdup(own == STDOUT_FILENO ? "stdout" : own == STDERR_FILENO ? "stderr" : path);
-	if (!o->path)
-		goto nomem;
-	if (own >= 0)
-		return open_fd(o, own, err, errlen);
-	if (link_refused(path, err, errlen)) {
+	o->f = fd < 0 ? NULL : stream(o, fd, gz);
+	if (!o->f) {
+		snprintf(err, errlen, "%s: cannot create: %s", path,
+			 errno == ELOOP ? "a symbolic link put there meanwhile: not followed" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		release(o);
 		return -1;
 	}
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		/*
-		 * A FIFO, a terminal, /dev/null: no rename possible, nothing to
-		 * protect. O_NOFOLLOW: a link put there since lstat() is not
-		 * followed either; a regular file put there is replaced below.
-		 */
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
-			close(fd);
-			fd = -1;
-		} else {
-			o->f = fd < 0 ? NULL : stream(o, fd, gz);
-			if (!o->f) {
-				snprintf(err, errlen, "%s: cannot create: %s", path,
-					 errno == ELOOP ? "a symbolic link put there meanwhile: not followed" :
-					 strerror(errno));
-				if (fd >= 0)
-					close(fd);
-				release(o);
-				return -1;
-			}
-			return 0;
-		}
-	}
+	return 0;
+}
+
+/*
+ * A new file under a temporary name: hidden, next to the final name (a
+ * rename never crosses file systems), named after it; O_EXCL: a new file of
+ * ours, never one (or a link) someone put under that name. Kept for removal
+ * should a signal end the process before it is renamed (out_cleanup.h).
+ */
+static int open_tmp(struct fs_out_file *o, const char *path, bool gz, char *err, size_t errlen)
+{
+	char copy1[PATH_MAX], copy2[PATH_MAX];
+	int fd = -1;
+
 	strcpy(copy1, path);
 	strcpy(copy2, path);
 	const char *dir = dirname(copy1), *base = basename(copy2);
@@ -302,11 +298,6 @@ int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, ch
 	o->tmp = malloc(tlen);
 	if (!o->tmp)
 		goto nomem;
-	/*
-	 * Hidden, next to the final name (a rename never crosses file systems),
-	 * named after it; O_EXCL: a new file of ours, never one (or a link)
-	 * someone put under that name.
-	 */
 	for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -321,26 +312,63 @@ int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, ch
 		release(o);
 		return -1;
 	}
+	o->cleanup = fs_out_cleanup_keep(o->tmp);
 	o->f = stream(o, fd, gz);
 	if (!o->f) {
 		close(fd);
 		unlink(o->tmp);
 		goto nomem;
 	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENOMEM));
+	release(o);
+	return -1;
+}
+
+/*
+ * The final name's last component is never followed: a link there is
+ * replaced by the rename, or refused when what it points to is not a
+ * regular file (link_refused()).
+ */
+int fs_out_open_as(struct fs_out_file *o, const char *path, unsigned int how, char *err, size_t errlen)
+{
+	bool gz = !(how & FS_OUT_PLAIN) && fs_out_is_gz(path);
+	int own = fs_out_fd_of(path), rc;
+
+	memset(o, 0, sizeof(*o));
+	if (strlen(path) >= PATH_MAX) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	o->path = strdup(own == STDOUT_FILENO ? "stdout" : own == STDERR_FILENO ? "stderr" : path);
+	if (!o->path) {
+		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENOMEM));
+		return -1;
+	}
+	if (own >= 0)
+		return open_fd(o, own, err, errlen);
+	if (link_refused(path, err, errlen)) {
+		release(o);
+		return -1;
+	}
+	rc = open_in_place(o, path, gz, err, errlen);
+	if (rc <= 0)
+		return rc;
+	if (open_tmp(o, path, gz, err, errlen))
+		return -1;
 	if (how & FS_OUT_NOW) { /* under its name from the start; the rename replaces a link, never follows it */
 		if (rename(o->tmp, path)) {
 			snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 			fs_out_abort(o);
 			return -1;
 		}
+		fs_out_cleanup_drop(o->cleanup);
+		o->cleanup = 0;
 		free(o->tmp);
 		o->tmp = NULL;
 	}
 	return 0;
-nomem:
-	snprintf(err, errlen, "%s: cannot create: %s", path, strerror(ENOMEM));
-	release(o);
-	return -1;
 }
 
 int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen)

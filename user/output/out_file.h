@@ -64,6 +64,7 @@ struct fs_out_file {
 	struct fs_gzip *gz; /* a .gz's compressor, for fs_out_room() */
 	bool direct;  /* f was flushed for fs_out_room() */
 	bool std;     /* f is stdout or stderr: flushed, never closed */
+	int cleanup;  /* tmp's handle for removal on a signal (out_cleanup.h), 0 if none */
 };
 
 /*

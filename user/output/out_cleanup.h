@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Temporary output names (out_file.c) removed when a signal ends the
+ * process: Ctrl-C or a kill during a replay would otherwise leave a hidden
+ * ".NAME.XXXXXX.tmp" in what is often a shared directory (issue 33). At the
+ * first name kept, a handler is installed for SIGHUP, SIGINT, SIGTERM and
+ * SIGPIPE where their action is still the default: it removes the names
+ * still kept, then lets the signal end the process as before. A command
+ * with handlers of its own (live ends its run on them and completes its
+ * files) keeps them.
+ */
+#ifndef FEECSCOPE_OUT_CLEANUP_H
+#define FEECSCOPE_OUT_CLEANUP_H
+
+/*
+ * Keep tmp for removal on such a signal: a handle > 0 for
+ * fs_out_cleanup_drop(), 0 when it is not kept (too long, or more names than
+ * a process is expected to write; each is still removed on every other path).
+ */
+int fs_out_cleanup_keep(const char *tmp);
+/* The name is gone (renamed or removed): no longer removed on a signal. 0 is ignored. */
+void fs_out_cleanup_drop(int handle);
+
+#endif /* FEECSCOPE_OUT_CLEANUP_H */
