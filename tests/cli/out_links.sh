@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Outputs written as root never follow a link planted in a shared directory
-# (issue 33): a name that is a symbolic link to what is not a regular file is
-# refused (exit 2, one line naming the link and its target, nothing written,
-# no temporary file left); a link to a regular file is replaced, its target
-# untouched; a FIFO or /dev/null named directly is written in place, and the
-# names of the process's own descriptors (-, /dev/stdout, /dev/fd/N) write
-# to that descriptor. The links are made in this suite's own directory, so
-# fs.protected_symlinks does not decide anything here.
+# (issue 33), for every output option of replay, report, em and live:
+#  - a name that is a symbolic link to what is not a regular file (a FIFO,
+#    /dev/null, a directory, through a chain of links) is refused: exit 2,
+#    one line naming the link and its target, nothing written anywhere, no
+#    temporary file left;
+#  - a link to a regular file, or a dangling one, is replaced by a regular
+#    file, and the link's target is untouched (or not created);
+#  - a FIFO or /dev/null named directly gets the output, byte for byte what
+#    a regular file gets; '-', /dev/stdout and >(command) write to that
+#    descriptor;
+#  - no temporary name is left when a later output cannot be opened, nor when
+#    SIGTERM, SIGINT or SIGHUP ends the process; an ignored signal stays
+#    ignored.
+# FIFOs are read by a background reader with a timeout and every command that
+# may block on one runs under a timeout, so a wrong implementation fails here
+# rather than hangs. The links are made in this suite's own directory, so
+# fs.protected_symlinks decides nothing. live is run only where it refuses
+# before loading anything (tests/live/ writes its files for real).
 . "$(dirname "$0")/../lib.sh"
 F=$(realpath "$FS_FIXTURES/replay")
 FEECSCOPE=$(realpath "$FEECSCOPE")
@@ -15,91 +26,195 @@ cp "$F/pixel4.csv" in.csv
 "$FEECSCOPE" replay in.csv --em pixel4 --convert-record in.fsr >/dev/null 2>&1
 mkfifo fifo
 ln -s fifo link.out
+ln -s link.out chain.link
 ln -s /dev/null null.link
-mkdir adir
+mkdir adir sub
 ln -s adir dir.link
+ln -s ../fifo sub/up.link
 
-# no_tmp: no temporary output name is left in this directory
-no_tmp() { [ -z "$(ls -A | grep '\.tmp$')" ]; }
-
+# fs CMD...: feecscope under a timeout (a wrong open of a FIFO blocks)
+fs() { timeout 20 "$FEECSCOPE" "$@"; }
+# no_tmp: no temporary output name is left in this directory or sub/
+no_tmp() { [ -z "$(ls -A . sub | grep '\.tmp$')" ]; }
 # fifo_reader FILE: read the FIFO into FILE in the background, for at most 10 s
 fifo_reader() { timeout 10 cat fifo >"$1" & reader=$!; }
 # fifo_end: end the reader (a writer that writes nothing gives it its EOF), then wait for it
 fifo_end() { timeout 2 bash -c ': >fifo' 2>/dev/null; wait $reader 2>/dev/null; }
+# one_line FILE RE: FILE holds one line matching RE, and at most the usage hint besides
+one_line() { [ "$(grep -Ec "$2" "$1")" -eq 1 ] && [ -z "$(grep -Ev "$2|^try 'feecscope [a-z]+ --help'$" "$1")" ]; }
 
-# --- a link to a FIFO, a device or a directory: refused, nothing written -----
-for cmd in "replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json" \
-	"replay in.fsr --summary" "replay in.fsr --perfetto" "replay in.fsr --convert-csv" \
-	"replay in.csv --em pixel4 --convert-record" "report in.fsr --json" "report in.fsr --csv" \
-	"em --em pixel4 --save" "live -d 1 --record" "live -d 1 --csv" "live -d 1 --perfetto"; do
+# Every output option (the path follows the option).
+CMDS=("replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json"
+	"replay in.fsr --summary" "replay in.fsr --perfetto" "replay in.fsr --convert-csv"
+	"replay in.csv --em pixel4 --convert-record" "report in.fsr --json" "report in.fsr --csv"
+	"em --em pixel4 --save")
+LIVE=("live -d 1 --record" "live -d 1 --csv" "live -d 1 --json" "live -d 1 --summary" "live -d 1 --perfetto")
+
+# --- a link to a FIFO: refused, the FIFO receives nothing ----------------------
+ln -s fifo gz.link.gz # a .gz name goes through the same opener
+for cmd in "${CMDS[@]}" "${LIVE[@]}" "replay in.fsr --json GZ"; do
+	name=link.out
+	[ "${cmd% GZ}" != "$cmd" ] && { cmd=${cmd% GZ}; name=gz.link.gz; }
 	fifo_reader got.fifo
 	# shellcheck disable=SC2086 # the command's words
-	"$FEECSCOPE" $cmd link.out >out 2>err
+	fs $cmd $name >out 2>err
 	rc=$?
 	fifo_end
 	opt=$(echo "$cmd" | awk '{ print $NF }')
-	[ $rc -eq 2 ] && [ "$(wc -l <err)" -le 2 ] &&
-		grep -Eq "^feecscope [a-z]+: $opt link.out: a symbolic link to fifo \(a FIFO\): not followed, nothing written$" err &&
-		[ ! -s got.fifo ] && [ ! -s out ] && no_tmp && [ -p fifo ] && [ -L link.out ] &&
-		pass "$cmd LINK-TO-FIFO: exit 2 naming the link and its target, the FIFO gets nothing" ||
-		fail "$cmd LINK-TO-FIFO" "exit $rc, $(wc -c <got.fifo) bytes in the FIFO: $(head -c 300 err)"
+	one_line err "^feecscope [a-z]+: $opt $name: a symbolic link to fifo \(a FIFO\): not followed, nothing written$" &&
+		[ $rc -eq 2 ] && [ ! -s got.fifo ] && [ ! -s out ] && no_tmp && [ -p fifo ] && [ -L $name ] &&
+		pass "$cmd $name (LINK TO A FIFO): exit 2, one line naming link and target, FIFO gets nothing" ||
+		fail "$cmd $name (LINK TO A FIFO)" "exit $rc, $(wc -c <got.fifo) bytes in the FIFO: $(head -c 300 err)"
 done
-"$FEECSCOPE" replay in.fsr --csv null.link >out 2>err
+
+# --- other links to what is not a regular file ---------------------------------
+fifo_reader got.fifo
+fs replay in.fsr --csv chain.link >out 2>err
 rc=$?
-[ $rc -eq 2 ] && grep -q '^feecscope replay: --csv null.link: a symbolic link to /dev/null (a character device): not followed' err &&
-	pass "a link to /dev/null is refused too (exit 2)" || fail "link to /dev/null" "exit $rc: $(head -c 300 err)"
-"$FEECSCOPE" replay in.fsr --json dir.link >out 2>err
+fifo_end
+[ $rc -eq 2 ] && one_line err '^feecscope replay: --csv chain.link: a symbolic link to link.out \(a FIFO\): not followed' &&
+	[ ! -s got.fifo ] && no_tmp && pass "a chain of links to a FIFO is refused, the FIFO gets nothing" ||
+	fail "chain of links" "exit $rc, $(wc -c <got.fifo) bytes: $(head -c 300 err)"
+fifo_reader got.fifo
+fs replay in.fsr --json sub/up.link >out 2>err
 rc=$?
-[ $rc -eq 2 ] && grep -q '^feecscope replay: --json dir.link: a symbolic link to adir (a directory): not followed' err &&
-	[ -z "$(ls -A adir)" ] && pass "a link to a directory is refused (exit 2)" || fail "link to a directory" "exit $rc: $(head -c 300 err)"
-# refused before anything is written: an output named before the bad one is not created either
-"$FEECSCOPE" replay in.fsr --csv first.csv --json link.out >out 2>err
+fifo_end
+[ $rc -eq 2 ] && one_line err '^feecscope replay: --json sub/up.link: a symbolic link to \.\./fifo \(a FIFO\): not followed' &&
+	[ ! -s got.fifo ] && no_tmp && pass "a link in another directory to a FIFO is refused" ||
+	fail "link in sub/" "exit $rc, $(wc -c <got.fifo) bytes: $(head -c 300 err)"
+for cmd in "replay in.fsr --csv" "em --em pixel4 --save" "report in.fsr --json"; do
+	# shellcheck disable=SC2086 # the command's words
+	fs $cmd null.link >out 2>err
+	rc=$?
+	opt=$(echo "$cmd" | awk '{ print $NF }')
+	[ $rc -eq 2 ] && one_line err "^feecscope [a-z]+: $opt null.link: a symbolic link to /dev/null \(a character device\): not followed" &&
+		[ -L null.link ] && [ -c /dev/null ] && no_tmp && pass "$cmd: a link to /dev/null is refused (exit 2)" ||
+		fail "$cmd: link to /dev/null" "exit $rc: $(head -c 300 err)"
+done
+fs replay in.fsr --json dir.link >out 2>err
 rc=$?
-[ $rc -eq 2 ] && [ ! -e first.csv ] && no_tmp && pass "an output before the refused one is not written" ||
+[ $rc -eq 2 ] && one_line err '^feecscope replay: --json dir.link: a symbolic link to adir \(a directory\): not followed' &&
+	[ -z "$(ls -A adir)" ] && pass "a link to a directory is refused (exit 2), nothing written in it" ||
+	fail "link to a directory" "exit $rc: $(head -c 300 err)"
+# refused before anything is written: an output named before the refused one is not created
+fifo_reader got.fifo
+fs replay in.fsr --csv first.csv --json link.out --perfetto last.pftrace >out 2>err
+rc=$?
+fifo_end
+[ $rc -eq 2 ] && [ ! -e first.csv ] && [ ! -e last.pftrace ] && [ ! -s got.fifo ] && no_tmp &&
+	pass "the other outputs of a refused run are not written either" ||
 	fail "other outputs after a refusal" "exit $rc: $(ls -A | tr '\n' ' ')"
 
 # --- a FIFO, /dev/null, stdout named directly: written in place ----------------
-"$FEECSCOPE" replay in.fsr --csv file.csv >/dev/null 2>&1
+for cmd in "${CMDS[@]}"; do
+	rm -f file.out
+	# shellcheck disable=SC2086 # the command's words
+	fs $cmd file.out >/dev/null 2>&1
+	fifo_reader got.fifo
+	# shellcheck disable=SC2086
+	fs $cmd fifo >/dev/null 2>err
+	rc=$?
+	wait $reader
+	[ $rc -eq 0 ] && [ -s file.out ] && cmp -s got.fifo file.out && [ -p fifo ] && no_tmp &&
+		pass "$cmd fifo (A FIFO NAMED DIRECTLY): gets the bytes a file gets" ||
+		fail "$cmd fifo (direct FIFO)" "exit $rc, $(wc -c <got.fifo) bytes vs $(wc -c <file.out): $(head -c 300 err)"
+	# shellcheck disable=SC2086
+	fs $cmd /dev/null >/dev/null 2>err
+	rc=$?
+	[ $rc -eq 0 ] && [ -c /dev/null ] && pass "$cmd /dev/null: written, still a character device" ||
+		fail "$cmd /dev/null" "exit $rc: $(head -c 300 err)"
+	# shellcheck disable=SC2086
+	fs $cmd - >dash.out 2>err
+	rc=$?
+	[ $rc -eq 0 ] && cmp -s dash.out file.out && [ ! -e ./- ] && pass "$cmd -: stdout gets the bytes a file gets" ||
+		fail "$cmd -" "exit $rc: $(head -c 300 err)"
+done
+fs replay in.fsr --csv file.csv >/dev/null 2>&1
 fifo_reader got.fifo
-"$FEECSCOPE" replay in.fsr --csv fifo >/dev/null 2>err
+fs replay in.fsr --csv fifo --json /dev/null --summary /dev/null --perfetto /dev/null >/dev/null 2>err
 rc=$?
 wait $reader
-[ $rc -eq 0 ] && cmp -s got.fifo file.csv && pass "a FIFO named directly gets the output" ||
-	fail "direct FIFO" "exit $rc, $(wc -c <got.fifo) bytes: $(head -c 300 err)"
-check "/dev/null takes every output" "$FEECSCOPE" replay in.fsr --csv /dev/null --json /dev/null \
-	--summary /dev/null --perfetto /dev/null
-check "em --save /dev/null" "$FEECSCOPE" em --em pixel4 --save /dev/null
-[ -c /dev/null ] && pass "/dev/null is still a character device" || fail "/dev/null" "$(ls -l /dev/null)"
-"$FEECSCOPE" replay in.fsr --json /dev/stdout >std.json 2>err
+[ $rc -eq 0 ] && cmp -s got.fifo file.csv && pass "a FIFO and /dev/null in one run" ||
+	fail "FIFO with /dev/null" "exit $rc: $(head -c 300 err)"
+fs replay in.fsr --json /dev/stdout >std.json 2>err
 rc=$?
 [ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' std.json && [ -L /dev/stdout ] &&
 	pass "--json /dev/stdout writes to stdout (a regular file here), /dev/stdout stays a link" ||
 	fail "--json /dev/stdout" "exit $rc: $(head -c 300 err)"
-"$FEECSCOPE" replay in.fsr --csv >(cat >subst.csv) >/dev/null 2>err
+fs replay in.fsr --csv >(cat >subst.csv) >/dev/null 2>err
 rc=$?
-sleep 0.5
+for _ in $(seq 50); do cmp -s subst.csv file.csv && break; sleep 0.1; done # cat ends on its own time
 [ $rc -eq 0 ] && cmp -s subst.csv file.csv && pass "--csv >(command): the pipe gets the CSV" ||
 	fail "--csv >(command)" "exit $rc: $(head -c 300 err)"
 
-# --- a link to a regular file: replaced by a regular file, its target untouched
+# --- a link to a regular file, or to nothing: replaced, the target untouched ---
 echo "the target" >target.txt
-for cmd in "replay in.fsr --csv" "replay in.fsr --json" "replay in.fsr --perfetto" \
-	"replay in.csv --em pixel4 --convert-record" "report in.fsr --csv" "em --em pixel4 --save"; do
-	rm -f reg.link; ln -s target.txt reg.link
+for cmd in "${CMDS[@]}"; do
+	rm -f reg.link dangling.link nowhere.txt
+	ln -s target.txt reg.link
+	ln -s nowhere.txt dangling.link
 	# shellcheck disable=SC2086 # the command's words
-	"$FEECSCOPE" $cmd reg.link >/dev/null 2>err
+	fs $cmd reg.link >/dev/null 2>err
 	rc=$?
 	[ $rc -eq 0 ] && [ -f reg.link ] && [ ! -L reg.link ] && [ -s reg.link ] &&
 		[ "$(cat target.txt)" = "the target" ] && no_tmp &&
-		pass "$cmd LINK-TO-FILE: the link replaced by a regular file, its target untouched" ||
-		fail "$cmd LINK-TO-FILE" "exit $rc: $(head -c 300 err)"
+		pass "$cmd reg.link (LINK TO A FILE): replaced by a regular file, its target untouched" ||
+		fail "$cmd reg.link (LINK TO A FILE)" "exit $rc: $(head -c 300 err)"
+	# shellcheck disable=SC2086
+	fs $cmd dangling.link >/dev/null 2>err
+	rc=$?
+	[ $rc -eq 0 ] && [ -f dangling.link ] && [ ! -L dangling.link ] && [ -s dangling.link ] &&
+		[ ! -e nowhere.txt ] && no_tmp &&
+		pass "$cmd dangling.link: replaced by a regular file, nothing created where it pointed" ||
+		fail "$cmd dangling.link" "exit $rc: $(head -c 300 err)"
 done
-rm -f dangling.link; ln -s nowhere.txt dangling.link
-"$FEECSCOPE" replay in.fsr --csv dangling.link >/dev/null 2>err
+
+# --- no temporary name left when a later output fails ---------------------------
+fs replay in.fsr --csv made.csv --json nodir/x.json >/dev/null 2>err
 rc=$?
-[ $rc -eq 0 ] && [ -f dangling.link ] && [ ! -L dangling.link ] && [ ! -e nowhere.txt ] &&
-	pass "a dangling link is replaced; nothing is created where it pointed" ||
-	fail "dangling link" "exit $rc: $(head -c 300 err)"
+[ $rc -ne 0 ] && [ ! -e made.csv ] && no_tmp && grep -q 'nodir/x.json: cannot create' err &&
+	pass "an output that cannot be created: the one opened before it leaves no temporary file" ||
+	fail "later output fails" "exit $rc: $(ls -A | tr '\n' ' ') $(head -c 200 err)"
+
+# --- ... nor when a signal ends the process ---------------------------------------
+# --csv's temporary file is created, then the --json FIFO's open blocks (no reader):
+# the signal comes while the temporary file exists.
+# blocked_run SIG [ignore]: start that run (SIGINT back to its default action, as an
+# interactive shell leaves it; "ignore": SIG ignored, as nohup does; an alarm, kept
+# across exec, ends it in 20 s if nothing else does), wait for its temporary file,
+# send SIG; pid in $run
+blocked_run() {
+	rm -f sig.csv .sig.csv.*.tmp # one a wrong implementation left would be taken for this run's
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+if sys.argv[1] == "ignore":
+    signal.signal(getattr(signal, "SIG" + sys.argv[2]), signal.SIG_IGN)
+signal.alarm(20)
+os.execv(sys.argv[3], sys.argv[3:])' "${2:-keep}" "$1" \
+		"$FEECSCOPE" replay in.fsr --csv sig.csv --json fifo >/dev/null 2>sig.err &
+	run=$!
+	for _ in $(seq 100); do ls -A | grep -q '^\.sig\.csv\..*\.tmp$' && break; sleep 0.1; done
+	ls -A | grep -q '^\.sig\.csv\..*\.tmp$' || echo "    no temporary file seen before SIG$1"
+	kill -"$1" $run
+}
+for sig in TERM INT HUP; do
+	blocked_run $sig
+	wait $run 2>/dev/null
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	[ $rc -eq $want ] && [ ! -e sig.csv ] && no_tmp &&
+		pass "SIG$sig while a temporary file exists: it is removed, the process ends by SIG$sig" ||
+		fail "SIG$sig" "exit $rc (want $want): $(ls -A | tr '\n' ' ') $(head -c 200 sig.err)"
+done
+blocked_run HUP ignore
+fifo_reader got.fifo
+wait $run 2>/dev/null
+rc=$?
+wait $reader
+[ $rc -eq 0 ] && [ -s sig.csv ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' got.fifo && no_tmp &&
+	pass "an ignored SIGHUP stays ignored: the run completes its files" ||
+	fail "ignored SIGHUP" "exit $rc: $(head -c 200 sig.err)"
+
 "$FEECSCOPE" replay in.csv --em pixel4 --convert-record rec.fsr.gz >/dev/null 2>err
 check "--convert-record to a .gz name writes a recording (not gzip) that replays" \
 	"$FEECSCOPE" replay rec.fsr.gz
