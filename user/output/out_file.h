@@ -13,6 +13,9 @@
  *    root and its outputs go to shared directories), and "-" and the names
  *    of the process's own descriptors write to that descriptor. A name
  *    ending in ".gz" gets gzip-compressed bytes (fclose ends the member).
+ *    A dangling link is replaced like one to a regular file: the rename
+ *    never follows it, so refusing it would protect nothing. A signal that
+ *    ends the process removes the temporary names (out_cleanup.h).
  */
 #ifndef FEECSCOPE_OUT_FILE_H
 #define FEECSCOPE_OUT_FILE_H
