@@ -35,13 +35,13 @@ ln -s ../fifo sub/up.link
 # fs CMD...: feecscope under a timeout (a wrong open of a FIFO blocks)
 fs() { timeout 20 "$FEECSCOPE" "$@"; }
 # no_tmp: no temporary output name is left in this directory or sub/
-no_tmp() { [ -z "$(ls -A . sub | grep '\.tmp$')" ]; }
+no_tmp() { ! compgen -G '.*.tmp' >/dev/null && ! compgen -G 'sub/.*.tmp' >/dev/null; }
 # fifo_reader FILE: read the FIFO into FILE in the background, for at most 10 s
 fifo_reader() { timeout 10 cat fifo >"$1" & reader=$!; }
 # fifo_end: end the reader (a writer that writes nothing gives it its EOF), then wait for it
 fifo_end() { timeout 2 bash -c ': >fifo' 2>/dev/null; wait $reader 2>/dev/null; }
 # one_line FILE RE: FILE holds one line matching RE, and at most the usage hint besides
-one_line() { [ "$(grep -Ec "$2" "$1")" -eq 1 ] && [ -z "$(grep -Ev "$2|^try 'feecscope [a-z]+ --help'$" "$1")" ]; }
+one_line() { [ "$(grep -Ec "$2" "$1")" -eq 1 ] && ! grep -Evq "$2|^try 'feecscope [a-z]+ --help'$" "$1"; }
 
 # Every output option (the path follows the option).
 CMDS=("replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json"
@@ -193,8 +193,8 @@ signal.alarm(20)
 os.execv(sys.argv[3], sys.argv[3:])' "${2:-keep}" "$1" \
 		"$FEECSCOPE" replay in.fsr --csv sig.csv --json fifo >/dev/null 2>sig.err &
 	run=$!
-	for _ in $(seq 100); do ls -A | grep -q '^\.sig\.csv\..*\.tmp$' && break; sleep 0.1; done
-	ls -A | grep -q '^\.sig\.csv\..*\.tmp$' || echo "    no temporary file seen before SIG$1"
+	for _ in $(seq 100); do compgen -G '.sig.csv.*.tmp' >/dev/null && break; sleep 0.1; done
+	compgen -G '.sig.csv.*.tmp' >/dev/null || fail "SIG$1 run" "no temporary file seen in 10 s: nothing to remove"
 	kill -"$1" $run
 }
 for sig in TERM INT HUP; do
