@@ -108,7 +108,7 @@ static int save(const char *path, const struct fs_em *em)
 		goto fail;
 	return FS_EXIT_OK;
 fail:
-	fprintf(stderr, "feecscope em: %s\n", err);
+	fs_cli_error("em", "%s", err);
 	return FS_EXIT_FAIL;
 }
 
@@ -148,7 +148,7 @@ int fs_cmd_em(int argc, char **argv)
 		{ spec, "--em", false }, { cpu_dir, "--cpu-capacity-dir", false }, { save_path, "--save", true },
 	};
 	if (fs_paths_check(io, 3, err, sizeof(err))) {
-		fprintf(stderr, "feecscope em: %s\n", err);
+		fs_cli_error(cli.cmd, "%s", err); /* no usage hint: the names, not the options, are wrong */
 		return FS_EXIT_USAGE;
 	}
 	int rc = fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err));

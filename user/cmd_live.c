@@ -167,7 +167,7 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	char err[512];
 
 	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err)))
-		return fs_cli_usage(cli.cmd, "%s", err), -1;
+		return fs_cli_error(cli.cmd, "%s", err), -1; /* exit 2; no usage hint: the names are wrong */
 	return 0;
 }
 

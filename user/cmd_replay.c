@@ -195,7 +195,8 @@ static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_c
 	char err[1024];
 
 	if (fs_paths_check(io, sizeof(io) / sizeof(io[0]), err, sizeof(err)))
-		return *exit_code = fs_cli_usage(cli.cmd, "%s", err), false;
+		/* exit 2; no usage hint: the names, not the options, are wrong */
+		return fs_cli_error(cli.cmd, "%s", err), *exit_code = FS_EXIT_USAGE, false;
 	return true;
 }
 

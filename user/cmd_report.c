@@ -249,7 +249,7 @@ int fs_cmd_report(int argc, char **argv)
 		int bad = fs_paths_check(io, (int)files.n + 2, cerr, sizeof(cerr));
 		free(io);
 		if (bad) {
-			fprintf(stderr, "feecscope report: %s\n", cerr);
+			fs_cli_error("report", "%s", cerr);
 			ret = FS_EXIT_USAGE;
 			goto out;
 		}
@@ -289,13 +289,13 @@ int fs_cmd_report(int argc, char **argv)
 		if (!paths[k])
 			continue;
 		if (fs_out_open(&of, paths[k], err, sizeof(err))) {
-			fprintf(stderr, "feecscope report: %s\n", err);
+			fs_cli_error("report", "%s", err);
 			ret = FS_EXIT_FAIL;
 			continue;
 		}
 		(k ? fs_many_print_csv : fs_many_print_json)(of.f, &m);
 		if (fs_out_commit(&of, err, sizeof(err))) {
-			fprintf(stderr, "feecscope report: %s\n", err);
+			fs_cli_error("report", "%s", err);
 			ret = FS_EXIT_FAIL;
 		}
 	}

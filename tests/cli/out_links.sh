@@ -40,8 +40,8 @@ no_tmp() { ! compgen -G '.*.tmp' >/dev/null && ! compgen -G 'sub/.*.tmp' >/dev/n
 fifo_reader() { timeout 10 cat fifo >"$1" & reader=$!; }
 # fifo_end: end the reader (a writer that writes nothing gives it its EOF), then wait for it
 fifo_end() { timeout 2 bash -c ': >fifo' 2>/dev/null; wait $reader 2>/dev/null; }
-# one_line FILE RE: FILE holds one line matching RE, and at most the usage hint besides
-one_line() { [ "$(grep -Ec "$2" "$1")" -eq 1 ] && ! grep -Evq "$2|^try 'feecscope [a-z]+ --help'$" "$1"; }
+# one_line FILE RE: FILE holds one message (wrapped at 80 columns) and it matches RE
+one_line() { [ "$(unwrap "$1" | wc -l)" -eq 1 ] && unwrap "$1" | grep -Eq "$2" && ! grep -q '.\{81\}' "$1"; }
 
 # Every output option (the path follows the option).
 CMDS=("replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json"

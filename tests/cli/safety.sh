@@ -20,7 +20,7 @@ expect_usage() {
 	local n=$1 re=$2; shift 2
 	"$@" >out 2>&1; local rc=$?
 	if [ $rc -ne 2 ]; then fail "$n" "exit $rc, want 2: $(head -c 200 out)"
-	elif ! grep -Eq -e "$re" out; then fail "$n" "message lacks /$re/: $(head -c 200 out)"
+	elif ! unwrap out | grep -Eq -e "$re"; then fail "$n" "message lacks /$re/: $(head -c 200 out)"
 	else pass "$n"; fi
 }
 expect_usage "replay IN --csv IN" '^feecscope replay: --csv in.csv: the input FILE: not overwritten$' \
