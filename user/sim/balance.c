@@ -112,9 +112,10 @@ void sim_migrate(struct sim *s, int ti, int dst)
  * CPU does only when no CPU of its group is idle, at its own (busy)
  * interval. update_sd_pick_busiest() then takes a misfit group when the
  * local group has spare capacity (group_has_spare), which
- * group_has_capacity() grants with fewer tasks than CPUs, or else when
- * the group's runnable_avg is at most and its utilization under its
- * capacity x 100 / imbalance_pct (117 at this level): a big CPU running a
+ * group_has_capacity() grants with fewer tasks than CPUs (not the case
+ * here: none of its CPUs is idle), or else when the group's runnable_avg
+ * is at most and its utilization under its capacity x 100 /
+ * imbalance_pct (117 at this level): a big CPU running a
  * light task has room, and the misfit (moved by active balance,
  * need_active_balance()'s migrate_misfit) queues behind that task. The
  * root domain's groups are taken to be the PDs (clusters).
@@ -122,7 +123,7 @@ void sim_migrate(struct sim *s, int ti, int dst)
 static bool busy_pd_takes_misfit(const struct sim *s, int d)
 {
 	const int pd = s->cpu[d].pd;
-	__u64 nr = 0, w = 0, util = 0, run = 0, cap = 0;
+	__u64 util = 0, run = 0, cap = 0;
 	int first = -1;
 
 	for (int x = 0; x < s->ncpu; x++) {
@@ -131,16 +132,12 @@ static bool busy_pd_takes_misfit(const struct sim *s, int d)
 		if (!s->cpu[x].nr)
 			return false; /* an idle CPU balances for the group, not d */
 		first = first < 0 ? x : first;
-		nr += (__u64)s->cpu[x].nr;
-		w++;
 		util += sim_cpu_util_cfs(s, x);
 		run += s->cpu[x].avg.runnable_avg;
 		cap += s->cpu[x].cap;
 	}
 	if (d != first)
 		return false;
-	if (nr < w)
-		return true;
 	if (cap * 117 < run * 100)
 		return false;
 	return cap * 100 > util * 117;
