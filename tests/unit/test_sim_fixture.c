@@ -70,15 +70,16 @@ static void check(const struct fs_em *em, const struct fs_sim_workload *wl, cons
 
 /*
  * What the rules reach on live.fsr (docs/simulation.md, "What it shows on
- * live.fsr"): the worst PD is big (cpu7), +51 % under DEVICE and +86 %
- * under LAB (the recording's physics); before the kernel's
- * select_idle_capacity() fallback, the first-bigger-CPU misfit push and the
- * root balance interval it was +61 % and +103 %. The bounds sit between,
- * so those rules fail them. Energy: within 10 % of the recording's CPU
+ * live.fsr"): the worst PD is big (cpu7), +50 % under DEVICE and +63 %
+ * under LAB (the recording's physics); before the PELT attach at the rq's
+ * present and the misfit pulled by a busy CPU with room it was +51 % and
+ * +86 %, before the kernel's select_idle_capacity() fallback, the
+ * first-bigger-CPU misfit push and the root balance interval +61 % and
+ * +103 %. The LAB bound sits between +63 and +86 %, so the older rules fail it. Energy: within 10 % of the recording's CPU
  * energy since that weights the PDs' OPPs by busy time (cpu_energy.h);
  * with the wall-time util samples it was +69 % / +80 %, outside the bound.
  * Overutilized wake-ups, LAB: the recording's 777 against the machine's
- * 850; with the flag cleared at every 8 ms balance (before the busy
+ * 878; with the flag cleared at every 8 ms balance (before the busy
  * interval, balance.c) the machine had 377. Held within 25 %.
  */
 FS_TEST(sim_selfcheck_on_live_fsr_holds_what_the_rules_reach)
@@ -97,7 +98,7 @@ FS_TEST(sim_selfcheck_on_live_fsr_holds_what_the_rules_reach)
 	EXPECT_TRUE(fabs((double)ou_lab - (double)rec_ou) <= 0.25 * (double)rec_ou);
 	EXPECT_EQ(cd.nr_pd, 3);
 	EXPECT_TRUE(fabs(cd.busy_worst_pct) <= 55.0);
-	EXPECT_TRUE(fabs(cl.busy_worst_pct) <= 90.0);
+	EXPECT_TRUE(fabs(cl.busy_worst_pct) <= 75.0);
 	/* LAB work is CPU time: the PDs' busy times add up to the recording's */
 	EXPECT_EQ_U64(cl.busy_sim_ns[0] + cl.busy_sim_ns[1] + cl.busy_sim_ns[2],
 		      cl.busy_obs_ns[0] + cl.busy_obs_ns[1] + cl.busy_obs_ns[2]);

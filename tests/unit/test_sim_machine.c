@@ -383,6 +383,56 @@ FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
 }
 
 /*
+ * A busy CPU's own balance pulls a misfit (kernel/sched/fair.c v5.7 - v6.12:
+ * should_we_balance() lets a busy CPU balance for its group when none of
+ * it is idle; update_sd_pick_busiest() takes the misfit group when the
+ * local group has spare capacity, group_has_capacity()). The 1+1 EM,
+ * DEVICE physics: A (util 10, 200 ms of work) runs on little from t0 and
+ * becomes a misfit at the tick of 52 ms, as in the burst test above. B,
+ * pinned to big, runs there from 50 to 70 ms (20 ms of work at capacity
+ * 1024 and fmax). The kicked idle balances (every tick: 2 ms, one tick)
+ * find no idle bigger CPU; the busy interval's balance (2 x 16 ms less a
+ * jiffy: 7 ticks, at 4, 32, 60, 88 ms) at 60 ms finds big running B with
+ * util about 200, under 1024 x 100 / 117: room. A is pushed there and
+ * queues behind B; little, now idle, pulls the waiting A straight back
+ * (newly idle: the kernel's migrate_task for a one-CPU busiest group).
+ * The kicked balance at 72 ms, big idle since B slept at 70, pushes A for
+ * good: two misfit pushes and one idle pull, A on little 0 .. 72 ms (36 ms
+ * of its work at half speed), the other 164 ms of work on big. With B at
+ * util 900 (above 875: no room) big is never taken busy: one push, at 72
+ * ms, the same busy times; that was the only outcome before this rule.
+ */
+FS_TEST(sim_busy_cpu_with_room_pulls_a_misfit_at_its_own_interval)
+{
+	const __u32 b_util[2] = { 10, 900 };
+	const __u64 pushes[2] = { 2, 1 }, pulls[2] = { 1, 0 };
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 100, 400);
+	for (int i = 0; i < 2; i++) {
+		struct fs_sim_workload wl;
+		struct fs_sim_result r;
+
+		fs_test_wl_init(&wl, 2, 2, 2, 1000 * MS);
+		wl.tasks[0].init_cpu = 0;
+		wl.tasks[0].init_util = wl.tasks[0].init_util_est = 10;
+		fs_test_wl_act(&wl, 0, 0, 200 * MS);
+		wl.tasks[1].init_cpu = 1;
+		wl.tasks[1].cpus_allowed = 0x2;
+		wl.tasks[1].init_util = wl.tasks[1].init_util_est = b_util[i];
+		fs_test_wl_act(&wl, 1, 50 * MS, 20 * MS);
+		fs_test_sim(&wl, &em, "v6.12", FS_SIM_DEVICE, &r);
+		EXPECT_EQ_U64(r.migrations_misfit, pushes[i]);
+		EXPECT_EQ_U64(r.migrations_newidle, pulls[i]);
+		EXPECT_EQ_U64(r.busy_ns[0], 72 * MS);
+		EXPECT_EQ_U64(r.busy_ns[1], 20 * MS + 164 * MS);
+		EXPECT_EQ_U64(r.task[0].acts_done, 1);
+		fs_sim_result_free(&r);
+		fs_test_wl_free(&wl);
+	}
+}
+
+/*
  * select_idle_sibling() while overutilized, on the 2+2 EM (little cpu0-1,
  * big cpu2-3): A, pinned to cpu0 with util 1000, keeps the root domain
  * overutilized. B (util_est 600: it fits no little CPU) wakes with prev

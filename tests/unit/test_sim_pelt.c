@@ -64,6 +64,35 @@ FS_TEST(sim_pelt_clock_scales_by_capacity_and_loses_idle_time)
 }
 
 /*
+ * A task migrated to a CPU whose PELT clock has just caught up with the
+ * task clock (it went idle at this instant, 30 ms behind) joins the rq at
+ * that clock: attach_entity_load_avg() after update_cfs_rq_load_avg() in
+ * update_load_avg() (v5.0 - v6.12). Its util stays 500 at the enqueue's
+ * update; joining at the rq's last update (10 ms) would decay it over the
+ * 30 ms jump as if it had slept there, to 269.
+ */
+FS_TEST(sim_pelt_migrated_task_joins_at_the_rqs_present)
+{
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	machine(&s, &em, &t, &st, "v6.12");
+	s.now = 40 * MS;
+	s.cpu[1].clock_pelt = 10 * MS;
+	s.cpu[1].avg.last_update_time = 10 * MS;
+	sim_idle_enter(&s, 1);
+	EXPECT_EQ_U64(sim_rq_clock_pelt(&s.cpu[1]), 40 * MS);
+	st.avg.util_avg = st.avg.runnable_avg = 500;
+	sim_attach(&s, 0, 1);
+	sim_task_pelt_update(&s, 0); /* the enqueue's blocked update */
+	EXPECT_EQ_U64(st.avg.util_avg, 500);
+	EXPECT_TRUE(st.avg.last_update_time + 1024 > 40 * MS);
+	EXPECT_EQ_U64(s.cpu[1].avg.util_avg, 500);
+}
+
+/*
  * util_est_update() at a sleep, ewma 400: a dequeued util of 500 raises
  * the ewma to 500 at once from v5.5 (v6.12), by a quarter before (v5.4:
  * (4 x 400 + 100) / 4 = 425, and _task_util_est() has bit 0 set: 501 is

@@ -76,13 +76,13 @@ void sim_balance_due(struct sim *s)
 
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		kick |= s->cpu[cpu].nr >= 2 || s->cpu[cpu].misfit;
-	s->balance_due = false;
+	s->balance_due = s->busy_due = false;
 	if (kick && s->ticks >= s->next_kick) {
 		s->balance_due = true;
 		s->next_kick = s->ticks + s->balance_ticks;
 	}
 	if (s->ticks >= s->next_busy) {
-		s->balance_due = true;
+		s->balance_due = s->busy_due = true;
 		s->next_busy = s->ticks + s->busy_balance_ticks;
 	}
 }
@@ -106,10 +106,50 @@ void sim_migrate(struct sim *s, int ti, int dst)
 }
 
 /*
+ * Whether a busy CPU balances the root domain for its PD and may pull a
+ * misfit there (v5.7 - v6.12 kernel/sched/fair.c). should_we_balance(): a
+ * group's first idle CPU balances for it, else its first CPU, so a busy
+ * CPU does only when no CPU of its group is idle, at its own (busy)
+ * interval. update_sd_pick_busiest() then takes a misfit group when the
+ * local group has spare capacity (group_has_spare), which
+ * group_has_capacity() grants with fewer tasks than CPUs (not the case
+ * here: none of its CPUs is idle), or else when the group's runnable_avg
+ * is at most and its utilization under its capacity x 100 /
+ * imbalance_pct (117 at this level): a big CPU running a
+ * light task has room, and the misfit (moved by active balance,
+ * need_active_balance()'s migrate_misfit) queues behind that task. The
+ * root domain's groups are taken to be the PDs (clusters).
+ */
+static bool busy_pd_takes_misfit(const struct sim *s, int d)
+{
+	const int pd = s->cpu[d].pd;
+	__u64 util = 0, run = 0, cap = 0;
+	int first = -1;
+
+	for (int x = 0; x < s->ncpu; x++) {
+		if (s->cpu[x].pd != pd)
+			continue;
+		if (!s->cpu[x].nr)
+			return false; /* an idle CPU balances for the group, not d */
+		first = first < 0 ? x : first;
+		util += sim_cpu_util_cfs(s, x);
+		run += s->cpu[x].avg.runnable_avg;
+		cap += s->cpu[x].cap;
+	}
+	if (d != first)
+		return false;
+	if (cap * 117 < run * 100)
+		return false;
+	return cap * 100 > util * 117;
+}
+
+/*
  * The CPU that pulls src's misfit: allowed, of higher capacity
  * (update_sd_pick_busiest() takes a misfit group only for a dst of greater
- * capacity) and less busy than src (a fully busy local group is balanced);
- * the idlest first, then the biggest, then the lowest id.
+ * capacity) and, at an idle balance, less busy than src (a fully busy
+ * local group is balanced); at a busy CPU's own balance also a busy CPU
+ * whose group has room (busy_pd_takes_misfit()). The idlest first, then
+ * the lowest id.
  */
 static int misfit_dst(const struct sim *s, int src)
 {
@@ -119,7 +159,9 @@ static int misfit_dst(const struct sim *s, int src)
 	for (int d = 0; d < s->ncpu; d++) {
 		const struct sim_cpu *x = &s->cpu[d];
 
-		if (x->cap <= c->cap || x->nr >= c->nr || !sim_allowed(s, c->q[0], d))
+		if (x->cap <= c->cap || !sim_allowed(s, c->q[0], d))
+			continue;
+		if (x->nr >= c->nr && !(s->busy_due && busy_pd_takes_misfit(s, d)))
 			continue;
 		if (best < 0 || x->nr < s->cpu[best].nr)
 			best = d;

@@ -84,12 +84,21 @@ void sim_task_pelt_update(struct sim *s, int ti)
 /*
  * attach_entity_load_avg() (v5.0 - v7.1): the task joins the cfs_rq's
  * period and clock, its sums rebuilt from its averages with the rq's
- * divider, and its averages added to the rq's.
+ * divider, and its averages added to the rq's. update_load_avg() brings
+ * the cfs_rq to its clock first (update_cfs_rq_load_avg(), then DO_ATTACH;
+ * v5.0 - v6.12 kernel/sched/fair.c), and a migrated task has no
+ * last_update_time to age from (migrate_task_rq_fair() zeroes it): it joins
+ * at the rq's present. That matters when the rq's PELT clock has just
+ * jumped to the task clock because the CPU went idle at this instant
+ * (update_idle_rq_clock_pelt()): joining at the rq's last update would
+ * decay the task over that jump at its next update, as if it had slept.
  */
 void sim_attach(struct sim *s, int ti, int cpu)
 {
 	struct sim_task *t = &s->task[ti];
 	struct fs_pelt_avg *rq = &s->cpu[cpu].avg;
+
+	sim_rq_pelt_update(s, cpu);
 	const __u32 divider = fs_pelt_divider(rq);
 
 	t->avg.last_update_time = rq->last_update_time;

@@ -84,6 +84,7 @@ struct sim {
 	__u64 busy_balance_ticks;   /* a busy CPU's root balance interval in ticks (balance.c) */
 	__u64 next_kick, next_busy; /* the tick from which the next kicked / busy root balance is due */
 	bool balance_due;        /* this tick balances the root domain */
+	bool busy_due;           /* ... at a busy CPU's own interval: busy CPUs balance too (balance.c) */
 	unsigned __int128 energy_x;
 	struct fs_sim_result *r;
 	struct fs_wakeup w;      /* the landscape handed to feec */
