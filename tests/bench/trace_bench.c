@@ -122,7 +122,7 @@ static int run(const char *what, read_fn rd, const char *path, const struct fs_e
 		best_wl = r > best_wl ? r : best_wl;
 		fs_sim_workload_free(&wl);
 	}
-	printf("%-12s %10llu events  read %6.2f M events/s  into the workload %6.2f M events/s\n", what,
+	printf("%-11s %9llu events  read %5.2f M/s  into the workload %5.2f M/s\n", what,
 	       (unsigned long long)st.events, best_read / 1e6, best_wl / 1e6);
 	if (stp)
 		*stp = st;
@@ -151,7 +151,7 @@ static int dat_open(const char *path, const struct fs_trace_stats *all, double b
 	}
 	double whole = (double)all->events / best_read;
 
-	printf("trace.dat    open alone %6.1f ms (%2.0f%% of the read); the records after it %6.2f M events/s\n",
+	printf("trace.dat   open alone %5.1f ms (%2.0f%% of the read); records after it %5.2f M/s\n",
 	       best * 1e3, 100 * best / whole, whole > best ? (double)all->events / (whole - best) / 1e6 : 0);
 	return 0;
 }
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace_bench: pixel4: %s\n", err);
 		return 1;
 	}
-	printf("trace import, one thread's CPU time, best of 3 (pixel4 EM, 8 CPUs)\n");
+	printf("trace import, M events/s of one thread's CPU time, best of 3 (pixel4 EM)\n");
 	if ((argc == 3 || (argc == 4 && (!strcmp(argv[3], "--once") || !strcmp(argv[3], "--open")))) &&
 	    !strcmp(argv[1], "--dat"))
 		return dat(argc, argv, &em);

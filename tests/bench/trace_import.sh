@@ -63,8 +63,8 @@ if [ ! -x "$dir/build/bench/trace_bench" ] || ! cmp -s tests/bench/trace_bench.c
 		{ echo "trace_import: building $base failed"; exit 1; }
 fi
 OLD=$dir/build/bench/trace_bench
-# "read R M events/s  into the workload W M events/s" -> "R W"
-rates() { "$1" --dat "$TMP/bench.dat" | awk '/^trace.dat .* read / { print $5, $11 }'; }
+# "trace.dat N events  read R M/s  into the workload W M/s" -> "R W"
+rates() { "$1" --dat "$TMP/bench.dat" | awk '/^trace.dat .* events  read / { print $5, $10 }'; }
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
 or=0 ow=0 nr=0 nw=0
 for _ in 1 2 3; do
@@ -78,7 +78,7 @@ awk -v b="$base" -v or="$or" -v ow="$ow" -v nr="$nr" -v nw="$nw" 'BEGIN {
 command -v valgrind >/dev/null || { echo "trace_import: no valgrind: instruction counts not measured"; exit 0; }
 ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" --dat "$TMP/bench.dat" "$2" 2>&1 |
 	awk '/Collected/ { print $4 }'; }
-events=$("$B" --dat "$TMP/bench.dat" | awk '/^trace.dat .* read / { print $2; exit }')
+events=$("$B" --dat "$TMP/bench.dat" | awk '/^trace.dat .* events  read / { print $2; exit }')
 o=$(ir "$OLD" --once) n=$(ir "$B" --once) op=$(ir "$B" --open)
 awk -v b="$base" -v o="$o" -v n="$n" -v op="$op" -v e="$events" 'BEGIN {
 	printf "trace_import: instructions (callgrind) for one read, %s -> now:\n", b
