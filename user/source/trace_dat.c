@@ -37,7 +37,13 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-/* Event ids below this map to a type by a table; larger ones (never seen: ids are a u16 from 1) by a search. */
+/*
+ * Event ids below this map to a type by a table, larger ones by a search:
+ * an id is the u16 trace_entry.type (include/linux/trace_events.h), given
+ * out in registration order (kernel/trace/trace_output.c,
+ * register_trace_event()), so the built-in sched, task and power events
+ * come early.
+ */
 #define DAT_IDS 4096
 #define DAT_MEMO 16 /* fields memoised per type: a power of two above the 7 of sched_switch */
 #define DAT_COMMS 1024 /* pids whose comm is cached: a power of two */
@@ -53,7 +59,8 @@ struct dat_ctx {
 	int rc;
 	int id[FS_TEV_NR_TYPES]; /* event id of each type, -1 if the file lacks it */
 	struct tep_event *event[FS_TEV_NR_TYPES];
-	struct tep_format_field *common_type, *common_pid; /* of any event: the kernel gives all the same */
+	/* of any event: struct trace_entry heads every one (include/linux/trace_events.h) */
+	struct tep_format_field *common_type, *common_pid;
 	bool native; /* the file's byte order is this machine's */
 	unsigned char type_of[DAT_IDS]; /* an event id's type, 0 for the others */
 	/*
@@ -62,7 +69,11 @@ struct dat_ctx {
 	 * without tep_find_field()'s strcmp over the format.
 	 */
 	struct { const char *name; struct tep_format_field *f; } memo[FS_TEV_NR_TYPES][DAT_MEMO];
-	/* common_comm by pid: libtraceevent's lookup is a bsearch of the saved cmdlines per call */
+	/*
+	 * common_comm by pid: libtraceevent's lookup is a bsearch of the saved
+	 * cmdlines per call. They do not change while we read: only plugins
+	 * (not loaded) register comms.
+	 */
 	struct { int used, pid; char comm[FS_COMM_LEN]; } comms[DAT_COMMS];
 };
 
@@ -91,7 +102,7 @@ struct rec {
 /*
  * An integer field's bytes as a number: read in place when the file is in
  * this machine's byte order, else by libtraceevent (tep_read_number() is a
- * call and a byte-order test per field, a tenth of a record's decoding).
+ * call and a byte-order test per field: docs/traces.md, Import speed).
  */
 static unsigned long long rd(const struct dat_ctx *d, const void *p, int size)
 {
