@@ -7,8 +7,12 @@
  *     cpu_frequency; the kernel's print formats), read from a file;
  *   - the same file into the simulation's workload (reader + builder);
  *   - a trace.dat given with --dat FILE (tests/bench/trace_import.sh
- *     captures one), read alone and into the workload.
- * Usage: trace_bench [N] | trace_bench --dat FILE
+ *     captures one), read alone and into the workload; then the open alone
+ *     (libtracecmd's headers: the event formats, kallsyms, cmdlines; timed
+ *     as a read stopped at its first event) and the records after it.
+ * Usage: trace_bench [N] | trace_bench --dat FILE [--once | --open]
+ * --once reads the trace.dat once, --open stops at its first event: for
+ * instruction counts (tests/bench/trace_import.sh runs them in callgrind).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +82,18 @@ static int count(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	return 0;
 }
 
+static int stop(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	(void)ctx, (void)ev;
+	snprintf(err, errlen, "stop");
+	return -1;
+}
+
 typedef int (*read_fn)(const char *, fs_tev_fn, void *, struct fs_trace_stats *, char *, size_t);
 
 /* Best of 3: events/s of the reader alone, and into the workload. */
-static int run(const char *what, read_fn rd, const char *path, const struct fs_em *em)
+static int run(const char *what, read_fn rd, const char *path, const struct fs_em *em, struct fs_trace_stats *stp,
+	       double *best_readp)
 {
 	double best_read = 0, best_wl = 0;
 	struct fs_trace_stats st;
@@ -110,9 +122,66 @@ static int run(const char *what, read_fn rd, const char *path, const struct fs_e
 		best_wl = r > best_wl ? r : best_wl;
 		fs_sim_workload_free(&wl);
 	}
-	printf("%-12s %10llu events  read %6.2f M events/s  into the workload %6.2f M events/s\n", what,
+	printf("%-11s %9llu events  read %5.2f M/s  into the workload %5.2f M/s\n", what,
 	       (unsigned long long)st.events, best_read / 1e6, best_wl / 1e6);
+	if (stp)
+		*stp = st;
+	if (best_readp)
+		*best_readp = best_read;
 	return 0;
+}
+
+/* The open alone (best of 3) and the records' rate once it is done, from the best read of run(). */
+static int dat_open(const char *path, const struct fs_trace_stats *all, double best_read)
+{
+	double best = 1e9;
+	struct fs_trace_stats st;
+	char err[512];
+
+	for (int k = 0; k < 3; k++) {
+		double t0 = cpu_s();
+
+		err[0] = '\0';
+		if (!fs_trace_dat_read_file(path, stop, NULL, &st, err, sizeof(err)) || strcmp(err, "stop")) {
+			fprintf(stderr, "trace_bench: %s\n", err);
+			return -1;
+		}
+		double t = cpu_s() - t0;
+		best = t < best ? t : best;
+	}
+	double whole = (double)all->events / best_read;
+
+	printf("trace.dat   open alone %5.1f ms (%2.0f%% of the read); records after it %5.2f M/s\n",
+	       best * 1e3, 100 * best / whole, whole > best ? (double)all->events / (whole - best) / 1e6 : 0);
+	return 0;
+}
+
+/* --dat FILE [--once | --open] */
+static int dat(int argc, char **argv, const struct fs_em *em)
+{
+	struct fs_trace_stats st;
+	double best_read;
+	char err[512];
+	long n = 0;
+
+	if (!fs_trace_dat_supported()) {
+		printf("trace.dat: not in this build (no libtracecmd)\n");
+		return 0;
+	}
+	if (argc == 4) {
+		int open_only = !strcmp(argv[3], "--open");
+
+		err[0] = '\0';
+		if (fs_trace_dat_read_file(argv[2], open_only ? stop : count, &n, &st, err, sizeof(err)) &&
+		    !(open_only && !strcmp(err, "stop"))) {
+			fprintf(stderr, "trace_bench: %s\n", err);
+			return 1;
+		}
+		return 0;
+	}
+	if (run("trace.dat", fs_trace_dat_read_file, argv[2], em, &st, &best_read))
+		return 1;
+	return dat_open(argv[2], &st, best_read) ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -124,14 +193,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace_bench: pixel4: %s\n", err);
 		return 1;
 	}
-	printf("trace import, one thread's CPU time, best of 3 (pixel4 EM, 8 CPUs)\n");
-	if (argc == 3 && !strcmp(argv[1], "--dat")) {
-		if (!fs_trace_dat_supported()) {
-			printf("trace.dat: not in this build (no libtracecmd)\n");
-			return 0;
-		}
-		return run("trace.dat", fs_trace_dat_read_file, argv[2], &em) ? 1 : 0;
-	}
+	printf("trace import, M events/s of one thread's CPU time, best of 3 (pixel4 EM)\n");
+	if ((argc == 3 || (argc == 4 && (!strcmp(argv[3], "--once") || !strcmp(argv[3], "--open")))) &&
+	    !strcmp(argv[1], "--dat"))
+		return dat(argc, argv, &em);
 	long n = argc > 1 ? atol(argv[1]) : 2000000;
 	int fd = mkstemp(path);
 
@@ -139,7 +204,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace_bench: cannot write %s\n", path);
 		return 1;
 	}
-	int rc = run("ftrace text", fs_trace_text_read_file, path, &em);
+	int rc = run("ftrace text", fs_trace_text_read_file, path, &em, NULL, NULL);
 
 	unlink(path);
 	return rc ? 1 : 0;

@@ -154,3 +154,73 @@ FS_TEST(trace_dat_workload_as_text)
 		free(wl[i].acts);
 	}
 }
+
+/*
+ * A buffer that overflowed (lost-v7.dat): each record after a drop gives a
+ * lost-events event first, with the count `trace-cmd report` prints for it,
+ * at that record's time, and the other events are the report's;
+ * sched_stat_runtime is skipped and named. The report's lines carry the
+ * instance's name, taken off here.
+ */
+FS_TEST(trace_dat_lost_and_unknown_as_report)
+{
+	struct evs dat = { 0 }, text = { 0 };
+	struct fs_trace_stats st, tst;
+	char err[512], line[512], tmp[] = "/tmp/fs-trace-lost-XXXXXX";
+	unsigned long long drops[8][3]; /* CPU, count, the time of the record after it */
+	int nd = 0;
+
+	if (!fs_trace_dat_supported())
+		return;
+	int fd = mkstemp(tmp);
+	FILE *in = fopen(fs_fixture("trace/lost-report-N-t.txt"), "r"), *out = fd < 0 ? NULL : fdopen(fd, "w");
+
+	ASSERT_TRUE(in && out);
+	while (fgets(line, sizeof(line), in)) {
+		const char *l = strncmp(line, "fs_tracedat_lost_25821: ", 24) ? line : line + 24;
+
+		const char *b = strstr(l, "] ");
+		unsigned long long s, ns;
+
+		if (nd < 8 && sscanf(l, "CPU:%llu [%llu EVENTS DROPPED]", &drops[nd][0], &drops[nd][1]) == 2) {
+			drops[nd++][2] = 0;
+			continue;
+		}
+		if (nd && !drops[nd - 1][2] && b && sscanf(b + 2, "%llu.%9llu:", &s, &ns) == 2)
+			drops[nd - 1][2] = s * 1000000000ull + ns;
+		fputs(l, out);
+	}
+	fclose(in);
+	fclose(out);
+	ASSERT_TRUE(fs_trace_text_read_file(tmp, collect, &text, &tst, err, sizeof(err)) == 0);
+	unlink(tmp);
+	if (fs_trace_dat_read_file(fs_fixture("trace/lost-v7.dat"), collect, &dat, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	EXPECT_EQ(nd, 2);
+	EXPECT_EQ_U64(st.lost_reports, (__u64)nd);
+	EXPECT_EQ_U64(st.unknown_events, tst.unknown_events);
+	EXPECT_STR(st.first_unknown, "sched_stat_runtime");
+	EXPECT_EQ_U64(st.events, text.nr + (size_t)nd);
+	/* the lost events in order, then the rest as the text's */
+	size_t k = 0, j = 0;
+	for (size_t i = 0; i < dat.nr; i++) {
+		if (dat.ev[i].type == FS_TEV_LOST) {
+			ASSERT_TRUE(k < (size_t)nd);
+			EXPECT_EQ((unsigned long long)dat.ev[i].cpu, drops[k][0]);
+			EXPECT_EQ_U64(dat.ev[i].lost.nr, drops[k][1]);
+			EXPECT_EQ_U64(dat.ev[i].ts_ns, drops[k][2]);
+			k++;
+		} else {
+			ASSERT_TRUE(j < text.nr);
+			if (memcmp(&dat.ev[i], &text.ev[j], sizeof(dat.ev[i]))) {
+				FS_FAIL_AT("event %zu (%s at %llu) differs from the report's", i, fs_tev_name(dat.ev[i].type),
+					   (unsigned long long)dat.ev[i].ts_ns);
+				break;
+			}
+			j++;
+		}
+	}
+	EXPECT_EQ(k, (size_t)nd);
+	free(dat.ev);
+	free(text.ev);
+}

@@ -4,6 +4,8 @@
  * all CPUs, each decoded by its event's format (libtraceevent) into the
  * same struct fs_tev as the text parser gives for `trace-cmd report -N`.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "trace_dat.h"
@@ -35,6 +37,17 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+/*
+ * Event ids below this map to a type by a table, larger ones by a search:
+ * an id is the u16 trace_entry.type (include/linux/trace_events.h), given
+ * out in registration order (kernel/trace/trace_output.c,
+ * register_trace_event()), so the built-in sched, task and power events
+ * come early.
+ */
+#define DAT_IDS 4096
+#define DAT_MEMO 16 /* fields memoised per type: a power of two above the 7 of sched_switch */
+#define DAT_COMMS 1024 /* pids whose comm is cached: a power of two */
+
 struct dat_ctx {
 	struct tep_handle *tep;
 	const char *path;
@@ -45,12 +58,23 @@ struct dat_ctx {
 	size_t errlen;
 	int rc;
 	int id[FS_TEV_NR_TYPES]; /* event id of each type, -1 if the file lacks it */
+	struct tep_event *event[FS_TEV_NR_TYPES];
+	/* of any event: struct trace_entry heads every one (include/linux/trace_events.h) */
+	struct tep_format_field *common_type, *common_pid;
+	bool native; /* the file's byte order is this machine's */
+	unsigned char type_of[DAT_IDS]; /* an event id's type, 0 for the others */
 	/*
 	 * Each type's fields as found by name the first time: the names are
-	 * this file's literals, so a pointer compare finds them again without
-	 * tep_find_field()'s strcmp over the format (a sixth of the read).
+	 * this file's literals, so their address finds them again (hashed)
+	 * without tep_find_field()'s strcmp over the format.
 	 */
-	struct { const char *name; struct tep_format_field *f; } memo[FS_TEV_NR_TYPES][8];
+	struct { const char *name; struct tep_format_field *f; } memo[FS_TEV_NR_TYPES][DAT_MEMO];
+	/*
+	 * common_comm by pid: libtraceevent's lookup is a bsearch of the saved
+	 * cmdlines per call. They do not change while we read: only plugins
+	 * (not loaded) register comms.
+	 */
+	struct { int used, pid; char comm[FS_COMM_LEN]; } comms[DAT_COMMS];
 };
 
 static const char *const dat_events[FS_TEV_NR_TYPES][2] = {
@@ -75,22 +99,59 @@ struct rec {
 	int type;
 };
 
+/*
+ * An integer field's bytes as a number: read in place when the file is in
+ * this machine's byte order, else by libtraceevent (tep_read_number() is a
+ * call and a byte-order test per field: docs/traces.md, Import speed).
+ */
+static unsigned long long rd(const struct dat_ctx *d, const void *p, int size)
+{
+	__u16 v2;
+	__u32 v4;
+	__u64 v8;
+
+	if (!d->native)
+		return tep_read_number(d->tep, p, size);
+	switch (size) {
+	case 1:
+		return *(const __u8 *)p;
+	case 2:
+		memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		memcpy(&v4, p, 4);
+		return v4;
+	case 8:
+		memcpy(&v8, p, 8);
+		return v8;
+	}
+	return 0;
+}
+
+/* A common field (type, pid) of a record, -1 if the record is too short for it. */
+static int common(const struct dat_ctx *d, const struct tep_record *r, const struct tep_format_field *f)
+{
+	if (f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4) ||
+	    (unsigned)(f->offset + f->size) > (unsigned)r->size)
+		return -1;
+	return (int)rd(d, (const char *)r->data + f->offset, f->size);
+}
+
 /* The field called name of the record's event (NULL if its format has none), memoised per type. */
 static struct tep_format_field *field(struct rec *x, const char *name)
 {
 	__typeof__(x->d->memo[0][0]) *m = x->d->memo[x->type];
-	int i = 0;
+	unsigned int i = (unsigned int)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 40) % DAT_MEMO;
 
-	for (; i < 8 && m[i].name; i++)
+	for (int n = 0; n < DAT_MEMO; n++, i = (i + 1) % DAT_MEMO) {
 		if (m[i].name == name)
 			return m[i].f;
-	struct tep_format_field *f = tep_find_field(x->e, name);
-
-	if (i < 8) {
-		m[i].name = name;
-		m[i].f = f;
+		if (!m[i].name) {
+			m[i].name = name;
+			return m[i].f = tep_find_field(x->e, name);
+		}
 	}
-	return f;
+	return tep_find_field(x->e, name);
 }
 
 static int rec_bad(struct rec *x, const char *field, const char *why)
@@ -109,7 +170,7 @@ static int num(struct rec *x, const char *name, long long lo, long long hi, long
 
 	if (!f || f->size < 1 || f->size > 8 || (unsigned)(f->offset + f->size) > (unsigned)x->r->size)
 		return rec_bad(x, name, "missing");
-	v = tep_read_number(x->d->tep, (char *)x->r->data + f->offset, f->size);
+	v = rd(x->d, (const char *)x->r->data + f->offset, f->size);
 	s = (long long)v;
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 && (v >> (f->size * 8 - 1)) & 1)
 		s = (long long)(v | ~0ull << (f->size * 8));
@@ -143,7 +204,7 @@ static const char *raw(struct rec *x, const struct tep_format_field *f, int *len
 	}
 	if (f->size != 4) /* __data_loc: a u32, offset in the low half, length in the high */
 		return NULL;
-	unsigned int v = (unsigned int)tep_read_number(x->d->tep, data + f->offset, 4), off = v & 0xffff;
+	unsigned int v = (unsigned int)rd(x->d, data + f->offset, 4), off = v & 0xffff;
 
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
 		off += (unsigned)(f->offset + f->size);
@@ -159,12 +220,11 @@ static int str(struct rec *x, const char *name, char *dst)
 	const struct tep_format_field *f = field(x, name);
 	int len = 0;
 	const char *p = f ? raw(x, f, &len) : NULL;
-	size_t n = 0;
+	size_t n;
 
 	if (!p)
 		return rec_bad(x, name, "missing");
-	while (n < (size_t)len && n < FS_COMM_LEN - 1 && p[n])
-		n++;
+	n = strnlen(p, (size_t)len < FS_COMM_LEN - 1 ? (size_t)len : FS_COMM_LEN - 1);
 	memcpy(dst, p, n);
 	dst[n] = '\0';
 	return 0;
@@ -236,44 +296,76 @@ static int emit(struct dat_ctx *d, const struct fs_tev *ev)
 	return 0;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+/* A record's missed_events as a lost-events event before it. */
+static int lost(struct dat_ctx *d, const struct tep_record *r, int cpu)
 {
-	struct dat_ctx *d = data;
-	int id = tep_data_type(d->tep, r), type = 0;
-	struct rec x = { d, NULL, r, 0 };
 	struct fs_tev ev;
 
-	(void)h;
 	memset(&ev, 0, sizeof(ev));
 	ev.ts_ns = r->ts;
 	ev.cpu = cpu;
-	if (r->missed_events) {
-		ev.type = FS_TEV_LOST;
-		ev.common_pid = ev.common_tgid = -1;
-		ev.lost.nr = r->missed_events > 0 ? (__u64)r->missed_events : FS_TEV_LOST_UNKNOWN;
-		d->st.events++;
-		d->st.lost_reports++;
-		d->st.lost_events += r->missed_events > 0 ? (__u64)r->missed_events : 1;
-		if (emit(d, &ev))
-			return -1;
-		memset(&ev, 0, sizeof(ev));
-		ev.ts_ns = r->ts;
-		ev.cpu = cpu;
-	}
-	for (int t = 1; t < FS_TEV_LOST && !type; t++)
+	ev.type = FS_TEV_LOST;
+	ev.common_pid = ev.common_tgid = -1;
+	ev.lost.nr = r->missed_events > 0 ? (__u64)r->missed_events : FS_TEV_LOST_UNKNOWN;
+	d->st.events++;
+	d->st.lost_reports++;
+	d->st.lost_events += r->missed_events > 0 ? (__u64)r->missed_events : 1;
+	return emit(d, &ev);
+}
+
+/* The type of an event id, 0 for events we skip. */
+static int type_of(const struct dat_ctx *d, int id)
+{
+	if (id >= 0 && id < DAT_IDS)
+		return d->type_of[id];
+	for (int t = 1; t < FS_TEV_LOST; t++)
 		if (d->id[t] == id)
-			type = t;
-	x.e = tep_find_event(d->tep, id);
-	if (!type || !x.e) {
-		if (!d->st.unknown_events++)
-			snprintf(d->st.first_unknown, sizeof(d->st.first_unknown), "%s", x.e ? x.e->name : "?");
+			return t;
+	return 0;
+}
+
+/* The comm the file's saved cmdlines give pid, as `trace-cmd report` prints it (at most 15 bytes). */
+static void comm_of(struct dat_ctx *d, int pid, char *dst)
+{
+	__typeof__(d->comms[0]) *c = &d->comms[(unsigned int)pid % DAT_COMMS];
+
+	if (!c->used || c->pid != pid) {
+		const char *s = tep_data_comm_from_pid(d->tep, pid);
+		size_t n = strnlen(s, FS_COMM_LEN - 1);
+
+		memset(c->comm, 0, sizeof(c->comm));
+		memcpy(c->comm, s, n);
+		c->used = 1;
+		c->pid = pid;
+	}
+	memcpy(dst, c->comm, FS_COMM_LEN);
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+{
+	struct dat_ctx *d = data;
+	int id = d->common_type ? common(d, r, d->common_type) : tep_data_type(d->tep, r), type = type_of(d, id);
+	struct rec x = { d, d->event[type], r, type };
+	struct fs_tev ev;
+
+	(void)h;
+	if (r->missed_events && lost(d, r, cpu))
+		return -1;
+	if (!type) {
+		if (!d->st.unknown_events++) {
+			const struct tep_event *e = tep_find_event(d->tep, id);
+
+			snprintf(d->st.first_unknown, sizeof(d->st.first_unknown), "%s", e ? e->name : "?");
+		}
 		return 0;
 	}
+	memset(&ev, 0, sizeof(ev));
+	ev.ts_ns = r->ts;
+	ev.cpu = cpu;
 	ev.type = (__u32)type;
-	x.type = type;
-	ev.common_pid = tep_data_pid(d->tep, r);
+	ev.common_pid = d->common_pid ? common(d, r, d->common_pid) : tep_data_pid(d->tep, r);
 	ev.common_tgid = -1;
-	snprintf(ev.common_comm, sizeof(ev.common_comm), "%s", tep_data_comm_from_pid(d->tep, ev.common_pid));
+	comm_of(d, ev.common_pid, ev.common_comm);
 	if (decode(&x, &ev)) {
 		d->rc = -1;
 		return -1;
@@ -320,8 +412,17 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 	d.tep = tracecmd_get_tep(h);
 	for (int t = 1; t < FS_TEV_LOST; t++) {
 		struct tep_event *e = tep_find_event_by_name(d.tep, dat_events[t][0], dat_events[t][1]);
+
 		d.id[t] = e ? e->id : -1;
+		d.event[t] = e;
+		if (e && e->id >= 0 && e->id < DAT_IDS)
+			d.type_of[e->id] = (unsigned char)t;
+		if (e && !d.common_type) {
+			d.common_type = tep_find_common_field(e, "common_type");
+			d.common_pid = tep_find_common_field(e, "common_pid");
+		}
 	}
+	d.native = tep_is_file_bigendian(d.tep) == tep_is_local_bigendian(d.tep);
 	tracecmd_iterate_events(h, NULL, 0, on_record, &d);
 	/*
 	 * `trace-cmd extract -B NAME` (and record -B without the top buffer)
