@@ -524,6 +524,21 @@ oom:
 	return -1;
 }
 
+int fs_many_write(const struct fs_many *m, struct fs_output *outs, int n, const char *cmd)
+{
+	char err[512];
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (outs[i].ops->many && outs[i].ops->many(outs[i].self, m, err, sizeof(err))) {
+			fprintf(stderr, "feecscope %s: %s\n", cmd, err);
+			rc = -1;
+		}
+		outs[i].ops->free(outs[i].self);
+	}
+	return rc;
+}
+
 void fs_many_free(struct fs_many *m)
 {
 	for (size_t i = 0; m->runs && i < m->nr_runs; i++) {
