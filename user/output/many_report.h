@@ -27,6 +27,7 @@ struct fs_run_result {
 	char em[256];                   /* the EM's source line */
 	char policy[32], twin[32];      /* the verdict's margin policy and its twin ("" = no verdict) */
 	bool has_verdict;
+	bool no_unit;                   /* a trace's EM in bogoWatts: no energy in mJ, no verdict */
 	__u64 wakeups;
 	__u64 span_ns;
 	fs_fj_t cpu_fj;                 /* the CPUs' energy */
