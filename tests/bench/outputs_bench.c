@@ -23,21 +23,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_rnd.h"
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "outputs_open.h"
 #include "records/recording.h"
-
-static __u64 rng;
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
 
 /* 256 tasks on a light-to-moderate landscape, so most wake-ups reach feec's energy comparison. */
 static void gen(struct fs_wakeup *w, const struct fs_em *em)
@@ -115,7 +106,7 @@ static double run(const struct fs_em *em, const struct fs_rec_meta *meta, int mo
 		fprintf(stderr, "outputs_bench: %s\n", err);
 		return -1;
 	}
-	rng = 0x9e3779b97f4a7c15ull; /* the same wake-ups every run */
+	bench_rng = 0x9e3779b97f4a7c15ull; /* the same wake-ups every run */
 	for (int i = 0; i < 4096; i++)
 		gen(&ring[i], em);
 	double t0 = cpu_s();

@@ -11,20 +11,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_rnd.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 
-static __u64 rng = 0x9e3779b97f4a7c15ull;
 /* The pair replayed: the v5.4 pair, or FS_BENCH_POLICIES="a,b". */
 static char pol_a[32] = "v5.4", pol_b[32] = "v5.4-nomargin";
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
 
 /* A plausible wake-up: 256 tasks, light-to-moderate landscape so most reach the energy comparison. */
 static void gen(struct fs_wakeup *w, __u64 i, const struct fs_em *em)
@@ -92,7 +84,7 @@ static int run_mode(const struct fs_em *em, __u64 n, bool share, bool wall, doub
 		return -1;
 	}
 	/* Generation is outside the timed loop: a ring of pre-built records, re-stamped. */
-	rng = 0x9e3779b97f4a7c15ull;
+	bench_rng = 0x9e3779b97f4a7c15ull;
 	for (int i = 0; i < 4096; i++)
 		gen(&ring[i], (__u64)i, em);
 	double t0 = now_s();
