@@ -25,7 +25,7 @@ static const struct fs_opt report_opts[] = {
 	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
 	{ "em", O_EM, "EM", "The Energy Model of the kernel traces given (a built-in profile, a saved EM or "
 	  "a debugfs tree): a trace carries none (docs/traces.md). Recordings keep their own." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 
