@@ -2,6 +2,38 @@
 /* A trace's workload checked (trace_checks.h), for the trace readers' harnesses. */
 #include "fuzz.h"
 #include "trace_checks.h"
+#include "em/em_io.h"
+
+static struct fs_em em;
+static bool have_em;
+
+struct fs_trace_wl *fuzz_trace_wl_new(size_t size)
+{
+	char err[512];
+	struct fs_trace_wl *b;
+
+	if (!have_em) {
+		FUZZ_CHECK(!fs_em_profile_for_cpus(4, &em, err, sizeof(err)), "no 4-CPU EM: %s", err);
+		have_em = true;
+	}
+	b = fs_trace_wl_new(&em, size & 1 ? FS_SIM_LAB : FS_SIM_DEVICE);
+	FUZZ_CHECK(b, "out of memory");
+	return b;
+}
+
+void fuzz_trace_wl_finish(struct fs_trace_wl *b)
+{
+	struct fs_sim_workload wl;
+	char err[1024] = "";
+
+	if (fs_trace_wl_finish(b, &wl, NULL, err, sizeof(err))) {
+		FUZZ_CHECK(err[0], "finish failed without an error");
+		return;
+	}
+	fuzz_check_trace_workload(&wl, em.nr_cpus);
+	free(wl.tasks);
+	free(wl.acts);
+}
 
 void fuzz_check_trace_workload(const struct fs_sim_workload *wl, int nr_cpus)
 {

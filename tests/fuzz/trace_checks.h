@@ -4,6 +4,15 @@
 #define FEECSCOPE_FUZZ_TRACE_CHECKS_H
 
 #include "sim/sim.h"
+#include "sim/trace_workload.h"
+
+/*
+ * A workload builder for one input, on a 4-CPU EM (made once): lab physics
+ * for odd sizes, a device's for even ones, so both are fuzzed.
+ */
+struct fs_trace_wl *fuzz_trace_wl_new(size_t size);
+/* Finish b, which is freed: a workload that builds is checked, one that does not says why. */
+void fuzz_trace_wl_finish(struct fs_trace_wl *b);
 
 /*
  * A workload the trace builder (user/sim/trace_workload.c) finished is
