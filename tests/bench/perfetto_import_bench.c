@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
-#include "bench_rnd.h"
+#include "bench_gen.h"
 #include "em/em_io.h"
 #include "output/protobuf.h"
 #include "sim/trace_workload.h"

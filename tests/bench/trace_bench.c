@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "bench_rnd.h"
+#include "bench_gen.h"
 #include "em/em_io.h"
 #include "sim/trace_workload.h"
 #include "source/trace_dat.h"
