@@ -45,6 +45,9 @@ struct fs_opt {
 	const char *help;  /* one paragraph, wrapped when printed; NULL: an alias not listed */
 };
 
+/* Every command's --help (-h), last in its first table. */
+#define FS_OPT_HELP { "help", 'h', NULL, "This text." }
+
 #define FS_CLI_MAX_OPTS 48
 
 /* A command's parser: its name and option tables (NULL-terminated list). */

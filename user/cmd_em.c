@@ -26,7 +26,7 @@ static const struct fs_opt em_opts[] = {
 	  "printing it; read it back anywhere with --em FILE. '-' writes to stdout." },
 	{ "check", 'q', NULL, "Only validate: print nothing, exit 0 if the EM is usable." },
 	{ "list", 'l', NULL, "List the built-in profiles." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 
@@ -119,16 +119,14 @@ int fs_cmd_em(int argc, char **argv)
 	bool check = false, list = false;
 	struct fs_em em;
 	char err[1024];
-	int opt;
+	int opt, rc;
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'e': spec = optarg; break;
 		case 'r':
-			if (!fs_release_valid(optarg))
-				return fs_cli_usage(cli.cmd, "--release '%s': expected MAJOR.MINOR[...], as uname -r "
-						    "prints it", optarg);
-			release = optarg;
+			if ((rc = fs_cmd_release_arg(cli.cmd, optarg, &release)))
+				return rc;
 			break;
 		case O_CPU_DIR: cpu_dir = optarg; break;
 		case 's': save_path = optarg; break;
@@ -151,7 +149,7 @@ int fs_cmd_em(int argc, char **argv)
 		fs_cli_error(cli.cmd, "%s", err); /* no usage hint: the names, not the options, are wrong */
 		return FS_EXIT_USAGE;
 	}
-	int rc = fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err));
+	rc = fs_em_load_with(spec, release, cpu_dir, &em, err, sizeof(err));
 
 	if (fs_kernel_fs_mounted())
 		fprintf(stderr, "feecscope em: mounted %s (it was not mounted; left mounted)\n",

@@ -39,7 +39,7 @@ static const struct fs_opt live_opts[] = {
 	{ "verbose", 'v', NULL, "-v probes, why there is no EM, and the collector's counters at the end "
 	  "(and every interval without a terminal), -vv one line per record, -vvv libbpf's own log too "
 	  "(the verifier's output)." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 

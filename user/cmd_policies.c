@@ -8,7 +8,7 @@
 static const struct fs_opt policies_opts[] = {
 	{ "release", 'r', "RELEASE", "Print the policy that follows kernel RELEASE (as uname -r prints it, "
 	  "e.g. 6.1.0-13-arm64) and why, instead of the table." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 
@@ -50,19 +50,25 @@ bool fs_policies_list_asked(int argc, char **argv)
 	return false;
 }
 
+int fs_cmd_release_arg(const char *cmd, const char *arg, const char **release)
+{
+	if (!fs_release_valid(arg))
+		return fs_cli_usage(cmd, "--release '%s': expected MAJOR.MINOR[...], as uname -r prints it", arg);
+	*release = arg;
+	return 0;
+}
+
 int fs_cmd_policies(int argc, char **argv)
 {
 	struct fs_cli cli = { .cmd = "policies", .sets = policies_sets };
 	const char *release = NULL;
-	int opt;
+	int opt, rc;
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (!fs_release_valid(optarg))
-				return fs_cli_usage(cli.cmd, "--release '%s': expected MAJOR.MINOR[...], as uname -r "
-						    "prints it", optarg);
-			release = optarg;
+			if ((rc = fs_cmd_release_arg(cli.cmd, optarg, &release)))
+				return rc;
 			break;
 		case 'h': fs_cli_help(stdout, &policies_page); return FS_EXIT_OK;
 		default: return FS_EXIT_USAGE;

@@ -22,7 +22,7 @@ enum { O_CONV_CSV = FS_RUN_OWN, O_CONV_REC };
 static const struct fs_opt replay_opts[] = {
 	{ "convert-csv", O_CONV_CSV, "OUT", "Write FILE's records as a records CSV and exit (lossless)." },
 	{ "convert-record", O_CONV_REC, "OUT", "Write FILE's records as a binary recording and exit." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feecscope report: many recordings' verdicts, per recording, per device EM and kernel, and combined. */
-#include <dirent.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "commands.h"
+#include "many_files.h"
 #include "many_runs.h"
 #include "output/many_report.h"
 #include "output/out_file.h"
-#include "records/recording.h"
+#include "output/output.h"
 #include "packages_file.h"
-#include "source/probe.h"
 
 enum { O_CSV = FS_OPT_LONG, O_JOBS, O_MIX, O_PACKAGES, O_EM };
 
@@ -28,7 +25,7 @@ static const struct fs_opt report_opts[] = {
 	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
 	{ "em", O_EM, "EM", "The Energy Model of the kernel traces given (a built-in profile, a saved EM or "
 	  "a debugfs tree): a trace carries none (docs/traces.md). Recordings keep their own." },
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 
@@ -62,91 +59,6 @@ static const struct fs_cli_page report_page = {
 	.examples = " feecscope report runs/\n feecscope report a.fsr b.fsr --json report.json",
 };
 
-struct list {
-	char **v;
-	size_t n, cap;
-};
-
-static int add(struct list *l, const char *s)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		char **v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
-	return (l->v[l->n++] = strdup(s)) ? 0 : -1;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool named_fsr(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 4 && !strcmp(name + n - 4, ".fsr");
-}
-
-/*
- * A directory's recordings: its regular files that start with the recording
- * magic, by name. A *.fsr that does not is said and counted in *skipped.
- * Kernel traces (by content) only with traces (report --em): without an EM
- * none can be read, and a directory of outputs holds feecscope's own
- * Perfetto traces; those passed over are said in one line.
- */
-static int add_dir(struct list *l, const char *dir, bool traces, int *skipped)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t first = l->n;
-	int passed_over = 0;
-
-	if (!d) {
-		fprintf(stderr, "feecscope report: %s: cannot open: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		char path[4096], err[256];
-		struct stat st;
-		const struct fs_input_probe *p;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (stat(path, &st) || !S_ISREG(st.st_mode))
-			continue;
-		/* recordings and kernel traces, by content; not CSVs (any text would be one) */
-		if (fs_input_probe_file(path, &p, err, sizeof(err)) || !p ||
-		    (p->fmt != FS_IN_RECORDING && !p->read)) {
-			if (named_fsr(e->d_name)) {
-				fprintf(stderr, "feecscope report: %s: skipped: %s\n", path,
-					st.st_size ? "not a recording (bad magic)" : "is empty");
-				(*skipped)++;
-			}
-			continue;
-		}
-		if (p->fmt != FS_IN_RECORDING && !traces) {
-			passed_over++;
-			continue;
-		}
-		if (add(l, path)) {
-			closedir(d);
-			return -1;
-		}
-	}
-	closedir(d);
-	if (passed_over)
-		fprintf(stderr, "feecscope report: %s: %d kernel trace%s passed over (give --em to include them)\n", dir,
-			passed_over, passed_over == 1 ? "" : "s");
-	qsort(l->v + first, l->n - first, sizeof(*l->v), cmp_str);
-	return 0;
-}
-
 struct progress {
 	bool tty;
 	double start;
@@ -171,29 +83,32 @@ static void on_progress(void *ctx, size_t done, size_t total)
 	p->shown = true;
 }
 
-int fs_cmd_report(int argc, char **argv)
+struct report_args {
+	const char *json, *csv, *packages, *em_spec;
+	int jobs;
+	bool mix;
+};
+
+/* -1: go on; else the exit code (help, a usage error). */
+static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	struct fs_cli cli = { .cmd = "report", .sets = report_sets };
-	const char *json = NULL, *csv = NULL, *packages = NULL, *em_spec = NULL;
-	int jobs = 0, opt, ret = FS_EXIT_OK, skipped = 0;
-	bool mix = false;
-	struct list files = { 0 };
-	struct fs_apps apps = { 0 };
+	int opt;
 
 	while ((opt = fs_cli_next(&cli, argc, argv)) != -1) {
 		switch (opt) {
-		case 'j': json = optarg; break;
-		case O_CSV: csv = optarg; break;
-		case O_MIX: mix = true; break;
-		case O_PACKAGES: packages = optarg; break;
-		case O_EM: em_spec = optarg; break;
+		case 'j': a->json = optarg; break;
+		case O_CSV: a->csv = optarg; break;
+		case O_MIX: a->mix = true; break;
+		case O_PACKAGES: a->packages = optarg; break;
+		case O_EM: a->em_spec = optarg; break;
 		case O_JOBS: {
 			char *end;
 			long v = strtol(optarg, &end, 10);
 
 			if (*end || end == optarg || v < 1 || v > 1024)
 				return fs_cli_usage(cli.cmd, "--jobs '%s': expected a count from 1 to 1024", optarg);
-			jobs = (int)v;
+			a->jobs = (int)v;
 			break;
 		}
 		case 'h':
@@ -205,105 +120,104 @@ int fs_cmd_report(int argc, char **argv)
 	}
 	if (optind == argc)
 		return fs_cli_usage(cli.cmd, "give recordings or directories");
-	for (int i = optind; i < argc; i++) {
-		char err[512];
-		struct stat st;
+	return -1;
+}
 
-		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
-			if (add_dir(&files, argv[i], em_spec != NULL, &skipped)) {
-				ret = FS_EXIT_FAIL;
-				goto out;
-			}
-			continue;
-		}
-		/* a named file that cannot be read: said before any work, in replay's words */
-		if (fs_cli_input_file(argv[i], err, sizeof(err))) {
-			fprintf(stderr, "feecscope report: %s\n", err);
-			ret = FS_EXIT_FAIL;
-			goto out;
-		}
-		if (add(&files, argv[i])) {
-			ret = FS_EXIT_FAIL;
-			goto out;
-		}
-	}
-	if (skipped)
-		ret = FS_EXIT_FAIL;
-	if (!files.n) {
-		fprintf(stderr, "feecscope report: no recordings found\n");
-		ret = FS_EXIT_FAIL;
-		goto out;
-	}
-	/* No output may be a recording read or the other output: checked before anything is written. */
-	{
-		struct fs_io_path *io = calloc(files.n + 2, sizeof(*io));
-		char cerr[512];
-		if (!io) {
-			ret = FS_EXIT_FAIL;
-			goto out;
-		}
-		for (size_t i = 0; i < files.n; i++)
-			io[i] = (struct fs_io_path){ files.v[i], "RECORDING", false };
-		io[files.n] = (struct fs_io_path){ json, "--json", true };
-		io[files.n + 1] = (struct fs_io_path){ csv, "--csv", true };
-		int bad = fs_paths_check(io, (int)files.n + 2, cerr, sizeof(cerr));
-		free(io);
-		if (bad) {
-			fs_cli_error("report", "%s", cerr);
-			ret = FS_EXIT_USAGE;
-			goto out;
-		}
-	}
-	char why[1024];
+/* No output may be a recording read or the other output: checked before anything is written. */
+static int check_paths(const struct fs_file_list *files, const struct report_args *a)
+{
+	struct fs_io_path *io = calloc(files->n + 2, sizeof(*io));
+	char err[512];
 
-	if (!mix && fs_many_mixed((const char *const *)files.v, files.n, why, sizeof(why))) {
-		/* a usage error: the files are sound, the request needs --mix */
-		ret = fs_cli_usage(cli.cmd, "%s; --mix combines them", why);
-		goto out;
+	if (!io)
+		return FS_EXIT_FAIL;
+	for (size_t i = 0; i < files->n; i++)
+		io[i] = (struct fs_io_path){ files->v[i], "RECORDING", false };
+	io[files->n] = (struct fs_io_path){ a->json, "--json", true };
+	io[files->n + 1] = (struct fs_io_path){ a->csv, "--csv", true };
+	int bad = fs_paths_check(io, (int)files->n + 2, err, sizeof(err));
+
+	free(io);
+	if (bad) {
+		fs_cli_error("report", "%s", err);
+		return FS_EXIT_USAGE;
 	}
-	if (packages && (ret = fs_packages_load("report", packages, false, &apps)))
-		goto out;
+	return FS_EXIT_OK;
+}
+
+/* The outputs: the text on stdout unless an output takes it ('-'), then JSON and CSV. How many, or -1. */
+static int open_outputs(const struct report_args *a, struct fs_output *outs)
+{
+	char err[128];
+	int n = 0;
+
+	if (!fs_out_is_stdout(a->json) && !fs_out_is_stdout(a->csv) &&
+	    fs_output_many(&outs[n++], FS_MANY_TEXT, stdout, NULL, err, sizeof(err)))
+		return -1;
+	if (a->json && fs_output_many(&outs[n++], FS_MANY_JSON, NULL, a->json, err, sizeof(err)))
+		return -1;
+	if (a->csv && fs_output_many(&outs[n++], FS_MANY_CSV, NULL, a->csv, err, sizeof(err)))
+		return -1;
+	return n;
+}
+
+/* Replay the files, say each that failed, write the outputs: the exit code (FS_EXIT_FAIL if any failed). */
+static int run_report(const struct fs_file_list *files, const struct report_args *a, const struct fs_apps *apps)
+{
 	struct progress pr = { .tty = isatty(STDERR_FILENO), .start = now_s() };
+	struct fs_output outs[3];
 	struct fs_many m;
-	if (fs_many_run((const char *const *)files.v, files.n, jobs, apps.nr ? &apps : NULL, em_spec, on_progress,
-			&pr, &m)) {
+	int rc = FS_EXIT_OK, n;
+
+	if (fs_many_run((const char *const *)files->v, files->n, a->jobs, apps, a->em_spec, on_progress, &pr, &m)) {
 		fprintf(stderr, "feecscope report: out of memory\n");
-		ret = FS_EXIT_FAIL;
-		goto out;
+		return FS_EXIT_FAIL;
 	}
 	if (pr.shown)
 		fputs("\r\033[K", stderr);
 	for (size_t i = 0; i < m.nr_runs; i++)
 		if (m.runs[i].error[0]) {
 			fprintf(stderr, "feecscope report: %s\n", m.runs[i].error);
-			ret = FS_EXIT_FAIL;
+			rc = FS_EXIT_FAIL;
 		}
-	/* an output on stdout ('-') takes the text's place */
-	if (!fs_out_is_stdout(json) && !fs_out_is_stdout(csv))
-		fs_many_print_text(stdout, &m);
-	char err[512];
-	const char *paths[2] = { json, csv };
-	for (int k = 0; k < 2; k++) {
-		struct fs_out_file of;
-
-		if (!paths[k])
-			continue;
-		if (fs_out_open(&of, paths[k], err, sizeof(err))) {
-			fs_cli_error("report", "%s", err);
-			ret = FS_EXIT_FAIL;
-			continue;
-		}
-		(k ? fs_many_print_csv : fs_many_print_json)(of.f, &m);
-		if (fs_out_commit(&of, err, sizeof(err))) {
-			fs_cli_error("report", "%s", err);
-			ret = FS_EXIT_FAIL;
-		}
-	}
+	n = open_outputs(a, outs);
+	if (n < 0 || fs_many_write(&m, outs, n, "report"))
+		rc = FS_EXIT_FAIL;
 	fs_many_free(&m);
+	return rc;
+}
+
+int fs_cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct fs_file_list files = { 0 };
+	struct fs_apps apps = { 0 };
+	int ret, skipped = 0;
+	char why[1024];
+
+	if ((ret = parse_args(argc, argv, &a)) >= 0)
+		return ret;
+	ret = FS_EXIT_FAIL;
+	if (fs_many_files(argv + optind, argc - optind, a.em_spec != NULL, &files, &skipped))
+		goto out;
+	if (!files.n) {
+		fprintf(stderr, "feecscope report: no recordings found\n");
+		goto out;
+	}
+	if ((ret = check_paths(&files, &a)))
+		goto out;
+	if (!a.mix && fs_many_mixed((const char *const *)files.v, files.n, why, sizeof(why))) {
+		/* a usage error: the files are sound, the request needs --mix */
+		ret = fs_cli_usage("report", "%s; --mix combines them", why);
+		goto out;
+	}
+	if (a.packages && (ret = fs_packages_load("report", a.packages, false, &apps)))
+		goto out;
+	ret = run_report(&files, &a, apps.nr ? &apps : NULL);
+	if (skipped) /* a *.fsr that is not a recording, said while scanning */
+		ret = FS_EXIT_FAIL;
 out:
 	fs_apps_free(&apps);
-	for (size_t i = 0; i < files.n; i++)
-		free(files.v[i]);
-	free(files.v);
+	fs_file_list_free(&files);
 	return ret;
 }

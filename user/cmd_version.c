@@ -29,7 +29,7 @@
 #endif
 
 static const struct fs_opt version_opts[] = {
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ 0 }
 };
 

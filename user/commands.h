@@ -17,5 +17,10 @@ int fs_cmd_version(int argc, char **argv);
 /* The policy table of `feecscope policies`; also what `replay/live --policies [list]` print. */
 void fs_policies_print(FILE *out);
 bool fs_policies_list_asked(int argc, char **argv);
+/*
+ * em's and policies' --release RELEASE: *release = arg, 0; or, for a string
+ * that is no kernel release, the usage error said and its exit code.
+ */
+int fs_cmd_release_arg(const char *cmd, const char *arg, const char **release);
 
 #endif

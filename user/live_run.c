@@ -21,8 +21,6 @@
 #include "run_opts.h"
 #include "em/em_io.h"
 #include "output/live_view.h"
-#include "output/live_term.h"
-#include "output/summary.h"
 
 #define PAIR_EXPIRE_NS (100ull * 1000 * 1000) /* a wake-up is placed within µs; 100 ms is generous */
 #define MAX_WAIT_MS 50 /* bounds the ring-buffer fill between drains, and how long a key waits */
@@ -57,8 +55,7 @@ struct fs_live_run {
 	double tick_at;      /* when the due interval was seen: the view's elapsed time */
 	__u64 cnt[FS_CNT__NR];
 	bool warned_lost;
-	bool on_screen;      /* the view drew on the terminal's screen (not lines) */
-	struct fs_live_view *view;
+	struct fs_live_view *view; /* an output of the pipeline's (it frees it); here for keys and warnings */
 	/* the closed loop of the records so far, simulated on a thread behind the collector */
 	struct fs_sim_job *sim_job;
 	pthread_t sim_thread;
@@ -495,6 +492,9 @@ static int live_next(void *self, const struct fs_rec_hdr **rec, char *err, size_
 			fs_pipeline_open_tasks(r->pipe, feed_task_time, r);
 			feed_cpu_stats(r);
 			r->state = LIVE_ENDED;
+			/* -v: the final counters before the summary, so the view's verdict again stays last */
+			if (r->cfg.bpf.verbose)
+				fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
 			continue;
 		}
 		step(r);
@@ -577,9 +577,10 @@ static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errle
 	}
 	sim_interval(r);
 	sample(r, &s, r->tick_at - r->t0, r->cnt);
-	fs_live_view_update(r->view, &s);
+	if (fs_pipeline_tick(p, &s, err, errlen))
+		return -1;
 	/* with the screen on the same terminal the counters would tear it: they come at the end */
-	if (r->cfg.bpf.verbose && !(fs_term_screen() && isatty(STDERR_FILENO)))
+	if (r->cfg.bpf.verbose && !(fs_live_view_on_screen(r->view) && isatty(STDERR_FILENO)))
 		fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
 	return 0;
 }
@@ -617,87 +618,70 @@ static void warn_fallback(const struct fs_live_run *r)
 		fs_cli_error("live", "%s", f->lost);
 }
 
-/*
- * The summary is longer than a terminal: on one, its first lines (the
- * verdict) come again last, so that they are on the screen when live ends
- * (an 80x24 `adb shell`). The summary itself stays replay's, byte for byte.
- */
-static void verdict_again(const struct fs_live_run *r)
+/* The outputs when no pipeline took them (it frees them itself, even when it fails). */
+static void free_outputs(const struct fs_pipeline_opts *po)
 {
-	const struct fs_report *rep = fs_pipeline_report(r->pipe);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
+	for (int i = 0; i < po->nr_outputs; i++)
+		po->outputs[i].ops->free(po->outputs[i].self);
+}
 
-	if (!rep || !r->on_screen || r->cfg.stdout_taken || !isatty(STDOUT_FILENO))
-		return;
-	m = open_memstream(&text, &len);
-	if (!m)
-		return;
-	fs_summary_print(m, rep);
-	if (fclose(m) == 0) {
-		/* the verdict lines: up to the "policies:" line or the first blank one, at most 4 */
-		const char *p = text;
-		int n = 0;
+/*
+ * The view before the pipeline, which owns it as its last output: the
+ * verdict it prints again at the finish comes after the summary. 0, or -1
+ * (said).
+ */
+static int live_attach_view(struct fs_live_run *r, const struct fs_pipeline_opts *po)
+{
+	static struct fs_view_info vi;
+	struct fs_pipeline_opts o = *po; /* the outputs pass to the pipeline with it */
+	char err[512], banner[1024];
 
-		fputc('\n', stdout);
-		while (*p && *p != '\n' && strncmp(p, "policies:", 9) && n++ < 4) {
-			size_t l = strcspn(p, "\n");
-
-			fprintf(stdout, "%.*s\n", (int)l, p);
-			p += l + (p[l] == '\n');
-		}
-		fflush(stdout);
+	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
+	view_info(r, po, &vi, banner, sizeof(banner));
+	warn_fallback(r);
+	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
+	if (!r->view || o.nr_outputs == FS_MAX_OUTPUTS) {
+		fs_live_view_free(r->view);
+		r->view = NULL;
+		free_outputs(po);
+		fs_cli_error("live", "out of memory");
+		return -1;
 	}
-	free(text);
+	fs_output_live_view(&o.outputs[o.nr_outputs++], r->view);
+	o.sim_live = true;
+	r->pipe = fs_pipeline_new(&o, err, sizeof(err));
+	if (!r->pipe) { /* the view went with the outputs: the terminal is back */
+		r->view = NULL;
+		fs_cli_error("live", "%s", err);
+		return -1;
+	}
+	return 0;
 }
 
 int fs_live_run(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 {
-	static struct fs_view_info vi;
 	struct fs_source src = { .ops = &live_ops, .self = r };
 	struct fs_run_hooks hooks = { .interval = on_interval, .ctx = r, .no_finish_on_error = true };
 	struct fs_run_status st;
-	char err[512], banner[1024];
 	int rc = FS_EXIT_FAIL;
 
-	struct fs_pipeline_opts o = *po; /* the outputs pass to the pipeline with it */
-
-	o.sim_live = true;
-	r->pipe = fs_pipeline_new(&o, err, sizeof(err));
-	if (!r->pipe) {
-		fs_cli_error("live", "%s", err);
+	if (live_begin(r, po)) {
+		free_outputs(po);
 		return FS_EXIT_FAIL;
 	}
-	if (live_begin(r, po))
+	if (live_attach_view(r, po))
 		return FS_EXIT_FAIL;
-	fs_live_run_catch_signals(false); /* no SA_RESTART from here: the poll returns at once */
-
-	view_info(r, po, &vi, banner, sizeof(banner));
-	warn_fallback(r);
-	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
-	r->on_screen = fs_term_screen();
-	if (!r->view) {
-		fs_cli_error("live", "out of memory");
-		return FS_EXIT_FAIL;
-	}
 	r->t0 = mono_s();
 	r->next = r->t0 + r->cfg.interval_s;
 	/* The summary and the files are exactly what replay of the recording gives. */
 	const int run_rc = fs_run(r->pipe, &src, &hooks, &st);
 
 	sim_stop_job(r);
-	if (run_rc) {
-		fs_live_view_close(r->view); /* the terminal back before the error */
+	fs_live_view_close(r->view); /* the terminal back (the end did it already, unless it failed) */
+	if (run_rc)
 		fs_cli_error("live", "%s", st.read_rc ? st.read_err : st.finish_err);
-	} else {
-		if (r->cfg.bpf.verbose)
-			fs_live_collector_report(stderr, r->bpf, &r->cfg.bpf, r->cnt, fs_pair_stats(r->pair));
+	else
 		rc = fs_run_filter_end("live", fs_pipeline_stats(r->pipe), fs_pipeline_filter(r->pipe));
-		verdict_again(r);
-	}
-	fs_live_view_free(r->view);
-	r->view = NULL;
 	return rc;
 }
 

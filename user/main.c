@@ -23,7 +23,7 @@ static const struct {
 #define NR_CMDS (int)(sizeof(cmds) / sizeof(cmds[0]))
 
 static const struct fs_opt top_opts[] = {
-	{ "help", 'h', NULL, "This text." },
+	FS_OPT_HELP,
 	{ "version", 'V', NULL, "The same as `feecscope version`." },
 	{ 0 }
 };

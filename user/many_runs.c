@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "many_runs.h"
+#include "cli.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "engine/apps.h"
@@ -16,25 +17,33 @@
 
 /* ---- one recording ---- */
 
-/* fJ of a simulated energy (EM unit x s): the inverse of fs_sim_energy_of_fj(). */
+/*
+ * fJ of a simulated energy (EM unit x s), as fs_verdict_lead() converts the
+ * interval: none (0) for a bogoWatt EM, whose power has no unit (replay says
+ * "bogo-J" and JSON null there).
+ */
 static fs_fj_t fj_of(const struct fs_em *em, double e)
 {
-	return (fs_fj_t)llround(e * (em->unit == FS_POWER_MW ? 1e12 : 1e9));
+	return (fs_fj_t)llround(e * 1e9 * (double)fs_sim_fj_per_unit_ns(em));
 }
 
 /*
  * A trace has no records: its verdict and processes are the closed-loop
- * simulation's (no interval: the simulation gives none yet).
+ * simulation's (no interval: the simulation gives none yet). A bogoWatt EM
+ * gives it no energy in mJ: the row says so and keeps no verdict.
  */
 static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char *err, size_t errlen)
 {
 	const struct fs_sim_report *s = rep->sim;
 	const struct fs_sim_answer *a = &s->answer;
+	const bool ran = s->ran && fs_sim_fj_per_unit_ns(rep->em);
 
 	r->wakeups = s->activations;
-	if (s->ran)
+	r->no_unit = !fs_sim_fj_per_unit_ns(rep->em);
+	r->has_verdict = false; /* the per-decision one keep_finish saw: a trace has no decisions */
+	if (ran)
 		r->cpu_fj = fj_of(rep->em, a->energy[a->ref]);
-	if (s->ran && a->nr_verdicts) {
+	if (ran && a->nr_verdicts) {
 		r->has_verdict = true;
 		snprintf(r->policy, sizeof(r->policy), "%s", rep->st->pol[a->v[0].pol].desc->name);
 		snprintf(r->twin, sizeof(r->twin), "%s", rep->st->pol[a->v[0].twin].desc->name);
@@ -45,7 +54,7 @@ static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char
 		snprintf(err, errlen, "%s: out of memory", r->path);
 		return -1;
 	}
-	r->nr_procs = s->ran ? a->nr_procs : 0;
+	r->nr_procs = ran ? a->nr_procs : 0;
 	for (size_t i = 0; i < r->nr_procs; i++) {
 		memcpy(r->procs[i].comm, a->procs[i].comm, FS_COMM_LEN);
 		r->procs[i].runtime_ns = a->procs[i].rec_cpu_ns;
@@ -103,9 +112,8 @@ static int keep_blocks(struct fs_run_result *r, const struct fs_report *rep, boo
 	if (!r->blocks)
 		return -1;
 	r->nr_blocks = n;
-	for (size_t i = 0; i < n; i++) /* EM unit x s -> fJ, as fs_verdict_lead() converts the interval */
-		r->blocks[i] = S ? (fs_fj_t)llround(S->block_delta[i] * 1e9 * (double)fs_sim_fj_per_unit_ns(rep->em))
-				 : rep->blocks0[i];
+	for (size_t i = 0; i < n; i++)
+		r->blocks[i] = S ? fj_of(rep->em, S->block_delta[i]) : rep->blocks0[i];
 	return 0;
 }
 
@@ -522,6 +530,21 @@ oom:
 	free(idx);
 	fs_many_free(out);
 	return -1;
+}
+
+int fs_many_write(const struct fs_many *m, struct fs_output *outs, int n, const char *cmd)
+{
+	char err[512];
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (outs[i].ops->many && outs[i].ops->many(outs[i].self, m, err, sizeof(err))) {
+			fs_cli_error(cmd, "%s", err);
+			rc = -1;
+		}
+		outs[i].ops->free(outs[i].self);
+	}
+	return rc;
 }
 
 void fs_many_free(struct fs_many *m)

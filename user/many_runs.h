@@ -25,6 +25,12 @@ typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
  */
 int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs_apps *apps, const char *em_spec,
 		fs_many_progress_fn progress, void *ctx, struct fs_many *out);
+/*
+ * Give m to each of outs[0..n) (output.h's many hook) and free them all:
+ * 0, or -1 when one failed, each failure said in a line "feecscope CMD: ...".
+ */
+struct fs_output;
+int fs_many_write(const struct fs_many *m, struct fs_output *outs, int n, const char *cmd);
 void fs_many_free(struct fs_many *m);
 
 /*

@@ -793,6 +793,14 @@ int fs_pipeline_flush(struct fs_pipeline *p, char *err, size_t errlen)
 	return 0;
 }
 
+int fs_pipeline_tick(struct fs_pipeline *p, const struct fs_view_sample *s, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->o.nr_outputs; i++)
+		if (p->o.outputs[i].ops->tick && p->o.outputs[i].ops->tick(p->o.outputs[i].self, s, err, errlen))
+			return -1;
+	return 0;
+}
+
 const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p)
 {
 	return &p->st;

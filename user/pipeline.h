@@ -61,6 +61,8 @@ struct fs_pipeline *fs_pipeline_new(const struct fs_pipeline_opts *o, char *err,
 int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *err, size_t errlen);
 /* Write buffered outputs (live calls it every interval). */
 int fs_pipeline_flush(struct fs_pipeline *p, char *err, size_t errlen);
+/* Live's interval, after the flush: s, the run so far, to each output's tick hook (the live view). */
+int fs_pipeline_tick(struct fs_pipeline *p, const struct fs_view_sample *s, char *err, size_t errlen);
 const struct fs_stats *fs_pipeline_stats(const struct fs_pipeline *p);
 /* The filter with what each item kept so far. */
 const struct fs_filter *fs_pipeline_filter(const struct fs_pipeline *p);

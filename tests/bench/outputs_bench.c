@@ -23,48 +23,19 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_gen.h"
 #include "commands.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "outputs_open.h"
 #include "records/recording.h"
 
-static __u64 rng;
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
-
-/* 256 tasks on a light-to-moderate landscape, so most wake-ups reach feec's energy comparison. */
+/* bench_wakeup()'s, with a process of its own and an app's uid. */
 static void gen(struct fs_wakeup *w, const struct fs_em *em)
 {
-	memset(w, 0, sizeof(*w));
-	w->hdr.type = FS_REC_WAKEUP;
-	w->hdr.nr_cpus = (__u16)em->nr_cpus;
-	w->hdr.size = (__u32)fs_wakeup_size(em->nr_cpus);
-	w->pid = w->tgid = 1000 + (__s32)rnd(256);
+	bench_wakeup(w, em);
+	w->tgid = w->pid;
 	w->uid = 10000 + (__u32)(w->pid % 7);
-	snprintf(w->comm, sizeof(w->comm), "task%d", w->pid % 100);
-	w->prev_cpu = w->task_cpu = w->waker_cpu = (__s32)rnd(em->nr_cpus);
-	w->chosen_cpu = (__s32)rnd(em->nr_cpus);
-	w->cpus_allowed = (1ull << em->nr_cpus) - 1;
-	w->nr_cpus_allowed = (__u32)em->nr_cpus;
-	w->task.util_avg = 5 + rnd(200);
-	w->task.util_est_enqueued = w->task.util_est_ewma = w->task.util_avg;
-	w->task.uclamp_max = 1024;
-	for (int c = 0; c < em->nr_cpus; c++) {
-		struct fs_cpu *cpu = &w->cpu[c];
-		cpu->util_avg = rnd(em->capacity[c] / 2);
-		cpu->util_est = cpu->util_avg;
-		cpu->capacity = cpu->capacity_orig = em->capacity[c];
-		cpu->uclamp_max = 1024;
-		cpu->flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
-	}
-	w->cpu[w->prev_cpu].util_avg += w->task.util_avg;
 }
 
 static double now_s(void)
@@ -115,7 +86,7 @@ static double run(const struct fs_em *em, const struct fs_rec_meta *meta, int mo
 		fprintf(stderr, "outputs_bench: %s\n", err);
 		return -1;
 	}
-	rng = 0x9e3779b97f4a7c15ull; /* the same wake-ups every run */
+	bench_rng = 0x9e3779b97f4a7c15ull; /* the same wake-ups every run */
 	for (int i = 0; i < 4096; i++)
 		gen(&ring[i], em);
 	double t0 = cpu_s();

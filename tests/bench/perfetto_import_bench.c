@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
+#include "bench_gen.h"
 #include "em/em_io.h"
 #include "output/protobuf.h"
 #include "sim/trace_workload.h"
@@ -20,16 +21,6 @@
 
 #define NR_CPUS 8
 #define PER_BUNDLE 400
-
-static __u64 rng = 0x9e3779b97f4a7c15ull;
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
 
 static const char *const comms[] = { "surfaceflinger", "RenderThread", "binder:1234_2", "HwBinder:7_1",
 				     "kworker/u16:3", "Chrome_IOThread", "mali-cmar-back", "swapper/0" };

@@ -11,47 +11,18 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_gen.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 
-static __u64 rng = 0x9e3779b97f4a7c15ull;
 /* The pair replayed: the v5.4 pair, or FS_BENCH_POLICIES="a,b". */
 static char pol_a[32] = "v5.4", pol_b[32] = "v5.4-nomargin";
 
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
-
-/* A plausible wake-up: 256 tasks, light-to-moderate landscape so most reach the energy comparison. */
+/* bench_wakeup()'s, the i-th, 50 us after the one before. */
 static void gen(struct fs_wakeup *w, __u64 i, const struct fs_em *em)
 {
-	memset(w, 0, sizeof(*w));
-	w->hdr.type = FS_REC_WAKEUP;
-	w->hdr.nr_cpus = (__u16)em->nr_cpus;
-	w->hdr.size = (__u32)fs_wakeup_size(em->nr_cpus);
+	bench_wakeup(w, em);
 	w->hdr.ts_ns = 1000000 + i * 50000;
-	w->pid = 1000 + (__s32)rnd(256);
-	snprintf(w->comm, sizeof(w->comm), "task%d", w->pid % 100);
-	w->prev_cpu = w->task_cpu = w->waker_cpu = (__s32)rnd(em->nr_cpus);
-	w->chosen_cpu = (__s32)rnd(em->nr_cpus);
-	w->cpus_allowed = (1ull << em->nr_cpus) - 1;
-	w->nr_cpus_allowed = (__u32)em->nr_cpus;
-	w->task.util_avg = 5 + rnd(200);
-	w->task.util_est_enqueued = w->task.util_est_ewma = w->task.util_avg;
-	w->task.uclamp_max = 1024;
-	for (int c = 0; c < em->nr_cpus; c++) {
-		struct fs_cpu *cpu = &w->cpu[c];
-		cpu->util_avg = rnd(em->capacity[c] / 2);
-		cpu->util_est = cpu->util_avg;
-		cpu->capacity = cpu->capacity_orig = em->capacity[c];
-		cpu->uclamp_max = 1024;
-		cpu->flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
-	}
-	w->cpu[w->prev_cpu].util_avg += w->task.util_avg;
 }
 
 static long rss_kib(void)
@@ -92,7 +63,7 @@ static int run_mode(const struct fs_em *em, __u64 n, bool share, bool wall, doub
 		return -1;
 	}
 	/* Generation is outside the timed loop: a ring of pre-built records, re-stamped. */
-	rng = 0x9e3779b97f4a7c15ull;
+	bench_rng = 0x9e3779b97f4a7c15ull;
 	for (int i = 0; i < 4096; i++)
 		gen(&ring[i], (__u64)i, em);
 	double t0 = now_s();

@@ -19,20 +19,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_gen.h"
 #include "em/em_io.h"
 #include "sim/trace_workload.h"
 #include "source/trace_dat.h"
 #include "source/trace_text.h"
-
-static __u64 rng = 0x9e3779b97f4a7c15ull;
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)(rng % n);
-}
 
 /* N events of a plausible 8-CPU trace: a wake-up (waking + wakeup) then the switch to it, and now and then a frequency. */
 static int gen(const char *path, long n)

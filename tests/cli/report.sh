@@ -147,6 +147,34 @@ grep -q 'gki.fsr  *6\.1\.75-andro' "$TMP/gki.txt" && ! grep -q 'ab11223344 ' "$T
 	pass "the kernel column keeps the version: $(grep -o 'gki.fsr .*' "$TMP/gki.txt" | cut -c1-32 | tr -s ' ')" ||
 	fail "the kernel column keeps the version" "$(grep -m1 gki "$TMP/gki.txt")"
 
+# a trace's simulated energy in fJ: µW and mW EMs as replay's mJ; a bogoWatt EM has none
+# (replay says bogo-J), so its row keeps no verdict rather than a figure in mJ
+T="$(dirname "$0")/../fixtures/trace"
+sed 's/^unit uW$/unit mW/' "$T/hikey960-2cpu.em" >"$TMP/mw.em"
+sed 's/^unit uW$/unit bogoW/' "$T/hikey960-2cpu.em" >"$TMP/bogo.em"
+for u in hikey960-2cpu mw bogo; do
+	em="$TMP/$u.em"; [ "$u" = hikey960-2cpu ] && em="$T/$u.em"
+	"$FEECSCOPE" replay "$T/tracefs.txt" --em "$em" --json "$TMP/t-$u.json" >"$TMP/t-$u.sum" 2>&1
+	"$FEECSCOPE" report "$T/tracefs.txt" --em "$em" --json "$TMP/r-$u.json" >"$TMP/r-$u.txt" 2>&1
+done
+python3 - "$TMP" >"$TMP/units.out" 2>&1 <<'PY'
+import json, sys
+d = sys.argv[1]
+bad = []
+for u in ('hikey960-2cpu', 'mw'):
+    t, r = json.load(open(f'{d}/t-{u}.json')), json.load(open(f'{d}/r-{u}.json'))
+    want, got = t['verdicts'][0]['delta_mj'], r['recordings'][0].get('delta_mj')
+    print(f'{u}: replay {want} report {got};', end=' ')
+    if got is None or abs(got - want) > 1e-6 * max(1.0, abs(want)):
+        bad.append(u)
+r = json.load(open(f'{d}/r-bogo.json'))['recordings'][0]
+print(f"bogoW: report {r.get('delta_mj')}")
+sys.exit(1 if bad or r.get('delta_mj') is not None else 0)
+PY
+[ $? -eq 0 ] && grep -q 'bogo-J' "$TMP/t-bogo.sum" && grep -q 'tracefs.txt no verdict: a bogoWatt EM has no unit' "$TMP/r-bogo.txt" &&
+	pass "a trace's energy: report = replay in uW and mW, none for bogoWatts: $(cat "$TMP/units.out")" ||
+	fail "a trace's energy units" "$(cat "$TMP/units.out"; grep -m1 tracefs "$TMP/r-bogo.txt")"
+
 head -c 200 "$R/a-pixel4.fsr" >"$TMP/cut.fsr"
 expect_fail "a damaged recording is listed with its error, exit 1" "cut.fsr" \
 	"$FEECSCOPE" report "$R/a-pixel4.fsr" "$TMP/cut.fsr"

@@ -5,11 +5,11 @@
  * EM. Checks: a failure has an error naming the input; the counts agree
  * with the events handed out; every event is of a known type with its
  * comms terminated; the process tree is sorted by pid; a workload that
- * builds is consistent (acts grouped by task, wakers and CPUs in range).
+ * builds is consistent (trace_checks.h).
  */
 #include <string.h>
 #include "fuzz.h"
-#include "em/em_io.h"
+#include "trace_checks.h"
 #include "sim/trace_workload.h"
 #include "source/perfetto_trace.h"
 
@@ -31,24 +31,6 @@ static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
 }
 
-static void check_workload(const struct fs_sim_workload *wl, int nr_cpus)
-{
-	__u64 acts = 0;
-
-	for (int i = 0; i < wl->nr_tasks; i++) {
-		const struct fs_sim_task *t = &wl->tasks[i];
-		FUZZ_CHECK(t->first_act == acts && t->nr_act > 0, "task %d: acts %u+%u", i, t->first_act, t->nr_act);
-		for (__u32 k = t->first_act; k < t->first_act + t->nr_act; k++) {
-			const struct fs_sim_act *a = &wl->acts[k];
-			FUZZ_CHECK(a->waker >= FS_SIM_NO_TASK && a->waker < wl->nr_tasks, "waker %d", a->waker);
-			FUZZ_CHECK(a->rec_cpu >= -1 && a->rec_cpu < nr_cpus, "rec_cpu %d", a->rec_cpu);
-		}
-		acts += t->nr_act;
-	}
-	FUZZ_CHECK(acts == wl->nr_acts, "tasks hold %llu acts of %llu", (unsigned long long)acts,
-		   (unsigned long long)wl->nr_acts);
-}
-
 static void check_tree(const struct fs_perfetto_tree *tree)
 {
 	for (size_t i = 0; i < tree->nr; i++) {
@@ -60,21 +42,12 @@ static void check_tree(const struct fs_perfetto_tree *tree)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct fs_em em;
-	static bool have_em;
 	struct fs_trace_stats st;
 	struct fs_perfetto_tree tree;
-	struct fs_sim_workload wl;
-	struct feed f = { 0 };
+	struct feed f = { .b = fuzz_trace_wl_new(size) };
 	char err[1024] = "";
 	int rc;
 
-	if (!have_em) {
-		FUZZ_CHECK(!fs_em_profile_for_cpus(4, &em, err, sizeof(err)), "no 4-CPU EM: %s", err);
-		have_em = true;
-	}
-	f.b = fs_trace_wl_new(&em, size & 1 ? FS_SIM_LAB : FS_SIM_DEVICE);
-	FUZZ_CHECK(f.b, "out of memory");
 	rc = fs_perfetto_trace_parse(data, size, "fuzz.pftrace", feed_fn, &f, &st, &tree, err, sizeof(err));
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(st.events == f.nr, "stats %llu, fed %llu", (unsigned long long)st.events, (unsigned long long)f.nr);
@@ -85,13 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		check_tree(&tree);
 		free(tree.tasks);
-		if (fs_trace_wl_finish(f.b, &wl, NULL, err, sizeof(err)) == 0) {
-			check_workload(&wl, em.nr_cpus);
-			free(wl.tasks);
-			free(wl.acts);
-		} else {
-			FUZZ_CHECK(err[0], "finish failed without an error");
-		}
+		fuzz_trace_wl_finish(f.b);
 	}
 	fs_perfetto_trace_probe(data, size);
 	return 0;

@@ -198,11 +198,24 @@ void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out)
 	conclude(out, in->prev, best, move, margin);
 }
 
-void fs_feec_util_changed(struct fs_feec_result *out, int prev, __u64 base, __u64 prev_delta, __u64 best_delta)
+static void set_figures(struct fs_feec_result *out, __u64 base, __u64 prev_delta, __u64 best_delta)
 {
 	out->base_energy = base;
 	out->prev_delta = prev_delta;
 	out->best_delta = best_delta;
+}
+
+void fs_feec_conclude(const struct fs_feec_ctx *c, struct fs_feec_result *out, __u64 base, __u64 prev_delta,
+		      __u64 best_delta, struct fs_feec_rule_in in)
+{
+	set_figures(out, base, prev_delta, best_delta);
+	out->in = in;
+	fs_feec_decide(c->r, out);
+}
+
+void fs_feec_util_changed(struct fs_feec_result *out, int prev, __u64 base, __u64 prev_delta, __u64 best_delta)
+{
+	set_figures(out, base, prev_delta, best_delta);
 	out->eligible = true;
 	out->cpu = prev;
 	out->reason = FS_FEEC_UTIL_CHANGED;

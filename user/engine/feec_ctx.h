@@ -66,6 +66,13 @@ static inline int fs_feec_add_cand(struct fs_feec_result *out, int cpu, int pd, 
 void fs_feec_decide(const struct fs_feec_rules *r, struct fs_feec_result *out);
 
 /*
+ * Every body's end once the candidates are priced: the comparison's figures
+ * (base, prev's and the best delta) into out, then fs_feec_decide() over in.
+ */
+void fs_feec_conclude(const struct fs_feec_ctx *c, struct fs_feec_result *out, __u64 base, __u64 prev_delta,
+		      __u64 best_delta, struct fs_feec_rule_in in);
+
+/*
  * v5.14+ "CPU utilization has changed" (an energy fell below its base, or a
  * delta would wrap): feec returns prev with the figures it had so far.
  */

@@ -86,11 +86,11 @@ void fs_feec_v5_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		}
 	}
 
-	out->prev_delta = prev_energy;
-	out->best_delta = best_energy;
-	/* Prev unfit or not allowed: the best, maybe prev_cpu itself, if any. */
-	out->in = (struct fs_feec_rule_in){
+	/*
+	 * v5.0 - v5.3 compare whole energies: no base. Prev unfit or not
+	 * allowed: the best, maybe prev_cpu itself, if any.
+	 */
+	fs_feec_conclude(c, out, 0, prev_energy, best_energy, (struct fs_feec_rule_in){
 		.valid = true, .prev = prev, .best = best_energy == UINT64_MAX ? -1 : best,
-	};
-	fs_feec_decide(c->r, out);
+	});
 }

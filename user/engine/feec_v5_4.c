@@ -201,11 +201,8 @@ void fs_feec_v5_4(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		}
 	}
 
-	out->base_energy = base_energy;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
-	out->in = (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = any ? best : -1 };
-	fs_feec_decide(c->r, out);
+	fs_feec_conclude(c, out, base_energy, prev_delta, best_delta,
+			 (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = any ? best : -1 });
 	return;
 
 util_changed:

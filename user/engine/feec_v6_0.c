@@ -85,12 +85,9 @@ void fs_feec_v6_0(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		}
 	}
 
-	out->base_energy = base_sum;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
 	/* The "+margin" twin: the v5.14 - v5.19 rule on this kernel's numbers. */
-	out->in = (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = best };
-	fs_feec_decide(c->r, out);
+	fs_feec_conclude(c, out, base_sum, prev_delta, best_delta,
+			 (struct fs_feec_rule_in){ .valid = true, .prev = prev, .best = best });
 	return;
 
 util_changed:

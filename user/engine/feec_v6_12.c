@@ -113,15 +113,11 @@ void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 		}
 	}
 
-	out->base_energy = base_sum;
-	out->prev_delta = prev_delta;
-	out->best_delta = best_delta;
 	/* The "+margin" twins add the 6.25 % rule to the energy clause. */
-	out->in = (struct fs_feec_rule_in){
+	fs_feec_conclude(c, out, base_sum, prev_delta, best_delta, (struct fs_feec_rule_in){
 		.valid = true, .prev = prev, .best = best, .prev_fits = prev_fits,
 		.best_fits = best_fits, .prev_cap = prev_actual_cap, .best_cap = best_actual_cap,
-	};
-	fs_feec_decide(c->r, out);
+	});
 	return;
 
 util_changed:

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "live_view.h"
 #include "live_term.h"
+#include "summary.h"
 #include "../cli.h"
 
 #define MAX_WARNINGS 16
@@ -19,6 +20,7 @@ struct fs_live_view {
 	double wakeup_rate, mw[FS_MAX_POLICIES], busy_pct[FS_MAX_CPUS];
 	struct fs_frame frame, shown; /* shown: what the screen holds now */
 	bool have_shown, closed;
+	bool on_screen;               /* fs_term_screen() when it opened */
 	unsigned int frames;
 	char *warnings[MAX_WARNINGS];
 	int nr_warnings, dropped_warnings;
@@ -43,7 +45,8 @@ struct fs_live_view *fs_live_view_new(const struct fs_view_info *info, const cha
 	v->con = out;
 	fflush(out);
 	fs_term_open(fileno(out), STDIN_FILENO);
-	if (!fs_term_screen()) {
+	v->on_screen = fs_term_screen();
+	if (!v->on_screen) {
 		fs_cli_wrap_lines(out, banner);
 		fflush(out);
 	}
@@ -251,4 +254,69 @@ void fs_live_view_free(struct fs_live_view *v)
 		free(v->warnings[i]);
 	free(v->out);
 	free(v);
+}
+
+bool fs_live_view_on_screen(const struct fs_live_view *v)
+{
+	return v->on_screen;
+}
+
+static int view_tick(void *self, const struct fs_view_sample *s, char *err, size_t errlen)
+{
+	struct fs_view_sample c = *s; /* the rates are filled into the view's own copy */
+
+	(void)err;
+	(void)errlen;
+	fs_live_view_update(self, &c);
+	return 0;
+}
+
+/*
+ * The summary is longer than a terminal: on one, its first lines (the
+ * verdict) come again last, so that they are on the screen when live ends
+ * (an 80x24 `adb shell`). The summary itself stays replay's, byte for byte.
+ */
+static int view_finish(void *self, const struct fs_report *rep, char *err, size_t errlen)
+{
+	const struct fs_live_view *v = self;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)err;
+	(void)errlen;
+	if (!v->on_screen || v->con != stdout || !isatty(STDOUT_FILENO))
+		return 0;
+	m = open_memstream(&text, &len);
+	if (!m)
+		return 0;
+	fs_summary_print(m, rep);
+	if (fclose(m) == 0) {
+		/* the verdict lines: up to the "policies:" line or the first blank one, at most 4 */
+		const char *p = text;
+		int n = 0;
+
+		fputc('\n', stdout);
+		while (*p && *p != '\n' && strncmp(p, "policies:", 9) && n++ < 4) {
+			size_t l = strcspn(p, "\n");
+
+			fprintf(stdout, "%.*s\n", (int)l, p);
+			p += l + (p[l] == '\n');
+		}
+		fflush(stdout);
+	}
+	free(text);
+	return 0;
+}
+
+static void view_free(void *self)
+{
+	fs_live_view_free(self);
+}
+
+static const struct fs_output_ops view_ops = { .tick = view_tick, .finish = view_finish, .free = view_free };
+
+void fs_output_live_view(struct fs_output *o, struct fs_live_view *v)
+{
+	*o = (struct fs_output){ .ops = &view_ops, .self = v };
 }

@@ -8,6 +8,7 @@
 #ifndef FEECSCOPE_LIVE_VIEW_H
 #define FEECSCOPE_LIVE_VIEW_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "view_frame.h"
 
@@ -27,6 +28,19 @@ void fs_live_view_redraw(struct fs_live_view *v, struct fs_view_sample *s);
 enum fs_view_event { FS_VIEW_NONE, FS_VIEW_QUIT, FS_VIEW_REDRAW };
 /* Keys and resizes since the last call. */
 enum fs_view_event fs_live_view_input(struct fs_live_view *v);
+
+/*
+ * The view as an output (output.h): its tick hook updates it each interval;
+ * its finish hook, where the screen was drawn on stdout's terminal, prints
+ * the summary's verdict lines again so that they are on the screen when live
+ * ends (the summary, longer than a terminal, stays replay's byte for byte):
+ * attach it after the summary. The output owns v (its free hook frees it);
+ * the run keeps v for keys, warnings and giving the terminal back.
+ */
+struct fs_output;
+void fs_output_live_view(struct fs_output *o, struct fs_live_view *v);
+/* It draws on a terminal's screen (not lines). */
+bool fs_live_view_on_screen(const struct fs_live_view *v);
 
 void fs_live_view_warn(struct fs_live_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Give the terminal back, then print the warnings the screen showed to stderr. */

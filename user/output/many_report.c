@@ -79,7 +79,8 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 
 		fprintf(o, "%-19s ", tail(r->path, 19, cut, sizeof(cut)));
 		if (!r->has_verdict) {
-			fprintf(o, "%s\n", r->error[0] ? "not replayed (below)" : "no margin/no-margin pair");
+			fprintf(o, "%s\n", r->error[0] ? "not replayed (below)" :
+				r->no_unit ? "no verdict: a bogoWatt EM has no unit" : "no margin/no-margin pair");
 			continue;
 		}
 		verdict(v, sizeof(v), r->delta_fj, r->has_ci, r->lo_fj, r->hi_fj);

@@ -27,6 +27,7 @@ struct fs_run_result {
 	char em[256];                   /* the EM's source line */
 	char policy[32], twin[32];      /* the verdict's margin policy and its twin ("" = no verdict) */
 	bool has_verdict;
+	bool no_unit;                   /* a trace's EM in bogoWatts: no energy in mJ, no verdict */
 	__u64 wakeups;
 	__u64 span_ns;
 	fs_fj_t cpu_fj;                 /* the CPUs' energy */
@@ -65,5 +66,15 @@ void fs_many_print_text(FILE *o, const struct fs_many *m);
 void fs_many_print_json(FILE *o, const struct fs_many *m);
 /* One row per recording. */
 void fs_many_print_csv(FILE *o, const struct fs_many *m);
+
+/*
+ * One of them as an output (output.h's many hook, many_out.c): into stream
+ * (not closed) or, when stream is NULL, into a file created at path once the
+ * report is complete (out_file.h: ".gz" writes gzip). 0, or -1 with err.
+ */
+enum fs_many_format { FS_MANY_TEXT, FS_MANY_JSON, FS_MANY_CSV };
+struct fs_output;
+int fs_output_many(struct fs_output *o, enum fs_many_format fmt, FILE *stream, const char *path, char *err,
+		   size_t errlen);
 
 #endif /* FEECSCOPE_MANY_REPORT_H */

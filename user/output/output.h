@@ -2,8 +2,10 @@
 /*
  * Every result feecscope writes goes through this one interface: the
  * pipeline calls each output with every record (recording), every closed
- * placement (decision CSV, trace), and the final report (summary, JSON).
- * An output implements the hooks it needs; the others stay NULL.
+ * placement (decision CSV, trace), each live interval (the live view) and
+ * the final report (summary, JSON); report's outputs get its recordings'
+ * results instead. An output implements the hooks it needs; the others
+ * stay NULL.
  */
 #ifndef FEECSCOPE_OUTPUT_H
 #define FEECSCOPE_OUTPUT_H
@@ -113,6 +115,9 @@ struct fs_report {
 	const struct fs_sim_report *sim;      /* the closed-loop answer, at finish (NULL before) */
 };
 
+struct fs_view_sample; /* view_frame.h: the run so far, at a live interval */
+struct fs_many;        /* many_report.h: report's recordings, groups and combination */
+
 struct fs_output_ops {
 	/* every record fed, before filters */
 	int (*record)(void *self, const struct fs_rec_hdr *rec, char *err, size_t errlen);
@@ -122,8 +127,12 @@ struct fs_output_ops {
 	int (*interval)(void *self, const struct fs_decision_row *row, char *err, size_t errlen);
 	/* write what is buffered (live calls it every interval) */
 	int (*flush)(void *self, char *err, size_t errlen);
+	/* a live interval, after flush: the run so far (the live view draws it) */
+	int (*tick)(void *self, const struct fs_view_sample *s, char *err, size_t errlen);
 	/* the run ended: write the report and complete the file */
 	int (*finish)(void *self, const struct fs_report *rep, char *err, size_t errlen);
+	/* report's end, in place of finish: every recording's result, written whole */
+	int (*many)(void *self, const struct fs_many *m, char *err, size_t errlen);
 	/* release; after finish, or on an error path without it */
 	void (*free)(void *self);
 };

@@ -12,30 +12,35 @@
  */
 #define ZIP_LEVEL (-1)
 
-struct fs_rec_zip {
+/* The writer's or the reader's zstd context, kept for every chunk (one of the two is set). */
+struct fs_rec_zctx {
 	ZSTD_CCtx *cctx;
-};
-
-struct fs_rec_unzip {
 	ZSTD_DCtx *dctx;
 };
 
-struct fs_rec_zip *fs_rec_zip_new(void)
+struct fs_rec_zctx *fs_rec_zctx_new(bool compress)
 {
-	struct fs_rec_zip *z = calloc(1, sizeof(*z));
+	struct fs_rec_zctx *z = calloc(1, sizeof(*z));
 
-	if (z && !(z->cctx = ZSTD_createCCtx())) {
+	if (!z)
+		return NULL;
+	if (compress)
+		z->cctx = ZSTD_createCCtx();
+	else
+		z->dctx = ZSTD_createDCtx();
+	if (!z->cctx && !z->dctx) {
 		free(z);
 		return NULL;
 	}
 	return z;
 }
 
-void fs_rec_zip_free(struct fs_rec_zip *z)
+void fs_rec_zctx_free(struct fs_rec_zctx *z)
 {
 	if (!z)
 		return;
 	ZSTD_freeCCtx(z->cctx);
+	ZSTD_freeDCtx(z->dctx);
 	free(z);
 }
 
@@ -44,33 +49,14 @@ size_t fs_rec_zip_bound(size_t raw_len)
 	return ZSTD_compressBound(raw_len);
 }
 
-size_t fs_rec_zip(struct fs_rec_zip *z, void *dst, size_t cap, const void *raw, size_t raw_len)
+size_t fs_rec_zip(struct fs_rec_zctx *z, void *dst, size_t cap, const void *raw, size_t raw_len)
 {
 	size_t n = ZSTD_compressCCtx(z->cctx, dst, cap, raw, raw_len, ZIP_LEVEL);
 
 	return ZSTD_isError(n) ? 0 : n;
 }
 
-struct fs_rec_unzip *fs_rec_unzip_new(void)
-{
-	struct fs_rec_unzip *u = calloc(1, sizeof(*u));
-
-	if (u && !(u->dctx = ZSTD_createDCtx())) {
-		free(u);
-		return NULL;
-	}
-	return u;
-}
-
-void fs_rec_unzip_free(struct fs_rec_unzip *u)
-{
-	if (!u)
-		return;
-	ZSTD_freeDCtx(u->dctx);
-	free(u);
-}
-
-int fs_rec_unzip(struct fs_rec_unzip *u, int version, void *dst, size_t raw_len, const void *src, size_t comp_len)
+int fs_rec_unzip(struct fs_rec_zctx *u, int version, void *dst, size_t raw_len, const void *src, size_t comp_len)
 {
 	if (version < 4) {
 		uLongf got = raw_len;

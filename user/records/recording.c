@@ -154,7 +154,7 @@ struct fs_rec_writer {
 	__u32 raw_nr;
 	unsigned char *comp;
 	size_t comp_cap;
-	struct fs_rec_zip *zip;
+	struct fs_rec_zctx *zip;
 	__u64 records;
 	bool failed;
 	bool borrowed;         /* f is the caller's to close */
@@ -213,7 +213,7 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 	w->comp_cap = fs_rec_zip_bound(w->raw_cap);
 	w->raw = malloc(w->raw_cap);
 	w->comp = malloc(w->comp_cap);
-	w->zip = fs_rec_zip_new();
+	w->zip = fs_rec_zctx_new(true);
 	w->borrowed = f != NULL;
 	w->f = f ? f : fopen(path, "wb");
 	if (!w->raw || !w->comp || !w->zip || !w->f) {
@@ -332,7 +332,7 @@ int fs_rec_writer_close(struct fs_rec_writer *w, char *err, size_t errlen)
 	}
 	free(w->raw);
 	free(w->comp);
-	fs_rec_zip_free(w->zip);
+	fs_rec_zctx_free(w->zip);
 	free(w->path);
 	free(w);
 	return ret;
@@ -349,7 +349,7 @@ struct fs_rec_reader {
 	__u32 chunk;           /* 1-based index of the next chunk */
 	unsigned char *raw, *comp;
 	size_t raw_cap, comp_cap;
-	struct fs_rec_unzip *unzip;
+	struct fs_rec_zctx *unzip;
 	size_t raw_len, raw_off;
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
@@ -593,7 +593,7 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 	/* the raw buffer only for a chunk that passed its CRC: a damaged length can ask for 16 MiB */
 	if (grow(&r->raw, &r->raw_cap, raw_len + 1))
 		return rerr(r, err, errlen, at, "out of memory");
-	if (!r->unzip && !(r->unzip = fs_rec_unzip_new()))
+	if (!r->unzip && !(r->unzip = fs_rec_zctx_new(false)))
 		return rerr(r, err, errlen, at, "out of memory");
 	if (fs_rec_unzip(r->unzip, r->version, r->raw, raw_len, r->comp, comp_len))
 		return rerr(r, err, errlen, at, "does not inflate to its %u bytes", raw_len);
@@ -670,7 +670,7 @@ void fs_rec_reader_close(struct fs_rec_reader *r)
 		fclose(r->f);
 	free(r->raw);
 	free(r->comp);
-	fs_rec_unzip_free(r->unzip);
+	fs_rec_zctx_free(r->unzip);
 	free(r->rec);
 	free(r->path);
 	free(r);
