@@ -44,6 +44,11 @@ static const struct fs_cli_page replay_page = {
 "what it read; then the error names the chunk and byte where the file broke, "
 "and the exit status is 1.\n"
 "\n"
+"For a kernel trace --pid and --comm pick the decision CSV's rows and the "
+"processes listed, and the summary gives the kept processes' share of the "
+"margin's cost; the verdict stays every task's, as a recording's closed-loop "
+"answer does: the simulated machine runs every task that ran.\n"
+"\n"
 "FILE may be a pipe: '-' (standard input), /dev/stdin or <(command). No output "
 "may be FILE, the --em file or another output (the same file by any name): "
 "that is refused before anything is written (exit 2). Outputs are written "
@@ -261,11 +266,6 @@ static int replay_trace(const struct replay_args *a, struct fs_source *src, cons
 	}
 	if (a->ro.no_sim) {
 		fprintf(stderr, "feecscope replay: %s: --no-sim: a trace's answer is the simulation's\n", a->path);
-		return -1;
-	}
-	if (fs_filter_active(&a->ro.filter)) { /* the filters select wake-up records; a trace has none */
-		fprintf(stderr, "feecscope replay: %s: --pid/--comm: a trace's simulation is not filtered "
-			"(yet): leave them out\n", a->path);
 		return -1;
 	}
 	if (fs_source_prepare(src, em, a->ro.physics, err, sizeof(err))) {

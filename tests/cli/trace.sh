@@ -38,8 +38,33 @@ t = d['trace']; assert d['ran'] and t['format'] == 'ftrace text' and t['events']
 assert t['pelt'] == 'reconstructed' and t['cpu_frequency'] == 0 and t['freq_assumed_cpus'] == 3, t
 assert t['placed'] > 0 and 0 <= t['agree_pct'] <= 100 and t['opp'][0]['mean_mhz_traced'] is None, t
 assert len(d['verdicts']) == 1"
-check "decision CSV: the header alone (a trace has no per-wake-up landscape)" \
-	sh -c "test \$(wc -l <'$TMP/t.csv') -eq 1 && head -n 1 '$TMP/t.csv' | grep -q '^seq,ts_ns'"
+check "decision CSV: a row per activation and policy, each policy's own simulation" python3 -c "
+import csv, json
+d = json.load(open('$TMP/t.json'))['simulation']; t = d['trace']
+rows = list(csv.DictReader(open('$TMP/t.csv')))
+pols = [p['name'] for p in d['policies']]
+assert len(rows) == d['activations'] * len(pols), (len(rows), d['activations'])
+seqs = [int(r['seq']) for r in rows[::len(pols)]]
+assert seqs == list(range(1, len(seqs) + 1)), 'seq'
+ts = [int(r['ts_ns']) for r in rows[::len(pols)]]
+assert ts == sorted(ts), 'rows not in the trace wake-up order'
+assert [r['policy'] for r in rows[:len(pols)]] == pols
+# the kernel's policy's rows are its simulation's placements: the self-check's agreement, counted again
+k = [r for r in rows if r['policy'] == d['self_check']['policy'] and int(r['kernel_cpu']) >= 0
+     and int(r['acct_cpu']) >= 0 and 'fork' not in r['flags']]
+assert len(k) == t['placed'], (len(k), t['placed'])
+assert sum(r['acct_cpu'] == r['kernel_cpu'] for r in rows if r in k) == t['agree'], 'agree'
+assert all(r['window_ns'] == '0' and float(r['denergy_nj']) == 0 for r in rows), 'a trace prices no decision'
+comms = open('$FS_FIXTURES/trace/tracefs.txt').read()
+assert all(r['comm'] in comms for r in rows), 'a comm not in the trace'
+"
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --csv "$TMP/tw.csv" --csv-layout wide >/dev/null 2>&1
+check "decision CSV, wide layout: a row per activation" python3 -c "
+import csv, json
+rows = list(csv.DictReader(open('$TMP/tw.csv'))); d = json.load(open('$TMP/t.json'))['simulation']
+assert len(rows) == d['activations'], len(rows)
+lng = list(csv.DictReader(open('$TMP/t.csv')))
+assert [r['v7.2+margin_acct_cpu'] for r in rows] == [r['acct_cpu'] for r in lng if r['policy'] == 'v7.2+margin']"
 check "Perfetto trace written" test -s "$TMP/t.pftrace"
 
 # ---- by content, not by name ----
@@ -126,6 +151,32 @@ one_line "--no-sim refused for a trace" "--no-sim: a trace's answer is the simul
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --no-sim
 one_line "--convert-csv refused for a trace" "a trace \(ftrace text\) has no records to convert" \
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --convert-csv "$TMP/no.csv"
-one_line "--pid refused for a trace" "--pid/--comm: a trace's simulation is not filtered" \
-	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 1
+
+# ---- --pid / --comm: the decision rows and the processes listed; the verdict stays every task's ----
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --comm kworker/1:1 --csv "$TMP/fc.csv" --json "$TMP/fc.json" \
+	>"$TMP/fc.sum" 2>"$TMP/fc.err"
+check "--comm on a trace: exit 0, nothing on stderr" sh -c "test -s '$TMP/fc.sum' && ! test -s '$TMP/fc.err'"
+check "... the verdict line is the unfiltered run's" sh -c "test \"\$(head -n 1 '$TMP/fc.sum')\" = \"\$(head -n 1 '$TMP/t.sum')\""
+check "... the decision rows are the kept task's, the rest of the unfiltered rows" python3 -c "
+import csv
+a = list(csv.DictReader(open('$TMP/t.csv'))); f = list(csv.DictReader(open('$TMP/fc.csv')))
+keep = [r for r in a if r['comm'] == 'kworker/1:1']
+assert f and len(f) < len(a), (len(f), len(a))
+strip = lambda r: {k: v for k, v in r.items() if k not in ('seq', 't_ns')}
+assert [strip(r) for r in f] == [strip(r) for r in keep], 'rows differ'
+assert [int(r['seq']) for r in f[::2]] == list(range(1, len(f) // 2 + 1)), 'seq counts the kept rows'"
+unwrap "$TMP/fc.sum" >"$TMP/fc.one"
+check "... the summary says what was filtered, and the kept processes' share" python3 -c "
+import csv, re
+a = list(csv.DictReader(open('$TMP/t.csv')))
+n = sum(r['comm'] != 'kworker/1:1' for r in a) // 2
+t = open('$TMP/fc.one').read()
+m = re.search(r'filtered \(--comm kworker/1:1\): (\d+) activations left out of the decision rows; 1 processes kept, '
+              r'their share of the margin.s cost ([+-][0-9.]+) mJ; the verdict is every task.s', t)
+assert m and int(m.group(1)) == n, (m and m.group(1), n)
+last = open('$TMP/fc.sum').read().split('processes by |margin cost| in the simulation')[1].splitlines()[2:]
+assert len(last) == 1 and last[0].split()[1] == 'kworker/1:1' and last[0].split()[-1] == m.group(2), last"
+check "... every summary line fits 80 columns" fits80 "$TMP/fc.sum"
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 999999 >"$TMP/fp.sum" 2>"$TMP/fp.err"
+check "--pid matching nothing on a trace: said, as for a recording" grep -q "999999" "$TMP/fp.err"
 finish
