@@ -25,7 +25,7 @@ check "the first line is the closed-loop verdict" grep -Eq '^margin costs [+-][0
 check "every summary line fits 80 columns" fits80 "$TMP/t.sum"
 unwrap "$TMP/t.sum" >"$TMP/t.one"
 check "the summary says what the trace held" grep -q '^trace: ftrace text, 188 events: sched_switch 92, wake-ups 75' "$TMP/t.one"
-check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: sched_pelt_. and sched_util_est_. events are not read yet)' "$TMP/t.one"
+check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: no sched_pelt_se or sched_util_est_se of its own in the trace)' "$TMP/t.one"
 check "... that frequencies were assumed (no cpu_frequency)" \
 	grep -q 'assumed: no cpu_frequency events: CPUs 0-1 ran [0-9.]* ms at their PD.s top frequency' "$TMP/t.one"
 check "... the placements' agreement under the kernel's policy" \
@@ -66,6 +66,44 @@ assert len(rows) == d['activations'], len(rows)
 lng = list(csv.DictReader(open('$TMP/t.csv')))
 assert [r['v7.2+margin_acct_cpu'] for r in rows] == [r['acct_cpu'] for r in lng if r['policy'] == 'v7.2+margin']"
 check "Perfetto trace written" test -s "$TMP/t.pftrace"
+
+# ---- LISA's sched_pelt_se / sched_util_est_se: each task's traced PELT replaces util 0 ----
+awk -f tests/tools/trace_add_pelt.awk "$F/tracefs.txt" >"$TMP/pelt.txt"
+"$FEECSCOPE" replay "$TMP/pelt.txt" --em "$EM" --json "$TMP/pelt.json" --csv "$TMP/pelt.csv" >"$TMP/pelt.sum" 2>"$TMP/pelt.err"
+check "PELT events: replays (exit 0, nothing on stderr)" sh -c "test -s '$TMP/pelt.sum' && ! test -s '$TMP/pelt.err'"
+unwrap "$TMP/pelt.sum" >"$TMP/pelt.one"
+check "PELT events: JSON and summary say traced, tasks' events counted, groups left" python3 -c "
+import json, re
+t = json.load(open('$TMP/pelt.json'))['simulation']['trace']
+lines = open('$TMP/pelt.txt').read().splitlines()
+own = [l for l in lines if re.search(r' sched_(pelt|util_est)_se: ', l) and ' pid=-1 ' not in l]
+assert t['pelt'] == 'traced' and t['pelt_events'] == len(own), (t['pelt_events'], len(own))
+assert 0 < t['pelt_tasks'] <= len(own) // 2, t['pelt_tasks']
+s = open('$TMP/pelt.one').read()
+assert re.search(r'traced: PELT: %d tasks start from their sched_pelt_se / sched_util_est_se \\(%d events\\)'
+                 % (t['pelt_tasks'], t['pelt_events']), s), 'summary line'
+assert 'reconstructed: PELT of the other tasks' in s"
+check "PELT events: a task's first simulated wake-up sees at least its traced ewma" python3 -c "
+import csv, re
+ewma = {}
+for l in open('$TMP/pelt.txt'):
+    m = re.search(r' sched_util_est_se: .* pid=(\\d+) enqueued=\\d+ ewma=(\\d+)', l)
+    if m: ewma.setdefault(m.group(1), int(m.group(2)))
+seen, n = set(), 0
+for r in csv.DictReader(open('$TMP/pelt.csv')):
+    if r['is_reference'] != '1' or r['pid'] in seen: continue
+    seen.add(r['pid'])
+    if r['pid'] in ewma and 'fork' not in r['flags'] and int(r['prev_cpu']) >= 0:
+        assert int(r['task_util']) >= ewma[r['pid']], (r['pid'], r['task_util'], ewma[r['pid']])
+        n += 1
+assert n >= 5, n"
+check "PELT events: the answer differs from util 0's (the inputs are used)" \
+	sh -c "! cmp -s '$TMP/pelt.csv' '$TMP/t.csv'"
+{ grep '^#' "$F/tracefs.txt"
+  echo "          <idle>-0       (-------) [001] d..1.  1650.175800: sched_pelt_se: cpu=1 path=(null) comm=sh pid=5 load=1 runnable=1"
+  grep -v '^#' "$F/tracefs.txt"; } >"$TMP/pelt-bad.txt"
+one_line "sched_pelt_se without util=: the line and the field" "pelt-bad.txt:[0-9]+: .*sched_pelt_se.*util.*missing" \
+	"$FEECSCOPE" replay "$TMP/pelt-bad.txt" --em "$EM"
 
 # ---- by content, not by name ----
 cp "$F/tracefs.txt" "$TMP/looks.fsr"

@@ -54,9 +54,18 @@ static void print_reconstructed(FILE *out, const struct fs_sim_trace_inputs *t, 
 	char text[400], cpus[128];
 
 	wrap(out, "  traced: ", "each task's CPU time, wake-ups, placements, forks and exits", 4);
-	/* pelt_events stays 0 until the readers take sched_pelt_se / sched_util_est_se (docs/traces.md) */
-	snprintf(text, sizeof(text), "PELT (every task starts at util 0: sched_pelt_* and "
-		 "sched_util_est_* events are not read yet); affinity, uclamp and uid unknown");
+	if (t->pelt_tasks) { /* LISA's sched_pelt_se / sched_util_est_se (trace_workload.c) */
+		snprintf(text, sizeof(text), "PELT: %llu task%s start%s from %s sched_pelt_se / sched_util_est_se "
+			 "(%llu events), carried on by the simulation", (unsigned long long)t->pelt_tasks,
+			 t->pelt_tasks == 1 ? "" : "s", t->pelt_tasks == 1 ? "s" : "", t->pelt_tasks == 1 ? "its" : "their",
+			 (unsigned long long)t->pelt_events);
+		wrap(out, "  traced: ", text, 4);
+		snprintf(text, sizeof(text), "PELT of the other tasks (util 0 at their first wake-up); affinity, "
+			 "uclamp and uid unknown");
+	} else {
+		snprintf(text, sizeof(text), "PELT (every task starts at util 0: no sched_pelt_se or "
+			 "sched_util_est_se of its own in the trace); affinity, uclamp and uid unknown");
+	}
 	wrap(out, "  reconstructed: ", text, 4);
 	if (t->freq_assumed_cpus) {
 		fmt_cpus(cpus, sizeof(cpus), t->freq_assumed_cpus);
