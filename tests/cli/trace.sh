@@ -5,13 +5,16 @@
 F=$FS_FIXTURES/trace
 EM=$F/hikey960-2cpu.em
 
-# one_line NAME REGEX CMD...: CMD fails, prints nothing on stdout and exactly one line on stderr matching REGEX.
+# one_line NAME REGEX CMD...: CMD fails, prints nothing on stdout and exactly one message on stderr
+# matching REGEX: one line, wrapped at 80 columns (continuation lines indented by 2, unwrapped here).
 one_line() {
 	local n=$1 re=$2; shift 2
-	"$@" >"$TMP/1.out" 2>"$TMP/1.err"; local rc=$?
+	"$@" >"$TMP/1.out" 2>"$TMP/1.raw"; local rc=$?
+	unwrap "$TMP/1.raw" >"$TMP/1.err"
 	if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then fail "$n" "exit $rc: $*"
 	elif [ -s "$TMP/1.out" ]; then fail "$n" "stdout not empty: $(head -c 200 "$TMP/1.out")"
 	elif [ "$(wc -l <"$TMP/1.err")" -ne 1 ]; then fail "$n" "$(wc -l <"$TMP/1.err") lines on stderr"; sed 's/^/    /' "$TMP/1.err" | head -n 5
+	elif ! fits80 "$TMP/1.raw"; then fail "$n" "a line of stderr is wider than 80 columns: $(cat "$TMP/1.raw")"
 	elif ! grep -Eq -- "$re" "$TMP/1.err"; then fail "$n" "stderr lacks /$re/: $(cat "$TMP/1.err")"
 	else pass "$n"; fi
 }
@@ -104,6 +107,14 @@ check "PELT events: the answer differs from util 0's (the inputs are used)" \
   grep -v '^#' "$F/tracefs.txt"; } >"$TMP/pelt-bad.txt"
 one_line "sched_pelt_se without util=: the line and the field" "pelt-bad.txt:[0-9]+: .*sched_pelt_se.*util.*missing" \
 	"$FEECSCOPE" replay "$TMP/pelt-bad.txt" --em "$EM"
+
+# ---- replay --help names the trace formats, and fits 80 columns ----
+"$FEECSCOPE" replay --help >"$TMP/help.txt" 2>&1
+check "replay --help: exit 0, within 80 columns" fits80 "$TMP/help.txt"
+unwrap "$TMP/help.txt" | tr '\n' ' ' | tr -s ' ' >"$TMP/help.one"
+check "replay --help names trace.dat, ftrace text and Perfetto, and --em for a trace" \
+	grep -q "trace-cmd's trace.dat (versions 6 and 7), ftrace text .*or a Perfetto trace.*A trace has no EM: give --em" "$TMP/help.one"
+check "replay --help says what --pid/--comm do for a trace" grep -q "For a kernel trace --pid and --comm pick" "$TMP/help.one"
 
 # ---- by content, not by name ----
 cp "$F/tracefs.txt" "$TMP/looks.fsr"
