@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "source/trace_dat.h"
 #include "pipeline.h"
 #include "filter.h"
 #include "output/out_file.h"
@@ -30,19 +31,31 @@ static const struct fs_opt *const replay_sets[] = {
 	fs_run_policy_opts, fs_run_filter_opts, fs_run_output_opts, replay_opts, NULL
 };
 
-static const struct fs_cli_page replay_page = {
+static struct fs_cli_page replay_page = { /* description completed by replay_help() */
 	.name = "replay",
-	.summary = "replay a recording or a records CSV through the policies",
+	.summary = "replay a recording, a records CSV or a kernel trace",
 	.synopsis = "FILE [OPTIONS]\nFILE --convert-csv OUT | --convert-record OUT",
 	.description =
 "Replays FILE, a binary recording (`feecscope live --record`) or a records CSV "
-"(docs/csv.md; the format is told from the file's first bytes), through "
-"find_energy_efficient_cpu() of the chosen policies and prints the summary to "
-"stdout: for a recording, the same text live printed when it ended.\n"
+"(docs/csv.md), through find_energy_efficient_cpu() of the chosen policies and "
+"prints the summary to stdout: for a recording, the same text live printed "
+"when it ended.\n"
+"\n"
+"FILE may also be a kernel trace (docs/traces.md): trace-cmd's trace.dat "
+"(versions 6 and 7), ftrace text (/sys/kernel/tracing/trace, trace-cmd report) "
+"or a Perfetto trace (.perfetto-trace, .pftrace; gzip'd or not). A trace has "
+"no EM: give --em. Its answer is the closed-loop simulation of the workload "
+"the trace's events give, with the trace's own placements as its self-check. "
+"Every format is told from the file's first bytes, not its name.%s\n"
 "\n"
 "A damaged recording replays every complete chunk and prints the summary of "
 "what it read; then the error names the chunk and byte where the file broke, "
 "and the exit status is 1.\n"
+"\n"
+"For a kernel trace --pid and --comm pick the decision CSV's rows and the "
+"processes listed, and the summary gives the kept processes' share of the "
+"margin's cost; the verdict stays every task's, as a recording's closed-loop "
+"answer does: the simulated machine runs every task that ran.\n"
 "\n"
 "FILE may be a pipe: '-' (standard input), /dev/stdin or <(command). No output "
 "may be FILE, the --em file or another output (the same file by any name): "
@@ -53,8 +66,24 @@ static const struct fs_cli_page replay_page = {
 	.examples =
 " feecscope replay rec.fsr\n"
 " feecscope replay rec.fsr -e pixel4 -P v5.4,v5.4-nomargin --csv d.csv\n"
-" feecscope replay trace.csv --em hikey960 --convert-record trace.fsr",
+" feecscope replay trace.csv --em hikey960 --convert-record trace.fsr\n"
+" feecscope replay trace.dat --em pixel6 --csv d.csv --pid 1234",
 };
+
+/* The help page, with whether this build reads trace.dat (the static arm64 build has no libtracecmd). */
+static void replay_help(void)
+{
+	static const char no_dat[] = " This build reads no trace.dat (built without libtracecmd): "
+				     "give it the text of `trace-cmd report -N -t` instead.";
+	const char *fmt = replay_page.description;
+	char *text = NULL;
+
+	if (asprintf(&text, fmt, fs_trace_dat_supported() ? "" : no_dat) >= 0)
+		replay_page.description = text;
+	fs_cli_help(stdout, &replay_page);
+	replay_page.description = fmt;
+	free(text);
+}
 
 /* A file opened under another name than the user gave (a piped FILE's copy, spool.h): messages say the given one. */
 static struct { const char *opened, *given; } alias[1];
@@ -64,12 +93,12 @@ static void say(const char *msg)
 	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
 		const char *at = alias[i].opened ? strstr(msg, alias[i].opened) : NULL;
 		if (at) {
-			fprintf(stderr, "feecscope replay: %.*s%s%s\n", (int)(at - msg), msg, alias[i].given,
+			fs_cli_error("replay", "%.*s%s%s", (int)(at - msg), msg, alias[i].given,
 				at + strlen(alias[i].opened));
 			return;
 		}
 	}
-	fprintf(stderr, "feecscope replay: %s\n", msg);
+	fs_cli_error("replay", "%s", msg);
 }
 
 static int convert(const char *in, struct fs_source *s, struct fs_rec_meta *m, const char *csv_out,
@@ -83,14 +112,14 @@ static int convert(const char *in, struct fs_source *s, struct fs_rec_meta *m, c
 	if (em && !m->em_text) { /* a CSV without "# em:" lines takes --em's EM */
 		FILE *mf = open_memstream(&text, &len);
 		if (!mf || fs_em_write(mf, em) < 0 || fclose(mf)) {
-			fprintf(stderr, "feecscope replay: cannot serialise the EM\n");
+			fs_cli_error("replay", "cannot serialise the EM");
 			return FS_EXIT_FAIL;
 		}
 		m->em_text = text;
 		m->em_len = len;
 	}
 	if (rec_out && !m->em_text) {
-		fprintf(stderr, "feecscope replay: %s has no EM: give --em to embed one in %s\n", in, rec_out);
+		fs_cli_error("replay", "%s has no EM: give --em to embed one in %s", in, rec_out);
 		return FS_EXIT_FAIL;
 	}
 	/* Written under a temporary name, renamed into place only when complete. */
@@ -170,7 +199,7 @@ static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_c
 		switch (opt) {
 		case O_CONV_CSV: a->conv_csv = optarg; break;
 		case O_CONV_REC: a->conv_rec = optarg; break;
-		case 'h': fs_cli_help(stdout, &replay_page); *exit_code = FS_EXIT_OK; return false;
+		case 'h': replay_help(); *exit_code = FS_EXIT_OK; return false;
 		default: return false;
 		}
 	}
@@ -212,19 +241,19 @@ static int replay_em(const struct replay_args *a, const struct fs_source *src, s
 
 	*have_em = false;
 	if (fs_source_is_trace(src) && !a->ro.em_spec) {
-		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no EM: give --em (a profile, a saved EM "
-			"or a debugfs tree)\n", a->path, src->format);
+		fs_cli_error("replay", "%s: a trace (%s) has no EM: give --em (a profile, a saved EM "
+			"or a debugfs tree)", a->path, src->format);
 		return -1;
 	}
 	if (a->ro.em_spec) {
 		if (fs_em_load(a->ro.em_spec, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: --em %s: %s\n", a->ro.em_spec, fs_cli_past_path(err, a->ro.em_spec));
+			fs_cli_error("replay", "--em %s: %s", a->ro.em_spec, fs_cli_past_path(err, a->ro.em_spec));
 			return -1;
 		}
 		*emulate = true;
 	} else if (meta->em_text) {
 		if (fs_em_parse_text(meta->em_text, meta->em_len, a->path, em, err, sizeof(err))) {
-			fprintf(stderr, "feecscope replay: %s: embedded EM: %s\n", a->path, err);
+			fs_cli_error("replay", "%s: embedded EM: %s", a->path, err);
 			return -1;
 		}
 		*emulate = !meta->em_is_kernel;
@@ -235,7 +264,7 @@ static int replay_em(const struct replay_args *a, const struct fs_source *src, s
 	if (fs_source_is_trace(src)) /* its CPUs are checked event by event against the EM's */
 		return 0;
 	if (em->nr_cpus != meta->nr_cpus) {
-		fprintf(stderr, "feecscope replay: %s: the EM (%s) has %d CPUs but the recording has %d\n", a->path,
+		fs_cli_error("replay", "%s: the EM (%s) has %d CPUs but the recording has %d", a->path,
 			a->ro.em_spec ? a->ro.em_spec : "embedded", em->nr_cpus, meta->nr_cpus);
 		fs_em_cpu_hint(meta->nr_cpus, err, sizeof(err));
 		fs_cli_hint(err);
@@ -256,17 +285,12 @@ static int replay_trace(const struct replay_args *a, struct fs_source *src, cons
 	if (!fs_source_is_trace(src))
 		return 0;
 	if (a->conv_csv || a->conv_rec) {
-		fprintf(stderr, "feecscope replay: %s: a trace (%s) has no records to convert "
-			"(--convert-csv and --convert-record take a recording or a records CSV)\n", a->path, src->format);
+		fs_cli_error("replay", "%s: a trace (%s) has no records to convert "
+			"(--convert-csv and --convert-record take a recording or a records CSV)", a->path, src->format);
 		return -1;
 	}
 	if (a->ro.no_sim) {
-		fprintf(stderr, "feecscope replay: %s: --no-sim: a trace's answer is the simulation's\n", a->path);
-		return -1;
-	}
-	if (fs_filter_active(&a->ro.filter)) { /* the filters select wake-up records; a trace has none */
-		fprintf(stderr, "feecscope replay: %s: --pid/--comm: a trace's simulation is not filtered "
-			"(yet): leave them out\n", a->path);
+		fs_cli_error("replay", "%s: --no-sim: a trace's answer is the simulation's", a->path);
 		return -1;
 	}
 	if (fs_source_prepare(src, em, a->ro.physics, err, sizeof(err))) {
@@ -345,7 +369,7 @@ int fs_cmd_replay(int argc, char **argv)
 	struct fs_em *em = calloc(1, sizeof(*em));
 
 	if (!em) {
-		fprintf(stderr, "feecscope replay: out of memory\n");
+		fs_cli_error("replay", "out of memory");
 		return FS_EXIT_FAIL;
 	}
 	if (strcmp(a.path, "-") && fs_cli_input_file(a.path, err, sizeof(err))) {
@@ -369,8 +393,8 @@ int fs_cmd_replay(int argc, char **argv)
 	if (a.conv_csv || a.conv_rec) {
 		ret = convert(a.path, &src, &src.meta, a.conv_csv, a.conv_rec, have_em ? em : NULL);
 	} else if (!have_em) {
-		fprintf(stderr, "feecscope replay: %s: no EM in the file: give --em (a profile, a saved EM or a "
-			"debugfs tree)\n", a.path);
+		fs_cli_error("replay", "%s: no EM in the file: give --em (a profile, a saved EM or a "
+			"debugfs tree)", a.path);
 		fs_em_cpu_hint(src.meta.nr_cpus, err, sizeof(err));
 		fs_cli_hint(err);
 	} else {

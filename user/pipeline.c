@@ -11,6 +11,7 @@
 #include <string.h>
 #include "pipeline.h"
 #include "sim/closed_loop.h"
+#include "output/trace_decisions.h"
 #include "engine/accounting.h"
 #include "engine/cpu_energy.h"
 #include "engine/landscape.h"
@@ -279,6 +280,19 @@ void fs_pipeline_sim_publish(struct fs_pipeline *p, struct fs_sim_job *j)
 	fs_sim_job_free(j);
 }
 
+/* A trace's decision row (output/trace_decisions.h) to every output that takes rows, complete at once. */
+static int trace_row(void *ctx, const struct fs_decision_row *row, char *err, size_t errlen)
+{
+	struct fs_pipeline *p = ctx;
+
+	if (emit_decision(p, row, err, errlen))
+		return -1;
+	for (int i = 0; i < p->o.nr_outputs; i++)
+		if (p->o.outputs[i].ops->interval && p->o.outputs[i].ops->interval(p->o.outputs[i].self, row, err, errlen))
+			return -1;
+	return 0;
+}
+
 /* At the end: the workload under every policy; the recording's CPU energy for the self-check. */
 static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 {
@@ -308,7 +322,11 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 		sim_stop(p, why);
 		return 0;
 	}
+	in.keep_decisions = in.trace && (p->rows || fs_filter_active(&p->o.filter)); /* the rows count the filters' hits */
 	ret = fs_sim_closed_loop(&wl, &in, &p->sim, err, errlen);
+	if (!ret && in.keep_decisions && p->sim.ran)
+		ret = fs_trace_decisions(&wl, &p->sim, p->o.nr_policies, &p->o.filter, &p->st.trace_rows,
+					 &p->st.filtered, trace_row, p, err, errlen);
 	fs_sim_workload_free(&wl);
 	return ret;
 }

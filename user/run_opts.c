@@ -205,11 +205,12 @@ int fs_run_filter_end(const char *cmd, const struct fs_stats *st, const struct f
 {
 	char list[1024];
 	int n = fs_filter_unmatched(f, list, sizeof(list));
+	const __u64 kept = st->wakeups + st->trace_rows; /* a trace's are its activations */
 
 	if (n)
 		fs_cli_error(cmd, "warning: %s matched no wake-up (of %llu)", list,
-			     (unsigned long long)(st->wakeups + st->filtered));
-	if (fs_filter_active(f) && !st->wakeups && st->filtered) {
+			     (unsigned long long)(kept + st->filtered));
+	if (fs_filter_active(f) && !kept && st->filtered) {
 		fs_cli_error(cmd, "the filters kept none of the %llu wake-ups", (unsigned long long)st->filtered);
 		return FS_EXIT_FAIL;
 	}

@@ -5,13 +5,16 @@
 F=$FS_FIXTURES/trace
 EM=$F/hikey960-2cpu.em
 
-# one_line NAME REGEX CMD...: CMD fails, prints nothing on stdout and exactly one line on stderr matching REGEX.
+# one_line NAME REGEX CMD...: CMD fails, prints nothing on stdout and exactly one message on stderr
+# matching REGEX: one line, wrapped at 80 columns (continuation lines indented by 2, unwrapped here).
 one_line() {
 	local n=$1 re=$2; shift 2
-	"$@" >"$TMP/1.out" 2>"$TMP/1.err"; local rc=$?
+	"$@" >"$TMP/1.out" 2>"$TMP/1.raw"; local rc=$?
+	unwrap "$TMP/1.raw" >"$TMP/1.err"
 	if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then fail "$n" "exit $rc: $*"
 	elif [ -s "$TMP/1.out" ]; then fail "$n" "stdout not empty: $(head -c 200 "$TMP/1.out")"
 	elif [ "$(wc -l <"$TMP/1.err")" -ne 1 ]; then fail "$n" "$(wc -l <"$TMP/1.err") lines on stderr"; sed 's/^/    /' "$TMP/1.err" | head -n 5
+	elif ! fits80 "$TMP/1.raw"; then fail "$n" "a line of stderr is wider than 80 columns: $(cat "$TMP/1.raw")"
 	elif ! grep -Eq -- "$re" "$TMP/1.err"; then fail "$n" "stderr lacks /$re/: $(cat "$TMP/1.err")"
 	else pass "$n"; fi
 }
@@ -25,7 +28,7 @@ check "the first line is the closed-loop verdict" grep -Eq '^margin costs [+-][0
 check "every summary line fits 80 columns" fits80 "$TMP/t.sum"
 unwrap "$TMP/t.sum" >"$TMP/t.one"
 check "the summary says what the trace held" grep -q '^trace: ftrace text, 188 events: sched_switch 92, wake-ups 75' "$TMP/t.one"
-check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: sched_pelt_. and sched_util_est_. events are not read yet)' "$TMP/t.one"
+check "... that PELT was reconstructed" grep -q 'reconstructed: PELT (every task starts at util 0: no sched_pelt_se or sched_util_est_se of its own in the trace)' "$TMP/t.one"
 check "... that frequencies were assumed (no cpu_frequency)" \
 	grep -q 'assumed: no cpu_frequency events: CPUs 0-1 ran [0-9.]* ms at their PD.s top frequency' "$TMP/t.one"
 check "... the placements' agreement under the kernel's policy" \
@@ -38,9 +41,80 @@ t = d['trace']; assert d['ran'] and t['format'] == 'ftrace text' and t['events']
 assert t['pelt'] == 'reconstructed' and t['cpu_frequency'] == 0 and t['freq_assumed_cpus'] == 3, t
 assert t['placed'] > 0 and 0 <= t['agree_pct'] <= 100 and t['opp'][0]['mean_mhz_traced'] is None, t
 assert len(d['verdicts']) == 1"
-check "decision CSV: the header alone (a trace has no per-wake-up landscape)" \
-	sh -c "test \$(wc -l <'$TMP/t.csv') -eq 1 && head -n 1 '$TMP/t.csv' | grep -q '^seq,ts_ns'"
+check "decision CSV: a row per activation and policy, each policy's own simulation" python3 -c "
+import csv, json
+d = json.load(open('$TMP/t.json'))['simulation']; t = d['trace']
+rows = list(csv.DictReader(open('$TMP/t.csv')))
+pols = [p['name'] for p in d['policies']]
+assert len(rows) == d['activations'] * len(pols), (len(rows), d['activations'])
+seqs = [int(r['seq']) for r in rows[::len(pols)]]
+assert seqs == list(range(1, len(seqs) + 1)), 'seq'
+ts = [int(r['ts_ns']) for r in rows[::len(pols)]]
+assert ts == sorted(ts), 'rows not in the trace wake-up order'
+assert [r['policy'] for r in rows[:len(pols)]] == pols
+# the kernel's policy's rows are its simulation's placements: the self-check's agreement, counted again
+k = [r for r in rows if r['policy'] == d['self_check']['policy'] and int(r['kernel_cpu']) >= 0
+     and int(r['acct_cpu']) >= 0 and 'fork' not in r['flags']]
+assert len(k) == t['placed'], (len(k), t['placed'])
+assert sum(r['acct_cpu'] == r['kernel_cpu'] for r in rows if r in k) == t['agree'], 'agree'
+assert all(r['window_ns'] == '0' and float(r['denergy_nj']) == 0 for r in rows), 'a trace prices no decision'
+comms = open('$FS_FIXTURES/trace/tracefs.txt').read()
+assert all(r['comm'] in comms for r in rows), 'a comm not in the trace'
+"
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --csv "$TMP/tw.csv" --csv-layout wide >/dev/null 2>&1
+check "decision CSV, wide layout: a row per activation" python3 -c "
+import csv, json
+rows = list(csv.DictReader(open('$TMP/tw.csv'))); d = json.load(open('$TMP/t.json'))['simulation']
+assert len(rows) == d['activations'], len(rows)
+lng = list(csv.DictReader(open('$TMP/t.csv')))
+assert [r['v7.2+margin_acct_cpu'] for r in rows] == [r['acct_cpu'] for r in lng if r['policy'] == 'v7.2+margin']"
 check "Perfetto trace written" test -s "$TMP/t.pftrace"
+
+# ---- LISA's sched_pelt_se / sched_util_est_se: each task's traced PELT replaces util 0 ----
+awk -f tests/tools/trace_add_pelt.awk "$F/tracefs.txt" >"$TMP/pelt.txt"
+"$FEECSCOPE" replay "$TMP/pelt.txt" --em "$EM" --json "$TMP/pelt.json" --csv "$TMP/pelt.csv" >"$TMP/pelt.sum" 2>"$TMP/pelt.err"
+check "PELT events: replays (exit 0, nothing on stderr)" sh -c "test -s '$TMP/pelt.sum' && ! test -s '$TMP/pelt.err'"
+unwrap "$TMP/pelt.sum" >"$TMP/pelt.one"
+check "PELT events: JSON and summary say traced, tasks' events counted, groups left" python3 -c "
+import json, re
+t = json.load(open('$TMP/pelt.json'))['simulation']['trace']
+lines = open('$TMP/pelt.txt').read().splitlines()
+own = [l for l in lines if re.search(r' sched_(pelt|util_est)_se: ', l) and ' pid=-1 ' not in l]
+assert t['pelt'] == 'traced' and t['pelt_events'] == len(own), (t['pelt_events'], len(own))
+assert 0 < t['pelt_tasks'] <= len(own) // 2, t['pelt_tasks']
+s = open('$TMP/pelt.one').read()
+assert re.search(r'traced: PELT: %d tasks start from their sched_pelt_se / sched_util_est_se \\(%d events\\)'
+                 % (t['pelt_tasks'], t['pelt_events']), s), 'summary line'
+assert 'reconstructed: PELT of the other tasks' in s"
+check "PELT events: a task's first simulated wake-up sees at least its traced ewma" python3 -c "
+import csv, re
+ewma = {}
+for l in open('$TMP/pelt.txt'):
+    m = re.search(r' sched_util_est_se: .* pid=(\\d+) enqueued=\\d+ ewma=(\\d+)', l)
+    if m: ewma.setdefault(m.group(1), int(m.group(2)))
+seen, n = set(), 0
+for r in csv.DictReader(open('$TMP/pelt.csv')):
+    if r['is_reference'] != '1' or r['pid'] in seen: continue
+    seen.add(r['pid'])
+    if r['pid'] in ewma and 'fork' not in r['flags'] and int(r['prev_cpu']) >= 0:
+        assert int(r['task_util']) >= ewma[r['pid']], (r['pid'], r['task_util'], ewma[r['pid']])
+        n += 1
+assert n >= 5, n"
+check "PELT events: the answer differs from util 0's (the inputs are used)" \
+	sh -c "! cmp -s '$TMP/pelt.csv' '$TMP/t.csv'"
+{ grep '^#' "$F/tracefs.txt"
+  echo "          <idle>-0       (-------) [001] d..1.  1650.175800: sched_pelt_se: cpu=1 path=(null) comm=sh pid=5 load=1 runnable=1"
+  grep -v '^#' "$F/tracefs.txt"; } >"$TMP/pelt-bad.txt"
+one_line "sched_pelt_se without util=: the line and the field" "pelt-bad.txt:[0-9]+: .*sched_pelt_se.*util.*missing" \
+	"$FEECSCOPE" replay "$TMP/pelt-bad.txt" --em "$EM"
+
+# ---- replay --help names the trace formats, and fits 80 columns ----
+"$FEECSCOPE" replay --help >"$TMP/help.txt" 2>&1
+check "replay --help: exit 0, within 80 columns" fits80 "$TMP/help.txt"
+unwrap "$TMP/help.txt" | tr '\n' ' ' | tr -s ' ' >"$TMP/help.one"
+check "replay --help names trace.dat, ftrace text and Perfetto, and --em for a trace" \
+	grep -q "trace-cmd's trace.dat (versions 6 and 7), ftrace text .*or a Perfetto trace.*A trace has no EM: give --em" "$TMP/help.one"
+check "replay --help says what --pid/--comm do for a trace" grep -q "For a kernel trace --pid and --comm pick" "$TMP/help.one"
 
 # ---- by content, not by name ----
 cp "$F/tracefs.txt" "$TMP/looks.fsr"
@@ -126,6 +200,32 @@ one_line "--no-sim refused for a trace" "--no-sim: a trace's answer is the simul
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --no-sim
 one_line "--convert-csv refused for a trace" "a trace \(ftrace text\) has no records to convert" \
 	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --convert-csv "$TMP/no.csv"
-one_line "--pid refused for a trace" "--pid/--comm: a trace's simulation is not filtered" \
-	"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 1
+
+# ---- --pid / --comm: the decision rows and the processes listed; the verdict stays every task's ----
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --comm kworker/1:1 --csv "$TMP/fc.csv" --json "$TMP/fc.json" \
+	>"$TMP/fc.sum" 2>"$TMP/fc.err"
+check "--comm on a trace: exit 0, nothing on stderr" sh -c "test -s '$TMP/fc.sum' && ! test -s '$TMP/fc.err'"
+check "... the verdict line is the unfiltered run's" sh -c "test \"\$(head -n 1 '$TMP/fc.sum')\" = \"\$(head -n 1 '$TMP/t.sum')\""
+check "... the decision rows are the kept task's, the rest of the unfiltered rows" python3 -c "
+import csv
+a = list(csv.DictReader(open('$TMP/t.csv'))); f = list(csv.DictReader(open('$TMP/fc.csv')))
+keep = [r for r in a if r['comm'] == 'kworker/1:1']
+assert f and len(f) < len(a), (len(f), len(a))
+strip = lambda r: {k: v for k, v in r.items() if k not in ('seq', 't_ns')}
+assert [strip(r) for r in f] == [strip(r) for r in keep], 'rows differ'
+assert [int(r['seq']) for r in f[::2]] == list(range(1, len(f) // 2 + 1)), 'seq counts the kept rows'"
+unwrap "$TMP/fc.sum" >"$TMP/fc.one"
+check "... the summary says what was filtered, and the kept processes' share" python3 -c "
+import csv, re
+a = list(csv.DictReader(open('$TMP/t.csv')))
+n = sum(r['comm'] != 'kworker/1:1' for r in a) // 2
+t = open('$TMP/fc.one').read()
+m = re.search(r'filtered \(--comm kworker/1:1\): (\d+) activations left out of the decision rows; 1 processes kept, '
+              r'their share of the margin.s cost ([+-][0-9.]+) mJ; the verdict is every task.s', t)
+assert m and int(m.group(1)) == n, (m and m.group(1), n)
+last = open('$TMP/fc.sum').read().split('processes by |margin cost| in the simulation')[1].splitlines()[2:]
+assert len(last) == 1 and last[0].split()[1] == 'kworker/1:1' and last[0].split()[-1] == m.group(2), last"
+check "... every summary line fits 80 columns" fits80 "$TMP/fc.sum"
+"$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 999999 >"$TMP/fp.sum" 2>"$TMP/fp.err"
+check "--pid matching nothing on a trace: said, as for a recording" grep -q "999999" "$TMP/fp.err"
 finish

@@ -35,6 +35,8 @@ for t in "${targets[@]}"; do
 	opts=(-max_total_time="$SECS" -timeout="${FUZZ_TIMEOUT:-20}" -rss_limit_mb=2048 -print_final_stats=1
 	      -artifact_prefix="$OUT/fuzz/artifacts/$t-")
 	[ -f "tests/fuzz/$t/dict" ] && opts+=(-dict="$PWD/tests/fuzz/$t/dict")
+	# a target's own libFuzzer flags, one a line, after the defaults (so they win)
+	[ -f "tests/fuzz/$t/options" ] && while read -r f; do [ -n "$f" ] && opts+=("$f"); done <"tests/fuzz/$t/options"
 	log=$OUT/fuzz/logs/$t.log
 	"$bin" "${opts[@]}" "${dirs[@]}" >"$log" 2>&1 </dev/null
 	rc=$?

@@ -68,12 +68,13 @@ static void write_trace(FILE *o, const struct fs_report *r, const struct fs_sim_
 	fs_json_str(o, t->format, sizeof(t->format));
 	fprintf(o, ", \"events\": %llu, \"sched_switch\": %llu, \"wakeups\": %llu, \"sched_migrate_task\": %llu, "
 		"\"cpu_frequency\": %llu, \"pelt_events\": %llu, \"unknown_events\": %llu, \"lost_events\": %llu, "
-		"\"pelt\": \"%s\", \"freq_assumed_cpus\": %llu, \"freq_assumed_ns\": %llu, \"tgid_assumed\": %d",
+		"\"pelt\": \"%s\", \"pelt_tasks\": %llu, \"freq_assumed_cpus\": %llu, \"freq_assumed_ns\": %llu, \"tgid_assumed\": %d",
 		(unsigned long long)t->events, (unsigned long long)t->switch_events,
 		(unsigned long long)t->wake_events, (unsigned long long)t->migrate_events,
 		(unsigned long long)t->freq_events, (unsigned long long)t->pelt_events,
 		(unsigned long long)t->unknown_events, (unsigned long long)t->lost_events,
-		t->pelt_events ? "traced" : "reconstructed", (unsigned long long)t->freq_assumed_cpus,
+		t->pelt_tasks ? "traced" : "reconstructed", (unsigned long long)t->pelt_tasks,
+		(unsigned long long)t->freq_assumed_cpus,
 		(unsigned long long)t->freq_assumed_ns, t->tgid_assumed);
 	if (s->has_check) {
 		fprintf(o, ", \"placed\": %llu, \"agree\": %llu, \"agree_pct\": ", (unsigned long long)c->placed,

@@ -79,6 +79,7 @@ struct fs_stats {
 	__u64 exits;         /* FS_REC_EXIT */
 	__u64 lost;          /* records the kernel could not deliver (FS_REC_LOST sum) */
 	__u64 filtered;      /* dropped by --pid/--comm (the report's filter says which kept what) */
+	__u64 trace_rows;    /* a trace's: activations the filters kept (output/trace_decisions.h); 0 for records */
 	__u64 overutilized;  /* wake-ups seen with rd->overutilized */
 	__u64 feec_eligible; /* wake-ups where policy 0 reached the energy comparison */
 	__u64 kernel_known;  /* wake-ups with a known kernel placement */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "summary_trace.h"
 #include "summary_sim.h"
+#include "../filter.h"
 
 typedef void (*wrap_fn)(FILE *, const char *, const char *, int);
 
@@ -53,9 +54,18 @@ static void print_reconstructed(FILE *out, const struct fs_sim_trace_inputs *t, 
 	char text[400], cpus[128];
 
 	wrap(out, "  traced: ", "each task's CPU time, wake-ups, placements, forks and exits", 4);
-	/* pelt_events stays 0 until the readers take sched_pelt_se / sched_util_est_se (docs/traces.md) */
-	snprintf(text, sizeof(text), "PELT (every task starts at util 0: sched_pelt_* and "
-		 "sched_util_est_* events are not read yet); affinity, uclamp and uid unknown");
+	if (t->pelt_tasks) { /* LISA's sched_pelt_se / sched_util_est_se (trace_workload.c) */
+		snprintf(text, sizeof(text), "PELT: %llu task%s start%s from %s sched_pelt_se / sched_util_est_se "
+			 "(%llu events), carried on by the simulation", (unsigned long long)t->pelt_tasks,
+			 t->pelt_tasks == 1 ? "" : "s", t->pelt_tasks == 1 ? "s" : "", t->pelt_tasks == 1 ? "its" : "their",
+			 (unsigned long long)t->pelt_events);
+		wrap(out, "  traced: ", text, 4);
+		snprintf(text, sizeof(text), "PELT of the other tasks (util 0 at their first wake-up); affinity, "
+			 "uclamp and uid unknown");
+	} else {
+		snprintf(text, sizeof(text), "PELT (every task starts at util 0: no sched_pelt_se or "
+			 "sched_util_est_se of its own in the trace); affinity, uclamp and uid unknown");
+	}
 	wrap(out, "  reconstructed: ", text, 4);
 	if (t->freq_assumed_cpus) {
 		fmt_cpus(cpus, sizeof(cpus), t->freq_assumed_cpus);
@@ -161,18 +171,32 @@ static void print_verdicts(FILE *out, const struct fs_report *r, wrap_fn wrap)
 		wrap(out, "", "no margin policy among the policies: the simulated energies below", 2);
 }
 
+/* Whether --pid/--comm keep process p: its id or its comm (a copy of the filter: its counts stay the rows'). */
+static bool proc_kept(const struct fs_report *r, const struct fs_sim_process *p)
+{
+	struct fs_filter f;
+
+	if (!r->filter || !fs_filter_active(r->filter))
+		return true;
+	f = *r->filter;
+	return p->tgid != FS_SIM_UNATTRIBUTED && fs_filter_keep(&f, p->tgid, p->tgid, p->comm);
+}
+
 /* The processes the simulation gave, by what the first margin costs them (compare.h). */
 static void print_processes(FILE *out, const struct fs_report *r)
 {
 	const struct fs_sim_answer *a = &r->sim->answer;
 	double k = fs_sim_mj_per_unit(r->em);
-	size_t n = a->nr_procs < 10 ? a->nr_procs : 10;
+	size_t n = 0;
 
 	fprintf(out, "%10s %-16s %3s %10s %12s %12s\n", "TGID", "COMM", "THR", "CPU ms", "ref mJ", "margin mJ");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < a->nr_procs && n < 10; i++) {
 		const struct fs_sim_process *p = &a->procs[i];
 		char tgid[16];
 
+		if (!proc_kept(r, p))
+			continue;
+		n++;
 		if (p->tgid == FS_SIM_UNATTRIBUTED)
 			snprintf(tgid, sizeof(tgid), "-");
 		else
@@ -183,6 +207,35 @@ static void print_processes(FILE *out, const struct fs_report *r)
 	}
 	if (!n)
 		fprintf(out, "  (none)\n");
+}
+
+/*
+ * --pid/--comm on a trace: the simulated machine runs every task (as for a
+ * recording's closed loop), so the verdict stays the whole workload's; the
+ * filters pick the decision CSV's rows and the processes listed, and this
+ * line gives the kept processes' share of the first margin's cost.
+ */
+static void print_filter(FILE *out, const struct fs_report *r, wrap_fn wrap)
+{
+	const struct fs_sim_answer *a = &r->sim->answer;
+	char by[400], share[48] = "", text[640];
+	double sum = 0;
+	size_t kept = 0;
+
+	if (!r->filter || !fs_filter_active(r->filter))
+		return;
+	fs_filter_describe(r->filter, by, sizeof(by));
+	for (size_t i = 0; i < a->nr_procs; i++)
+		if (proc_kept(r, &a->procs[i])) {
+			kept++;
+			sum += a->nr_verdicts ? a->procs[i].delta[0] : 0;
+		}
+	if (a->nr_verdicts)
+		fmt_energy(share, sizeof(share), r->em, sum);
+	snprintf(text, sizeof(text), "filtered (%s): %llu activations left out of the decision rows; "
+		 "%zu processes kept%s%s; the verdict is every task's (all are simulated)", by,
+		 (unsigned long long)r->st->filtered, kept, *share ? ", their share of the margin's cost " : "", share);
+	wrap(out, "", text, 2);
 }
 
 void fs_summary_trace_print(FILE *out, const struct fs_report *r, wrap_fn wrap)
@@ -199,6 +252,8 @@ void fs_summary_trace_print(FILE *out, const struct fs_report *r, wrap_fn wrap)
 	wrap(out, "EM: ", text, 4);
 	wrap(out, "", "a trace has no per-wake-up PELT landscape: the answer is the closed-loop simulation's "
 	     "alone (docs/traces.md)", 2);
+	if (r->sim->ran)
+		print_filter(out, r, wrap);
 	fputc('\n', out);
 	fs_summary_sim(out, r, wrap);
 	wrap(out, "", "processes by |margin cost| in the simulation, + = the margin costs:", 2);

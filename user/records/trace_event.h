@@ -24,6 +24,14 @@ enum fs_tev_type {
 	FS_TEV_RENAME,       /* task_rename */
 	FS_TEV_CPU_FREQ,     /* power:cpu_frequency */
 	FS_TEV_CPU_IDLE,     /* power:cpu_idle */
+	/*
+	 * LISA's sched_tp module (lisa/_assets/kmodules/sched_tp, the
+	 * pelt_se_tp / sched_util_est_se_tp tracepoints of v5.3+ made
+	 * events): a sched_entity's PELT and util_est as the kernel updated
+	 * them. A task group's entity has pid -1.
+	 */
+	FS_TEV_PELT_SE,      /* sched_pelt_se: util= (util_avg) */
+	FS_TEV_UTIL_EST_SE,  /* sched_util_est_se: enqueued=, ewma=, util= */
 	FS_TEV_LOST,         /* a "CPU:N [LOST N EVENTS]" line, or the reader's lost count */
 	FS_TEV_NR_TYPES
 };
@@ -70,6 +78,8 @@ struct fs_tev {
 		struct { struct fs_tev_task t; __u64 clone_flags; __s32 oom_score_adj; } newtask;
 		struct { __s32 pid; char oldcomm[FS_COMM_LEN], newcomm[FS_COMM_LEN]; } rename;
 		struct { __u32 state; __s32 cpu_id; } power;                  /* kHz for cpu_frequency */
+		/* pelt_se (util) and util_est_se (all three); prio unset (0) */
+		struct { struct fs_tev_task t; __s32 cpu; __u32 util, enqueued, ewma; } pelt;
 		struct { __u64 nr; } lost;                                    /* cpu: the CPU that lost them */
 	};
 };

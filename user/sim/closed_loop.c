@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "closed_loop.h"
 #include "../engine/time_blocks.h"
@@ -13,6 +14,10 @@
 void fs_sim_report_free(struct fs_sim_report *rep)
 {
 	fs_sim_answer_free(&rep->answer);
+	for (int i = 0; i < FS_MAX_POLICIES; i++) {
+		free(rep->dec[i]);
+		rep->dec[i] = NULL;
+	}
 }
 
 static void fill_row(const struct fs_sim_result *r, int nr_cpus, struct fs_sim_policy_row *row)
@@ -47,6 +52,7 @@ static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in
 		.hz = rep->hz, .sugov_rate_limit_ns = rep->rate_limit_ns,
 		/* the accounting's block rule over the recording's span (docs/accounting.md, The interval) */
 		.block_ns = wl->end_ns ? fs_blocks_width(wl->end_ns) : 0,
+		.keep_decisions = in->keep_decisions,
 	};
 
 	return fs_sim_run(wl, &p, r, err, errlen);
@@ -102,6 +108,8 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 		if (simulate(wl, in, rep, in->policies[n], &res[n], err, errlen))
 			goto out;
 		fill_row(&res[n], in->em->nr_cpus, &rep->pol[n]);
+		rep->dec[n] = res[n].act_dec; /* the report's now */
+		res[n].act_dec = NULL;
 	}
 	rep->nr_policies = n;
 	if (fs_sim_answer_build(wl, in->policies, res, n, 0, &rep->answer, err, errlen))

@@ -48,6 +48,8 @@ struct fs_sim_report {
 	bool from_trace;                       /* the workload came from a kernel trace (trace_check.h) */
 	struct fs_sim_trace_inputs trace;      /* what it held */
 	struct fs_sim_trace_check tcheck;      /* with has_check: its placements and OPPs against the simulation */
+	/* with keep_decisions: each policy's decision at every activation, freed with the report */
+	struct fs_sim_act_dec *dec[FS_MAX_POLICIES];
 };
 
 struct fs_sim_run_in {
@@ -59,6 +61,7 @@ struct fs_sim_run_in {
 	double rec_energy;                            /* the recording's CPU energy, EM unit x s; NAN if none */
 	__u64 max_span_ns;                            /* longer workloads are not simulated; 0: FS_SIM_MAX_SPAN_NS */
 	const struct fs_sim_trace_inputs *trace;      /* the workload is a kernel trace's; NULL: a recording's */
+	bool keep_decisions;                          /* fill rep->dec (a trace's decision CSV) */
 };
 
 /*

@@ -3,6 +3,7 @@
  * The simulated machine's event loop: activations waking, running tasks
  * completing them, and the scheduler tick, in time order.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include "sim_internal.h"
 
@@ -106,6 +107,8 @@ static void wake(struct sim *s, int ti, __u32 ai)
 		cpu = t->cpu;
 		s->r->wakeups++;
 		s->how = 3;
+		s->dec = (struct fs_sim_act_dec){ .wake_ns = s->now, .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
+			.threshold = UINT64_MAX, .prev_cpu = cpu, .feec_cpu = -1, .reason = FS_FEEC_FORK };
 	} else {
 		cpu = sim_place(s, ti, a);
 		if (cpu != t->cpu) {
@@ -117,6 +120,12 @@ static void wake(struct sim *s, int ti, __u32 ai)
 	s->r->act_cpu[ai] = cpu;
 	s->r->act_util[ai] = t->avg.util_avg | sim_task_util_est(s, ti) << 16;
 	s->r->act_how[ai] = (__s8)s->how;
+	if (s->r->act_dec) {
+		s->dec.cpu = cpu;
+		s->dec.task_util = s->r->act_util[ai] >> 16;
+		s->dec.how = (__s8)s->how;
+		s->r->act_dec[ai] = s->dec;
+	}
 	s->r->wakeups_cpu[cpu]++;
 	if (s->overutilized)
 		s->r->ou_wakeups_cpu[cpu]++;

@@ -5,6 +5,7 @@
  * "The machine").
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,21 @@ static void timing(struct sim *s)
 	}
 }
 
+/* fs_sim_result.act_dec, each as an activation the simulation never placed. */
+static int decisions_new(struct fs_sim_result *r, __u64 nr_acts, char *err, size_t errlen)
+{
+	r->act_dec = malloc(((size_t)nr_acts + 1) * sizeof(*r->act_dec));
+	if (!r->act_dec) {
+		snprintf(err, errlen, "simulation: out of memory for %llu decisions", (unsigned long long)nr_acts);
+		return -1;
+	}
+	for (__u64 i = 0; i <= nr_acts; i++)
+		r->act_dec[i] = (struct fs_sim_act_dec){ .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
+			.threshold = UINT64_MAX, .prev_cpu = -1, .feec_cpu = -1, .cpu = -1,
+			.reason = FS_FEEC__NR, .how = -1 };
+	return 0;
+}
+
 int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
 		 struct fs_sim_result *r, char *err, size_t errlen)
 {
@@ -123,6 +139,8 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	}
 	memset(r->act_cpu, 0xff, ((size_t)wl->nr_acts + 1) * sizeof(*r->act_cpu));
 	memset(r->act_how, 0xff, (size_t)wl->nr_acts + 1);
+	if (p->keep_decisions && decisions_new(r, wl->nr_acts, err, errlen))
+		return -1;
 	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].q = calloc((size_t)wl->nr_tasks + 1, sizeof(int));
 		s->cpu[c].pd = s->em->cpu_pd[c];
@@ -227,6 +245,8 @@ void fs_sim_result_free(struct fs_sim_result *r)
 	free(r->act_cpu);
 	free(r->act_how);
 	free(r->act_util);
+	free(r->act_dec);
+	r->act_dec = NULL;
 	free(r->block_energy);
 	r->block_energy = NULL;
 	r->nr_blocks = 0;

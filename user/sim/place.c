@@ -4,6 +4,7 @@
  * would have recorded, built from the simulated state and handed to the
  * policy's feec; the kernel's fallback when feec does not decide.
  */
+#include <stdint.h>
 #include <string.h>
 #include "sim_internal.h"
 
@@ -119,6 +120,8 @@ int sim_place(struct sim *s, int ti, const struct fs_sim_act *a)
 	const int prev = s->task[ti].cpu;
 
 	s->r->wakeups++;
+	s->dec = (struct fs_sim_act_dec){ .wake_ns = s->now, .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
+		.threshold = UINT64_MAX, .prev_cpu = prev, .feec_cpu = -1, .reason = FS_FEEC_OVERUTILIZED };
 	if (s->overutilized) {
 		s->r->overutilized_wakeups++;
 		s->how = 1;
@@ -128,6 +131,12 @@ int sim_place(struct sim *s, int ti, const struct fs_sim_act *a)
 	fs_policy_feec(&s->pol, &s->w, &res);
 	if (res.eligible)
 		s->r->feec_eligible++;
+	s->dec.feec_cpu = res.cpu;
+	s->dec.reason = (__u8)res.reason;
+	s->dec.prev_delta = res.prev_delta;
+	s->dec.best_delta = res.best_delta;
+	s->dec.has_threshold = res.has_threshold;
+	s->dec.threshold = res.threshold;
 	s->how = 0;
 	if (res.cpu >= 0 && res.cpu < s->ncpu && sim_allowed(s, ti, res.cpu))
 		return res.cpu;

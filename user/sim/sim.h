@@ -142,6 +142,24 @@ struct fs_sim_params {
 	 * (compare.h): the energy of each block_ns from t0; 0: none kept.
 	 */
 	__u64 block_ns;
+	/* fill fs_sim_result.act_dec (a trace's decision CSV); off: NULL, no cost */
+	bool keep_decisions;
+};
+
+/*
+ * What feec said at one activation's wake-up in the simulation, besides
+ * act_cpu / act_how / act_util: the decision CSV of a trace (docs/traces.md).
+ */
+struct fs_sim_act_dec {
+	__u64 wake_ns;          /* when the simulation placed it, since t0 */
+	__u64 prev_delta, best_delta, threshold; /* UINT64_MAX = none */
+	__s32 prev_cpu;         /* the task's CPU as it woke; -1: not placed (still runnable) */
+	__s32 feec_cpu;         /* feec's answer; -1: it returned -1 or did not run */
+	__s32 cpu;              /* act_cpu's */
+	__u32 task_util;        /* task_util_est() at the wake-up */
+	__u8 reason;            /* enum fs_feec_reason */
+	__s8 how;               /* act_how's */
+	bool has_threshold;
 };
 
 #define FS_SIM_LAT_BUCKETS 64 /* log2 buckets of ns, bucket i holds [2^i, 2^(i+1)) */
@@ -180,6 +198,8 @@ struct fs_sim_result {
 	__s8 *act_how;
 	/* per activation: the task's util_avg synced to its wake-up (task_util_est() in the high half) */
 	__u32 *act_util;
+	/* per activation, with params.keep_decisions (else NULL): feec's answer and its figures */
+	struct fs_sim_act_dec *act_dec;
 	/*
 	 * The machine's energy by time block (params.block_ns), EM unit x s:
 	 * block b holds [b x block_ns, (b + 1) x block_ns); a span between two

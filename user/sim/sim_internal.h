@@ -89,6 +89,7 @@ struct sim {
 	struct fs_sim_result *r;
 	struct fs_wakeup w;      /* the landscape handed to feec */
 	int how;                 /* how sim_place() decided (fs_sim_result.act_how) */
+	struct fs_sim_act_dec dec; /* and what feec said (fs_sim_result.act_dec) */
 };
 
 /* kernel.c */

@@ -19,7 +19,8 @@ struct fs_sim_trace_inputs {
 	char first_unknown[32];     /* the first one's name */
 	__u64 lost_events;
 	__u64 switch_events, wake_events, freq_events, migrate_events;
-	__u64 pelt_events;          /* sched_pelt_se / sched_util_est_se used: 0 until the readers take them */
+	__u64 pelt_events;          /* sched_pelt_se / sched_util_est_se of tasks (LISA's sched_tp) */
+	__u64 pelt_tasks;           /* tasks that started from a traced PELT or util_est (the rest: util 0) */
 	__u64 freq_assumed_cpus;    /* CPUs that ran before any cpu_frequency (mask) */
 	__u64 freq_assumed_ns;      /* CPU time taken at the PD's top frequency */
 	int tgid_assumed;           /* tasks whose tgid no event gave */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "trace_workload.h"
+#include "../engine/pelt.h"
 #include "trace_check.h"
 
 #define CPU_UNKNOWN (-2) /* who runs there is not known (trace start, lost events) */
@@ -30,6 +31,12 @@ struct tw_task {
 	__u64 exit_ns, outside_ns;
 	long open;          /* its open activation in acts[], -1 none */
 	__u32 nr_act;
+	/* the last sched_pelt_se / sched_util_est_se of it (LISA), and what its first activation took */
+	bool has_pelt, has_ue;
+	__u64 pelt_ts;      /* ns of the last sched_pelt_se */
+	__u32 util, ue_ewma;
+	__u32 init_util, init_util_est;
+	bool init_traced;
 };
 
 struct tw_cpu {
@@ -187,6 +194,46 @@ static void flush(struct fs_trace_wl *b, int c, __u64 ts)
 		b->obs.opp_busy_ns[b->em->cpu_pd[c]][cpu->opp] += dt;
 }
 
+/*
+ * A task's first activation starts from its traced PELT where the trace has
+ * LISA's sched_pelt_se / sched_util_est_se of it (else util 0, rebuilt by the
+ * simulation): util_avg as last updated, decayed as a blocked entity's to
+ * the wake-up in whole 1024 us periods (decay_load(), kernel/sched/pelt.c;
+ * the clock_pelt scaling of v5.1+ is not applied: it needs the rq's
+ * capacity and frequency then), and util_est's ewma as last traced.
+ */
+static void take_traced_pelt(struct fs_trace_wl *b, struct tw_task *t, __u64 ts)
+{
+	if (!t->has_pelt && !t->has_ue)
+		return;
+	t->init_traced = true;
+	b->info.pelt_tasks++;
+	if (t->has_pelt)
+		t->init_util = (__u32)fs_decay_load(t->util, ts > t->pelt_ts ? (ts - t->pelt_ts) >> 20 : 0);
+	if (t->has_ue)
+		t->init_util_est = t->ue_ewma;
+}
+
+/* sched_pelt_se / sched_util_est_se of a task (a group's entity, pid -1, is left). */
+static void on_pelt(struct fs_trace_wl *b, const struct fs_tev *ev)
+{
+	int ti;
+	struct tw_task *t;
+
+	if (ev->pelt.t.pid <= 0 || (ti = task_get(b, ev->pelt.t.pid, ev->pelt.t.comm)) < 0)
+		return;
+	t = &b->tasks[ti];
+	b->info.pelt_events++;
+	if (ev->type == FS_TEV_PELT_SE) {
+		t->has_pelt = true;
+		t->util = ev->pelt.util;
+		t->pelt_ts = ev->ts_ns;
+	} else {
+		t->has_ue = true;
+		t->ue_ewma = ev->pelt.ewma;
+	}
+}
+
 static long act_open(struct fs_trace_wl *b, int ti, __u64 ts, int waker, __u32 flags)
 {
 	struct tw_act *a;
@@ -206,6 +253,8 @@ static long act_open(struct fs_trace_wl *b, int ti, __u64 ts, int waker, __u32 f
 	a->waker = waker;
 	a->rec_cpu = -1;
 	a->flags = flags;
+	if (!b->tasks[ti].nr_act)
+		take_traced_pelt(b, &b->tasks[ti], ts);
 	b->tasks[ti].nr_act++;
 	return b->tasks[ti].open = b->nr_acts++;
 }
@@ -395,6 +444,9 @@ int fs_trace_wl_feed(struct fs_trace_wl *b, const struct fs_tev *ev, char *err, 
 	case FS_TEV_CPU_IDLE:
 		b->info.idle_events++;
 		break;
+	case FS_TEV_PELT_SE: case FS_TEV_UTIL_EST_SE:
+		on_pelt(b, ev);
+		break;
 	case FS_TEV_LOST: /* who ran there since is unknown until its next switch */
 		b->info.lost_events += ev->lost.nr == FS_TEV_LOST_UNKNOWN ? 1 : ev->lost.nr;
 		flush(b, ev->cpu, ev->ts_ns);
@@ -452,6 +504,8 @@ static void fill_task(const struct fs_trace_wl *b, const struct tw_task *t, stru
 	o->uclamp_max = FS_SCHED_CAPACITY_SCALE;
 	o->init_cpu = t->init_cpu;
 	o->exit_ns = t->exit_ns;
+	o->init_util = t->init_util;
+	o->init_util_est = t->init_util_est;
 }
 
 /* Activations grouped by task (each task's in wake order: they were made in time order). */

@@ -84,6 +84,8 @@ static const char *const dat_events[FS_TEV_NR_TYPES][2] = {
 	[FS_TEV_EXIT] = { "sched", "sched_process_exit" },     [FS_TEV_FREE] = { "sched", "sched_process_free" },
 	[FS_TEV_NEWTASK] = { "task", "task_newtask" },         [FS_TEV_RENAME] = { "task", "task_rename" },
 	[FS_TEV_CPU_FREQ] = { "power", "cpu_frequency" },      [FS_TEV_CPU_IDLE] = { "power", "cpu_idle" },
+	/* LISA's sched_tp module defines them in the sched system */
+	[FS_TEV_PELT_SE] = { "sched", "sched_pelt_se" },       [FS_TEV_UTIL_EST_SE] = { "sched", "sched_util_est_se" },
 };
 
 bool fs_trace_dat_supported(void)
@@ -236,6 +238,25 @@ static int task(struct rec *x, const char *comm, const char *pid, const char *pr
 	       (prio && s32(x, prio, -0x7fffffff, &t->prio)) ? -1 : 0;
 }
 
+/* LISA's sched_pelt_se / sched_util_est_se (trace_event.h): the entity, util, and util_est's pair. */
+static int decode_pelt(struct rec *x, struct fs_tev *ev)
+{
+	long long v[3] = { 0 };
+
+	if (ev->type != FS_TEV_PELT_SE && ev->type != FS_TEV_UTIL_EST_SE)
+		return 0;
+	if (str(x, "comm", ev->pelt.t.comm) || s32(x, "pid", -1, &ev->pelt.t.pid) || s32(x, "cpu", 0, &ev->pelt.cpu) ||
+	    num(x, "util", 0, 0xffffffffll, &v[0]))
+		return -1;
+	if (ev->type == FS_TEV_UTIL_EST_SE &&
+	    (num(x, "enqueued", 0, 0xffffffffll, &v[1]) || num(x, "ewma", 0, 0xffffffffll, &v[2])))
+		return -1;
+	ev->pelt.util = (__u32)v[0];
+	ev->pelt.enqueued = (__u32)v[1];
+	ev->pelt.ewma = (__u32)v[2];
+	return 0;
+}
+
 static int decode_sched(struct rec *x, struct fs_tev *ev)
 {
 	long long v;
@@ -259,7 +280,7 @@ static int decode_sched(struct rec *x, struct fs_tev *ev)
 		return task(x, "parent_comm", "parent_pid", NULL, &ev->fork.parent) ||
 		       task(x, "child_comm", "child_pid", NULL, &ev->fork.child);
 	}
-	return 0;
+	return decode_pelt(x, ev);
 }
 
 static int decode(struct rec *x, struct fs_tev *ev)

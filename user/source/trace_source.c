@@ -48,6 +48,8 @@ static void fill_inputs(struct trace_src *t, const struct fs_trace_stats *st, co
 	in->freq_assumed_cpus = wi->freq_assumed_cpus;
 	in->freq_assumed_ns = wi->freq_assumed_ns;
 	in->tgid_assumed = wi->tgid_assumed;
+	in->pelt_events = wi->pelt_events;
+	in->pelt_tasks = wi->pelt_tasks;
 }
 
 static int trace_prepare(void *self, const struct fs_em *em, enum fs_sim_physics ph, char *err, size_t errlen)

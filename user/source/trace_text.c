@@ -38,6 +38,7 @@ static const char *const tev_names[FS_TEV_NR_TYPES] = {
 	[FS_TEV_EXIT] = "sched_process_exit",     [FS_TEV_FREE] = "sched_process_free",
 	[FS_TEV_NEWTASK] = "task_newtask",        [FS_TEV_RENAME] = "task_rename",
 	[FS_TEV_CPU_FREQ] = "cpu_frequency",      [FS_TEV_CPU_IDLE] = "cpu_idle",
+	[FS_TEV_PELT_SE] = "sched_pelt_se",       [FS_TEV_UTIL_EST_SE] = "sched_util_est_se",
 	[FS_TEV_LOST] = "lost events",
 };
 
@@ -378,12 +379,59 @@ static int parse_power(struct lctx *c, const char *s, struct fs_tev *ev)
 	return KV_INT(c, &kv, 1, 0, &ev->power.cpu_id);
 }
 
+/*
+ * LISA's sched_pelt_se: "cpu= path= comm= pid= load= runnable= util=
+ * update_time=" (rbl_load= before v5.7, no update_time in older modules);
+ * only the entity and util= are taken, util= found after pid=.
+ */
+static int parse_pelt_se(struct lctx *c, const char *s, struct fs_tev *ev)
+{
+	static const char *const keys[] = { "cpu=", " path=", " comm=", " pid=" };
+	struct kv kv;
+	long long v;
+	const char *u;
+
+	if (kv_split(c, s, keys, 4, false, &kv) || KV_INT(c, &kv, 0, 0, &ev->pelt.cpu) ||
+	    KV_INT(c, &kv, 3, -1, &ev->pelt.t.pid))
+		return -1;
+	put_comm(ev->pelt.t.comm, kv.v[2], kv.len[2]);
+	u = strstr(kv.v[3], " util=");
+	if (!u)
+		return bad(c, "util", "missing");
+	u += 6;
+	if (get_int(c, "util", u, strcspn(u, " "), 0, 0xffffffffll, &v))
+		return -1;
+	ev->pelt.util = (__u32)v;
+	return 0;
+}
+
+/* LISA's sched_util_est_se: "cpu= path= comm= pid= enqueued= ewma= util=". */
+static int parse_util_est_se(struct lctx *c, const char *s, struct fs_tev *ev)
+{
+	static const char *const keys[] = { "cpu=", " path=", " comm=", " pid=", " enqueued=", " ewma=", " util=" };
+	struct kv kv;
+	long long v[3];
+
+	if (kv_split(c, s, keys, 7, false, &kv) || KV_INT(c, &kv, 0, 0, &ev->pelt.cpu) ||
+	    KV_INT(c, &kv, 3, -1, &ev->pelt.t.pid))
+		return -1;
+	put_comm(ev->pelt.t.comm, kv.v[2], kv.len[2]);
+	for (int i = 0; i < 3; i++)
+		if (get_int(c, kv.names[4 + i], kv.v[4 + i], kv.len[4 + i], 0, 0xffffffffll, &v[i]))
+			return -1;
+	ev->pelt.enqueued = (__u32)v[0];
+	ev->pelt.ewma = (__u32)v[1];
+	ev->pelt.util = (__u32)v[2];
+	return 0;
+}
+
 typedef int (*field_parser)(struct lctx *c, const char *s, struct fs_tev *ev);
 static const field_parser parsers[FS_TEV_NR_TYPES] = {
 	[FS_TEV_SWITCH] = parse_switch,   [FS_TEV_WAKING] = parse_wake,     [FS_TEV_WAKEUP] = parse_wake,
 	[FS_TEV_WAKEUP_NEW] = parse_wake, [FS_TEV_MIGRATE] = parse_migrate, [FS_TEV_FORK] = parse_fork,
 	[FS_TEV_EXIT] = parse_proc,       [FS_TEV_FREE] = parse_proc,       [FS_TEV_NEWTASK] = parse_newtask,
 	[FS_TEV_RENAME] = parse_rename,   [FS_TEV_CPU_FREQ] = parse_power,  [FS_TEV_CPU_IDLE] = parse_power,
+	[FS_TEV_PELT_SE] = parse_pelt_se, [FS_TEV_UTIL_EST_SE] = parse_util_est_se,
 };
 
 /* "SEC.FRAC" (6 digits from tracefs and trace-cmd, 9 with report -t) in ns. */
