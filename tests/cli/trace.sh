@@ -228,4 +228,14 @@ assert len(last) == 1 and last[0].split()[1] == 'kworker/1:1' and last[0].split(
 check "... every summary line fits 80 columns" fits80 "$TMP/fc.sum"
 "$FEECSCOPE" replay "$F/tracefs.txt" --em "$EM" --pid 999999 >"$TMP/fp.sum" 2>"$TMP/fp.err"
 check "--pid matching nothing on a trace: said, as for a recording" grep -q "999999" "$TMP/fp.err"
+# Files on which libtraceevent/libtracecmd crash (the fuzzer's finds): one line and exit 1, not a crash.
+if "$FEECSCOPE" replay --help | grep -q "reads no trace.dat"; then
+	echo "    (this build reads no trace.dat: the library-crash cases are not run)"
+else
+	for f in "$FS_FIXTURES"/../fuzz/trace_dat/library-crashes/libtraceevent-*; do
+		expect_fail "trace.dat on which the library crashes ($(basename "$f")): one line" \
+			"$(basename "$f"): trace.dat: libtraceevent/libtracecmd crashed reading it \(.*\): the file is malformed" \
+			"$FEECSCOPE" replay "$f" --em "$EM"
+	done
+fi
 finish

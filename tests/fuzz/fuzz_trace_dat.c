@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.b = fs_trace_wl_new(&em, size & 1 ? FS_SIM_LAB : FS_SIM_DEVICE);
 	FUZZ_CHECK(f.b, "out of memory");
 	fuzz_quiet(1); /* libtracecmd and libtraceevent warn on stderr about what they cannot parse */
-	rc = fs_trace_dat_read_file(path, feed_fn, &f, &st, err, sizeof(err));
+	rc = fs_trace_dat_read_here(path, feed_fn, &f, &st, err, sizeof(err));
 	fuzz_quiet(0);
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(rc || fs_trace_dat_supported(), "read without libtracecmd");

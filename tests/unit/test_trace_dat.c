@@ -5,6 +5,8 @@
  * from `trace-cmd report -N -t` of the same file (tests/fixtures/trace/README.md).
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "test.h"
@@ -65,6 +67,19 @@ static void expect_same(const struct evs *a, const struct evs *b, const char *wh
 		}
 }
 
+static int stop_after_10(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	static int n;
+
+	(void)ctx;
+	(void)ev;
+	if (++n < 10)
+		return 0;
+	n = 0;
+	snprintf(err, errlen, "stopped at 10");
+	return -1;
+}
+
 FS_TEST(trace_dat_same_as_report)
 {
 	struct evs text = { 0 }, v7 = { 0 }, v6 = { 0 };
@@ -114,6 +129,51 @@ FS_TEST(trace_dat_bad_input)
 	EXPECT_CONTAINS(err, ": trace.dat: its data cannot be read (truncated?)");
 	unlink(tmp);
 	free(e.ev);
+}
+
+/*
+ * Files on which Debian's libtraceevent/libtracecmd crash (found by the
+ * fuzzer, tests/fuzz/trace_dat/library-crashes): the reader's child takes
+ * the crash, the caller gets one line naming the file.
+ */
+FS_TEST(trace_dat_library_crash_is_one_line)
+{
+	static const char *const crashes[] = { "libtraceevent-fpe", "libtraceevent-parse-event-null-strcmp",
+					       "libtraceevent-segv-0x38", "libtraceevent-segv-0x8" };
+	struct evs e = { 0 };
+	char err[512], path[512];
+
+	if (!fs_trace_dat_supported())
+		return;
+	for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++) {
+		snprintf(path, sizeof(path), "%s/../fuzz/trace_dat/library-crashes/%s", fs_fixture(""), crashes[i]);
+		err[0] = 0;
+		EXPECT_EQ(fs_trace_dat_read_file(path, collect, &e, NULL, err, sizeof(err)), -1);
+		EXPECT_CONTAINS(err, crashes[i]);
+#ifdef __SANITIZE_ADDRESS__
+		/* ASan takes the signal, reports and exits 1 */
+		EXPECT_CONTAINS(err, ": trace.dat: its reader ended without an answer (exit 1)");
+#else
+		EXPECT_CONTAINS(err, ": trace.dat: libtraceevent/libtracecmd crashed reading it (");
+#endif
+		EXPECT_TRUE(!strchr(err, '\n'));
+	}
+	free(e.ev);
+}
+
+/* A caller that stops early gets its own error back, and the reader's child is gone. */
+FS_TEST(trace_dat_caller_stops)
+{
+	char err[512];
+	struct fs_trace_stats st;
+	int status;
+
+	if (!fs_trace_dat_supported())
+		return;
+	EXPECT_EQ(fs_trace_dat_read_file(fs_fixture("trace/trace-v7.dat"), stop_after_10, NULL, &st, err, sizeof(err)), -1);
+	EXPECT_STR(err, "stopped at 10");
+	EXPECT_EQ_U64(st.events, 10);
+	EXPECT_EQ(waitpid(-1, &status, WNOHANG), -1); /* no child left, not even a zombie */
 }
 
 /* The workload from the tracefs text (us) and from the trace.dat (ns) of the same buffer agree. */

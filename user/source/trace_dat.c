@@ -23,7 +23,7 @@ bool fs_trace_dat_supported(void)
 	return false;
 }
 
-int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen)
 {
 	(void)fn;
@@ -412,7 +412,7 @@ static void keep_unclosable(struct tracecmd_input *h)
 		}
 }
 
-int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen)
 {
 	struct dat_ctx d = { .path = path, .fn = fn, .ctx = ctx, .err = err, .errlen = errlen };

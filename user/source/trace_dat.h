@@ -23,5 +23,14 @@ bool fs_trace_dat_probe(const void *buf, size_t len);
  */
 int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen);
+/*
+ * fs_trace_dat_read_file() reads in a child process (trace_dat_guard.c):
+ * libtraceevent and libtracecmd crash on some malformed files, and a crash
+ * there must become one line naming the file, not the end of feecscope.
+ * This is the reading itself, in this process, without that guard: for the
+ * fuzzer, which must see our own decoder's faults.
+ */
+int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+			   char *err, size_t errlen);
 
 #endif /* FEECSCOPE_TRACE_DAT_H */
