@@ -620,6 +620,14 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 			 sizeof(meta->feecscope_version) - 1);
 		goto fail;
 	}
+	/* kept as written by both readers, so a recording converts to a CSV and back (fuzz find, December 2026) */
+	char why[96];
+	if (fs_rec_check_meta_value(meta->kernel_release, why, sizeof(why)) ||
+	    fs_rec_check_meta_value(meta->feecscope_version, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: header: %s: %s", path, fs_rec_check_meta_value(meta->kernel_release, why,
+			 sizeof(why)) ? "kernel_release" : "feecscope_version", why);
+		goto fail;
+	}
 	free(text);
 	text = NULL;
 	r->nr_cpus = meta->nr_cpus;
