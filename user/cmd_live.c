@@ -238,6 +238,10 @@ static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, 
 	fs_run_output_paths(&o->run, &out);
 	snprintf(m.feecscope_version, sizeof(m.feecscope_version), "%s", FS_VERSION_STRING);
 	snprintf(m.kernel_release, sizeof(m.kernel_release), "%.*s", (int)sizeof(m.kernel_release) - 1, release);
+	if (o->record && po->apps) { /* the list the run names apps with: replay names them alike */
+		m.packages_text = po->apps->list;
+		m.packages_len = po->apps->list_len;
+	}
 	if (o->record) {
 		FILE *mf = open_memstream(&m.em_text, &m.em_len);
 

@@ -304,17 +304,52 @@ static int replay_trace(const struct replay_args *a, struct fs_source *src, cons
 static int replay_with(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em,
 		       struct fs_pipeline_opts *op);
 
-static int replay_run(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em, bool emulate)
+static int replay_run(const struct fs_run_opts *ro, struct fs_source *src, const struct fs_em *em, bool emulate,
+		      const struct fs_apps *apps)
 {
 	struct fs_pipeline_opts o = { .emulate_eas = emulate };
 
-	struct fs_apps apps = { 0 };
-	if (ro->packages && fs_packages_load("replay", ro->packages, false, &apps))
+	o.apps = apps->nr ? apps : NULL; /* an empty list: no app to group by */
+	return replay_with(ro, src, em, &o);
+}
+
+/*
+ * uid -> app: --packages FILE, else the list the recording kept (version
+ * 5). 0 (apps->nr 0: no app), or FS_EXIT_FAIL after one line.
+ */
+static int replay_apps(const struct replay_args *a, const struct fs_source *src, struct fs_apps *apps)
+{
+	char err[1024], name[600];
+
+	memset(apps, 0, sizeof(*apps));
+	if (a->ro.packages)
+		return fs_packages_load("replay", a->ro.packages, false, apps);
+	if (!src->meta.packages_text)
+		return 0;
+	snprintf(name, sizeof(name), "%s: its packages list", a->path);
+	if (fs_apps_parse(apps, src->meta.packages_text, src->meta.packages_len, name, err, sizeof(err))) {
+		fprintf(stderr, "feecscope replay: %s\n", err);
 		return FS_EXIT_FAIL;
-	o.apps = apps.nr ? &apps : NULL; /* an empty list: no app to group by */
-	int ret = replay_with(ro, src, em, &o);
-	fs_apps_free(&apps);
-	return ret;
+	}
+	snprintf(apps->from, sizeof(apps->from), "the recording's own list");
+	return 0;
+}
+
+/* --convert-record keeps the list the run would use: --packages' (none if it is empty), else the file's. */
+static int convert_packages(struct fs_rec_meta *m, const struct fs_apps *apps, bool given)
+{
+	if (!given)
+		return 0;
+	free(m->packages_text);
+	m->packages_text = NULL;
+	m->packages_len = 0;
+	if (!apps->nr)
+		return 0;
+	if (!(m->packages_text = malloc(apps->list_len + 1)))
+		return -1;
+	memcpy(m->packages_text, apps->list, apps->list_len + 1);
+	m->packages_len = apps->list_len;
+	return 0;
 }
 
 /* replay_run() once the packages are read. */
@@ -388,19 +423,27 @@ int fs_cmd_replay(int argc, char **argv)
 		free(em);
 		return FS_EXIT_FAIL;
 	}
+	struct fs_apps apps = { 0 };
 	if (replay_em(&a, &src, em, &have_em, &emulate) || replay_trace(&a, &src, em))
 		goto out;
+	if ((ret = replay_apps(&a, &src, &apps)))
+		goto out;
+	ret = FS_EXIT_FAIL;
 	if (a.conv_csv || a.conv_rec) {
-		ret = convert(a.path, &src, &src.meta, a.conv_csv, a.conv_rec, have_em ? em : NULL);
+		if (convert_packages(&src.meta, &apps, a.ro.packages != NULL))
+			fprintf(stderr, "feecscope replay: out of memory\n");
+		else
+			ret = convert(a.path, &src, &src.meta, a.conv_csv, a.conv_rec, have_em ? em : NULL);
 	} else if (!have_em) {
 		fs_cli_error("replay", "%s: no EM in the file: give --em (a profile, a saved EM or a "
 			"debugfs tree)", a.path);
 		fs_em_cpu_hint(src.meta.nr_cpus, err, sizeof(err));
 		fs_cli_hint(err);
 	} else {
-		ret = replay_run(&a.ro, &src, em, emulate);
+		ret = replay_run(&a.ro, &src, em, emulate, &apps);
 	}
 out:
+	fs_apps_free(&apps);
 	fs_source_close(&src);
 	free(em);
 	return ret;

@@ -50,5 +50,6 @@ int fs_packages_load(const char *cmd, const char *path, bool quiet, struct fs_ap
 		fs_cli_error(cmd, "--packages %s", err);
 		return FS_EXIT_FAIL;
 	}
+	snprintf(out->from, sizeof(out->from), "%s%s", quiet ? "" : "--packages ", path);
 	return 0;
 }

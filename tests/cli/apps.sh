@@ -114,4 +114,69 @@ one_line "--packages without a file is a usage error" 2 "needs a value \\(FILE\\
 cp "$PKG" "$TMP/p.list"
 one_line "--packages may not be an output too" 2 "--packages" "${R[@]}" --packages "$TMP/p.list" --json "$TMP/p.list"
 expect_same "... and is left as it was" "$PKG" "$TMP/p.list"
+# a recording keeps its packages list (format version 5): replay names the apps without --packages
+"${R[@]}" --packages "$PKG" --convert-record "$TMP/own.fsr" >/dev/null 2>&1
+check "--convert-record with --packages writes version 5" \
+	test "$(od -An -tu4 -j8 -N4 "$TMP/own.fsr" | tr -d ' ')" = 5
+check "... without a list, version 4 (older builds read it)" \
+	test "$(od -An -tu4 -j8 -N4 "$TMP/a.fsr" | tr -d ' ')" = 4
+"$FEECSCOPE" replay "$TMP/own.fsr" --threads --json "$TMP/own.json" >"$TMP/own.txt" 2>"$TMP/own.err"
+check "replay of it without --packages: exit 0, nothing on stderr" test -s "$TMP/own.txt" -a ! -s "$TMP/own.err"
+check "... the summary says the recording's list named the apps" \
+	grep -qx "apps named from the recording's own list ($(grep -c . "$PKG") packages)" "$TMP/own.txt"
+grep -v '^apps named from' "$TMP/own.txt" >"$TMP/own.cut"
+grep -v '^apps named from' "$TMP/a.txt" >"$TMP/a.cut"
+expect_same "... and the rest of it is the summary with --packages" "$TMP/a.cut" "$TMP/own.cut"
+check "... the JSON's apps and processes are those with --packages; apps_from says which" python3 -c "
+import json
+a, b = json.load(open('$TMP/a.json')), json.load(open('$TMP/own.json'))
+assert a['apps'] == b['apps'] and a['processes'] == b['processes'], 'apps differ'
+assert a['apps_from'] == '--packages $PKG' and b['apps_from'] == \"the recording's own list\", (a['apps_from'], b['apps_from'])"
+check "apps and processes from the recording's list follow packages.list" \
+	python3 "$TMP/check.py" "$PKG" "$TMP/own.json" "$TMP/own.txt"
+# --packages still wins: another list names the app otherwise
+sed 's/^com.example.rtapp /com.other.name /' "$PKG" >"$TMP/other.list"
+"$FEECSCOPE" replay "$TMP/own.fsr" --packages "$TMP/other.list" >"$TMP/other.txt" 2>&1
+check "--packages on replay overrides the recording's list, and says so" bash -c "
+grep -qx 'apps named from --packages $TMP/other.list ($(grep -c . "$PKG") packages)' '$TMP/other.txt' &&
+grep -q '^  com.other.name ' '$TMP/other.txt' && ! grep -q 'com.example.rtapp ' '$TMP/other.txt'"
+"$FEECSCOPE" replay "$TMP/own.fsr" --packages "$A/empty.list" --convert-record "$TMP/none.fsr" >/dev/null 2>&1
+"$FEECSCOPE" replay "$TMP/none.fsr" >"$TMP/none.txt" 2>&1
+expect_same "--convert-record --packages EMPTY drops the list: the summary as without one" \
+	"$TMP/plain.txt" "$TMP/none.txt"
+"$FEECSCOPE" replay "$TMP/own.fsr" --convert-record "$TMP/again.fsr" >/dev/null 2>&1
+expect_same "--convert-record keeps a recording's list: the same file again" "$TMP/own.fsr" "$TMP/again.fsr"
+# the live view's list is by app too (view_shot draws it from the recording as live did)
+VIEW_SHOT=${VIEW_SHOT:-$(dirname "$FEECSCOPE")/tests/view_shot}
+if [ ! -x "$VIEW_SHOT" ]; then
+	fail "the view of a recording with a list" "$VIEW_SHOT not built (make unit)"
+else
+	# the fixture spans 12 ms: one more wake-up 2 s on gives the view an interval to draw
+	{ cat "$A/apps.csv"; grep '^wakeup,' "$A/apps.csv" | tail -n 1 | sed 's/^wakeup,[0-9]*,/wakeup,2000000000,/'; } \
+		>"$TMP/long.csv"
+	"$FEECSCOPE" replay "$TMP/long.csv" --em pixel4 --packages "$PKG" --convert-record "$TMP/long.fsr" >/dev/null 2>&1
+	"$VIEW_SHOT" "$TMP/long.fsr" 80x24 - >"$TMP/view.txt" 2>&1
+	check "the view of a recording with a list: 24 rows of 80, apps listed with their processes" python3 -c "
+import json
+rows = open('$TMP/view.txt').read().splitlines()
+rep = json.load(open('$TMP/own.json'))
+app = rep['apps'][0]
+assert len(rows) == 24 and max(map(len, rows)) <= 80, (len(rows), max(map(len, rows)))
+at = [i for i, r in enumerate(rows) if r.startswith('  ' + app['label'][:29])]
+assert at, 'no row for ' + app['label']
+tgids = [int(r.split()[0]) for r in rows[at[0] + 1:at[0] + 3] if r.split() and r.split()[0].isdigit()]
+assert tgids and set(tgids) <= set(app['tgids']), (tgids, app['tgids'])"
+fi
+# a damaged list: one line naming the file and the section, exit 1
+python3 - "$TMP/own.fsr" "$TMP/bad.fsr" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+at = 24 + struct.unpack_from('<I', b, 12)[0] + struct.unpack_from('<I', b, 16)[0]
+assert b[at:at + 4] == b'FSPK'
+b[at + 22] ^= 0x10
+open(sys.argv[2], 'wb').write(b)
+PY
+one_line "a damaged packages section: the file and the section's byte, exit 1" 1 \
+	"^feecscope replay: $TMP/bad.fsr: packages section at byte [0-9]+: CRC mismatch" \
+	"$FEECSCOPE" replay "$TMP/bad.fsr"
 finish

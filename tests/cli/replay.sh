@@ -162,7 +162,7 @@ expect_fail "recording cut at a chunk boundary lacks the end marker" \
 { printf '\x89FSREX\r\n'; tail -c +9 "$TMP/pixel4.fsr"; } >"$TMP/magic.fsr"
 expect_fail "bad magic" "magic.fsr: bad magic: not a feecscope recording, trace.dat or Perfetto trace \(nor text: a trace or a records CSV\)$" "$FEECSCOPE" replay "$TMP/magic.fsr"
 { head -c 8 "$TMP/pixel4.fsr"; printf '\x07\x00\x00\x00'; tail -c +13 "$TMP/pixel4.fsr"; } >"$TMP/ver.fsr"
-expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 4\)$" \
+expect_fail "unknown version" "ver.fsr: recording version 7 is not supported \(this build reads versions 1 to 5\)$" \
 	"$FEECSCOPE" replay "$TMP/ver.fsr"
 expect_fail "EM with another CPU count" "pixel4.fsr: the EM \(rk3399\) has 6 CPUs but the recording has 8$" \
 	"$FEECSCOPE" replay "$TMP/pixel4.fsr" --em rk3399

@@ -6,6 +6,8 @@
  * check, so when the input's first byte is odd the harness recomputes the
  * header's and every chunk's CRC before the reader sees the file (the rest of
  * the input is the file); when it is even the file is read as it is.
+ * Version 5's packages section is framed as a chunk, so its CRC is mended
+ * alike; its text goes through the packages.list parser as replay's would.
  * Whatever reads completely must survive the CSV and recording round trips.
  * FS_FUZZ_READ_ONLY=1 in the environment leaves out the replay and the round
  * trips: the reader alone (header, chunk payloads, record checks) runs some
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "replay_common.h"
+#include "engine/apps.h"
 
 #define FILE_HDR  (FS_REC_MAGIC_LEN + 16) /* docs/recording.md, "File header" */
 #define CHUNK_HDR 20                      /* docs/recording.md, "Chunks" */
@@ -71,6 +74,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!r) {
 		FUZZ_CHECK(err[0], "open failed without an error");
 		return 0;
+	}
+	if (meta.packages_text) { /* version 5's list, as replay reads it (the packages target fuzzes the parser) */
+		struct fs_apps apps;
+
+		FUZZ_CHECK(meta.packages_text[meta.packages_len] == 0, "packages list not NUL-terminated");
+		if (fs_apps_parse(&apps, meta.packages_text, meta.packages_len, "rec", err, sizeof(err)) == 0) {
+			FUZZ_CHECK(apps.list_len == meta.packages_len, "parsed list keeps %zu of %zu bytes",
+				   apps.list_len, meta.packages_len);
+			fs_apps_free(&apps);
+		}
+		err[0] = 0;
 	}
 	static int read_only = -1;
 	if (read_only < 0)

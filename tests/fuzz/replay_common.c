@@ -6,6 +6,7 @@
 #include "outputs_open.h"
 #include "em/em_io.h"
 #include "records/csv_records.h"
+#include "engine/apps.h"
 
 void fuzz_records_add(struct fuzz_records *rs, const struct fs_rec_hdr *h)
 {
@@ -69,6 +70,12 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = &em;
 	o.kernel_release = meta->kernel_release;
+	/* a recording's packages list names apps in the summary and JSON, as replay does */
+	struct fs_apps apps = { 0 };
+	if (meta->packages_text && !fs_apps_parse(&apps, meta->packages_text, meta->packages_len, "rec", err,
+						  sizeof(err)) && apps.nr)
+		o.apps = &apps;
+	err[0] = 0;
 	/*
 	 * Every writer runs, into /dev/null: nothing reads the files, and their
 	 * temporary name, fsync and rename (the cli harness runs those) were a
@@ -81,6 +88,7 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 	p = fs_pipeline_new(&o, err, sizeof(err));
 	if (!p) { /* an EM the policies cannot use (a state with performance 0 under v6.9+ costs): replay says so */
 		FUZZ_CHECK(err[0], "a refused pipeline without an error");
+		fs_apps_free(&apps);
 		return;
 	}
 	while ((h = fuzz_records_next(rs, &off))) {
@@ -94,6 +102,7 @@ void fuzz_replay(const struct fs_rec_meta *meta, const struct fuzz_records *rs)
 	if (fs_pipeline_finish(p, err, sizeof(err)))
 		FUZZ_CHECK(err[0], "a failed finish without an error");
 	fs_pipeline_free(p);
+	fs_apps_free(&apps);
 }
 
 static void same_records(const struct fuzz_records *a, const struct fuzz_records *b, const char *what)
@@ -190,6 +199,10 @@ void fuzz_recording_round_trip(const struct fs_rec_meta *meta, const struct fuzz
 		fuzz_records_add(&back, h);
 	FUZZ_CHECK(rc == 0, "our own recording does not read back: %s", err);
 	same_records(rs, &back, "recording round trip");
+	FUZZ_CHECK(!meta->packages_text == !m2.packages_text && meta->packages_len == m2.packages_len &&
+		   (!m2.packages_text || !memcmp(meta->packages_text, m2.packages_text, m2.packages_len)),
+		   "recording round trip: the packages list (%zu bytes) reads back as %zu", meta->packages_len,
+		   m2.packages_len);
 	fs_rec_reader_close(r);
 	fs_rec_meta_free(&m2);
 	fuzz_records_free(&back);

@@ -58,4 +58,30 @@ fi
 "$FEECSCOPE" live -d 1 -v </dev/null >v.out 2>v.err
 grep -q '^collector: snapshots [0-9]' v.err && grep -q '^programs: [0-9]* of [0-9]* loaded' v.err &&
 	pass "-v: the collector's counters" || fail "-v: the collector's counters" "$(tail -n 3 v.err)"
+# With a packages list the view lists apps (docs/apps.md): a workload run as an app's uid
+# (setpriv) shows under its package with its process beneath, the list sorted by wake-ups
+# ('s'); the summary says which list named the apps.
+uid=10177
+echo "com.example.busy $uid 0 /data/user/0/com.example.busy default none" >pk.list
+setpriv --reuid $uid --regid $uid --clear-groups /usr/bin/python3 -c 'import time
+while True: time.sleep(0.004)' &
+busy=$!
+cap() { "${T[@]}" capture-pane -t f -p; }
+"${T[@]}" send-keys -t f "clear; $FEECSCOPE live -d 60 --packages pk.list --summary apps.sum; echo \$? >apps.rc" Enter
+wait_for 30 sh -c "${T[*]} capture-pane -t f -p | grep -q '^q quit'"
+"${T[@]}" send-keys -t f s
+if wait_for 30 sh -c "${T[*]} capture-pane -t f -p | grep -A1 '^  com.example.busy  ' | grep -q '^ *$busy python3 '"; then
+	pass "the view lists the app, its process ($busy) under it"
+else
+	fail "the view lists the app with its process" "$(cap | tail -n 12 | tr -s ' ')"
+fi
+cap >view.txt
+awk 'length > 80 { exit 1 }' view.txt && [ "$(wc -l <view.txt)" -le 24 ] && grep -Eq "$verdict" <(head -n 1 view.txt) &&
+	pass "... on 80x24, the verdict first" || fail "the grouped view fits 80x24, verdict first" "$(head -n 2 view.txt)"
+"${T[@]}" send-keys -t f q
+wait_for 30 test -s apps.rc
+kill "$busy" 2>/dev/null
+[ "$(cat apps.rc 2>/dev/null)" = 0 ] && grep -q "^apps named from --packages pk.list (1 packages)" apps.sum &&
+	pass "the summary names the list the apps came from" ||
+	fail "the summary names the list" "rc $(cat apps.rc 2>/dev/null): $(grep -m1 '^apps' apps.sum)"
 finish

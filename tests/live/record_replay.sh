@@ -89,6 +89,17 @@ run policies duration --policies v6.12,v6.12+margin,v5.4
 run sigint INT
 run sigterm TERM
 run early EARLY
+# A packages list (uid 0 as an app, so that rt-app and most of the machine are one): the
+# recording keeps it (version 5), and replay without --packages names the same apps
+echo "com.example.rootapp 0 0 /data/user/0/com.example.rootapp default none" >pk.list
+run apps duration --packages pk.list
+check "apps: the recording is version 5" test "$(od -An -tu4 -j8 -N4 apps.fsr | tr -d ' ')" = 5
+"$FEECSCOPE" replay apps.fsr >apps.own.sum 2>apps.own.err
+grep -v '^apps named from' apps.live.sum >apps.live.cut
+grep -v '^apps named from' apps.own.sum >apps.own.cut
+check "apps: replay without --packages names the apps from the recording's list" \
+	grep -qx "apps named from the recording's own list (1 packages)" apps.own.sum
+expect_same "apps: ... and the rest of its summary is live's" apps.live.cut apps.own.cut
 
 kill $RT 2>/dev/null; wait $RT 2>/dev/null
 finish

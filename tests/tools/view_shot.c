@@ -10,7 +10,8 @@
  * STATUS_FILE holds the header's status lines live showed (one a line; "-"
  * for none: the header then names the recording). SECONDS: the screen after
  * that many seconds of the recording (default: the last). The collector's
- * counters are not in a recording, so the screen leaves them out.
+ * counters are not in a recording, so the screen leaves them out. A
+ * recording that keeps its packages list (version 5) lists apps, as live did.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "pipeline.h"
 #include "run_opts.h"
 #include "em/em_io.h"
+#include "engine/apps.h"
 #include "output/view_frame.h"
 #include "records/recording.h"
 
@@ -54,6 +56,11 @@ int main(int argc, char **argv)
 		return die(meta.em_text ? err : "the recording has no EM");
 	po.em = &em;
 	po.emulate_eas = !meta.em_is_kernel;
+	/* a recording's packages list (version 5) groups the list by app, as it did live */
+	static struct fs_apps apps;
+	if (meta.packages_text && fs_apps_parse(&apps, meta.packages_text, meta.packages_len, argv[1], err, sizeof(err)))
+		return die(err);
+	po.apps = apps.nr ? &apps : NULL;
 	po.kernel_release = meta.kernel_release;
 	fs_run_apply(&ro, meta.kernel_release, &po, head, sizeof(head));
 	struct fs_pipeline *p = fs_pipeline_new(&po, err, sizeof(err));

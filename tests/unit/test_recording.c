@@ -2,6 +2,7 @@
 /* Binary recording: round trip, chunking, and every kind of damage the reader must name. */
 #include <unistd.h>
 #include <sys/stat.h>
+#include <zlib.h>
 #include "test.h"
 #include "records/recording.h"
 
@@ -227,7 +228,7 @@ FS_TEST(recording_bad_magic_and_version)
 	fclose(f);
 	read_all(p, &rc, err, sizeof(err));
 	EXPECT_EQ(rc, -2);
-	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 4)", p);
+	snprintf(want, sizeof(want), "%s: recording version 7 is not supported (this build reads versions 1 to 5)", p);
 	EXPECT_STR(err, want);
 	f = fopen(p, "r+b");
 	fputc('X', f);
@@ -280,7 +281,7 @@ FS_TEST(recording_em_record_round_trip_and_bounds)
 	EXPECT_EQ(fs_rec_writer_close(w, err, sizeof(err)), 0);
 	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
 	ASSERT_TRUE(r);
-	EXPECT_EQ(fs_rec_reader_version(r), FS_REC_VERSION);
+	EXPECT_EQ(fs_rec_reader_version(r), FS_REC_VERSION_PLAIN); /* no packages list: version 4 */
 	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
 	EXPECT_EQ(h->type, FS_REC_EM);
 	EXPECT_EQ(((const struct fs_em_update *)h)->len, u.len);
@@ -298,4 +299,119 @@ FS_TEST(recording_em_record_round_trip_and_bounds)
 	u.hdr.size = 8;
 	EXPECT_EQ(fs_rec_check(&u.hdr, sizeof(u), NCPU, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "em record of 8 bytes (head 24");
+}
+
+/* Writes a recording of 3 wake-ups with list as its packages list (NULL: none). */
+static void write_pkg(const char *path, const char *list)
+{
+	char err[256];
+	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_text = (char *)"x\n", .em_len = 2, .packages_text = (char *)list,
+				 .packages_len = list ? strlen(list) : 0 };
+	struct fs_rec_writer *w = fs_rec_writer_open(path, &m, err, sizeof(err));
+	struct fs_wakeup wk;
+
+	for (int i = 0; w && i < 3; i++) {
+		fill_wakeup(&wk, i);
+		fs_rec_writer_add(w, &wk.hdr, err, sizeof(err));
+	}
+	if (!w || fs_rec_writer_close(w, err, sizeof(err)))
+		fprintf(stderr, "write_pkg: %s\n", err);
+}
+
+/* Version 5: the packages list comes back byte for byte, the records as without it. */
+FS_TEST(recording_v5_keeps_the_packages_list)
+{
+	const char *list = "com.a 10123 0 /data/user/0/com.a default 3003\nandroid 1000 0 /data/system x none\n";
+	const char *p = tmp_path("pkg");
+	char err[256];
+	struct fs_rec_meta m;
+	const struct fs_rec_hdr *h;
+	int n = 0;
+
+	write_pkg(p, list);
+	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(fs_rec_reader_version(r), 5);
+	ASSERT_TRUE(m.packages_text != NULL);
+	EXPECT_EQ(m.packages_len, strlen(list));
+	EXPECT_STR(m.packages_text, list);
+	while (fs_rec_reader_next(r, &h, err, sizeof(err)) == 1)
+		EXPECT_EQ(((const struct fs_wakeup *)h)->cpu[1].util_avg, (__u32)(n++ * 3 + 1));
+	EXPECT_EQ(n, 3);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	/* an empty list is a list: kept, as version 5 */
+	write_pkg(p, "");
+	r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(fs_rec_reader_version(r), 5);
+	EXPECT_TRUE(m.packages_text && m.packages_len == 0);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	/* none: version 4, and no list read back */
+	write_pkg(p, NULL);
+	r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(fs_rec_reader_version(r), FS_REC_VERSION_PLAIN);
+	EXPECT_TRUE(m.packages_text == NULL);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+}
+
+/* Bytes of the file at path into buf (at most cap); its length. */
+static size_t slurp(const char *path, unsigned char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, cap, f) : 0;
+
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void spill(const char *path, const unsigned char *buf, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f) {
+		fwrite(buf, 1, n, f);
+		fclose(f);
+	}
+}
+
+/* A damaged packages section is one error naming it and its byte; the same bytes under version 4 are no section. */
+FS_TEST(recording_v5_packages_section_damage)
+{
+	static unsigned char buf[65536];
+	const char *p = tmp_path("pkgbad");
+	char err[512], want[400];
+	int rc;
+
+	write_pkg(p, "com.a 10123 0 /data/user/0/com.a default 3003\n");
+	size_t n = slurp(p, buf, sizeof(buf));
+	size_t at = 24 + (buf[12] | buf[13] << 8) + (buf[16] | buf[17] << 8); /* after meta and EM */
+	ASSERT_TRUE(n > at + 20 && !memcmp(buf + at, "FSPK", 4));
+	buf[at + 21] ^= 0x40; /* its payload */
+	spill(p, buf, n);
+	read_all(p, &rc, err, sizeof(err));
+	EXPECT_EQ(rc, -2);
+	snprintf(want, sizeof(want), "%s: packages section at byte %zu: CRC mismatch", p, at);
+	EXPECT_STR(err, want);
+	buf[at + 21] ^= 0x40;
+	spill(p, buf, at + 30); /* cut inside it */
+	read_all(p, &rc, err, sizeof(err));
+	EXPECT_EQ(rc, -2);
+	EXPECT_CONTAINS(err, "packages section at byte");
+	EXPECT_CONTAINS(err, "truncated (needs");
+	buf[8] = 4; /* version 4 knows no such section: its first chunk has a bad magic */
+	__u32 crc = (__u32)crc32(crc32(0, buf + 8, 12), buf + 24, (uInt)(at - 24));
+	for (int i = 0; i < 4; i++)
+		buf[20 + i] = (unsigned char)(crc >> (8 * i));
+	spill(p, buf, n);
+	read_all(p, &rc, err, sizeof(err));
+	EXPECT_EQ(rc, -1);
+	snprintf(want, sizeof(want), "%s: chunk 1 at byte %zu: bad chunk magic; replayed 0 records", p, at);
+	EXPECT_STR(err, want);
+	unlink(p);
 }

@@ -11,13 +11,22 @@
 #include "em/em_io.h"
 #include "output/summary.h"
 #include "output/view_frame.h"
+#include "engine/apps.h"
 
 static struct fs_em em;
+static const struct fs_apps *g_apps; /* run()'s packages list; NULL: none, every uid 0 */
+
+/* With g_apps: a game (three of every ten processes), a shared system uid (three), the rest root's. */
+static __u32 uid_of(int i)
+{
+	return !g_apps ? 0 : i % 10 < 3 ? 10123 : i % 10 < 6 ? 1000 : 0;
+}
 
 /* A run of nproc processes with long names, each waking (i + 1) times, fed to a v5.4 pair. */
 static struct fs_pipeline *run(int nproc)
 {
-	struct fs_pipeline_opts o = { .em = &em, .nr_policies = 2, .kernel_release = "5.4.0", .emulate_eas = true };
+	struct fs_pipeline_opts o = { .em = &em, .nr_policies = 2, .kernel_release = "5.4.0", .emulate_eas = true,
+				      .apps = g_apps };
 	char err[256];
 	struct fs_wakeup w;
 	__u64 ts = 1000000;
@@ -36,6 +45,7 @@ static struct fs_pipeline *run(int nproc)
 			w.hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, (__u16)em.nr_cpus, (__u32)fs_wakeup_size(em.nr_cpus),
 						     ts += 1000000 };
 			w.pid = w.tgid = 1000 + i;
+			w.uid = uid_of(i);
 			snprintf(w.comm, sizeof(w.comm), "task-with-a-lo%c", 'a' + i % 26);
 			w.prev_cpu = w.task_cpu = w.waker_cpu = prev;
 			w.chosen_cpu = prev;
@@ -257,4 +267,96 @@ FS_TEST(summary_blocked_table_with_uneven_histograms)
 		if (e - l > FS_COLUMNS)
 			FS_FAIL_AT("summary line wider than %d: %.*s", FS_COLUMNS, (int)(e - l), l);
 	}
+}
+
+/* The report's process of tgid, or NULL. */
+static const struct fs_process *proc_of(const struct fs_report *r, int tgid)
+{
+	for (size_t i = 0; i < r->nr_procs; i++)
+		if (r->procs[i].tgid == tgid)
+			return &r->procs[i];
+	return NULL;
+}
+
+/* With a packages list the list is by app: each app's row sums its processes, apps and the rest in order. */
+FS_TEST(view_frame_groups_by_app_and_fits)
+{
+	static const char list[] = "com.example.game 10123 0 /data/user/0/com.example.game default 3003\n"
+				   "android 1000 0 /data/system platform none\n"
+				   "com.android.settings 1000 0 /data/user_de/0/com.android.settings platform none\n";
+	static struct fs_frame f;
+	struct fs_apps apps;
+	struct fs_view_info vi;
+	struct fs_view_sample s;
+	char err[256];
+
+	ASSERT_TRUE(fs_apps_parse(&apps, list, strlen(list), "t.list", err, sizeof(err)) == 0);
+	g_apps = &apps;
+	struct fs_pipeline *p = run(30);
+	g_apps = NULL;
+	ASSERT_TRUE(p);
+	info(&vi);
+	sample(p, &s);
+	for (int sort = 0; sort < FS_SORT__NR; sort++) {
+		struct fs_view_state vs = { .sort = (enum fs_view_sort)sort };
+		int first, apps_seen = 0, kids = 0, n;
+		unsigned long last = ~0ul, last_kid = ~0ul;
+
+		fs_view_frame(&f, 80, 24, &vi, &s, &vs);
+		EXPECT_EQ(f.n, 24);
+		for (int r = 0; r < f.n; r++)
+			EXPECT_TRUE(strlen(f.line[r]) <= 80);
+		EXPECT_CONTAINS(f.line[0], "margin"); /* the verdict first */
+		n = process_rows(&f, &first);
+		ASSERT_TRUE(n >= 8);
+		for (int r = first; r < first + n; r++) {
+			const char *l = f.line[r];
+			unsigned long wk = 0, cpu_ms = 0;
+			int tgid, thr;
+			char comm[32];
+
+			if (strstr(l, "more processes"))
+				continue;
+			if (l[0] == ' ' && l[1] == ' ' && l[2] != ' ') { /* an app's row: label, then the figures */
+				EXPECT_TRUE(!strncmp(l + 2, "com.example.game", 16) || !strncmp(l + 2, "shared:uid 1000 (", 17));
+				EXPECT_TRUE(strlen(l) > 31);
+				EXPECT_EQ(sscanf(l + 31, "%lu %lu", &wk, &cpu_ms), 2);
+				kids = 0;
+				last_kid = ~0ul;
+				apps_seen++;
+			} else {
+				ASSERT_TRUE(sscanf(l, "%d %15s %d %lu", &tgid, comm, &thr, &wk) == 4);
+				const struct fs_process *pr = proc_of(s.rep, tgid);
+				ASSERT_TRUE(pr != NULL);
+				if (pr->uid != 0) { /* under the app above it, in the same order, at most two */
+					EXPECT_TRUE(++kids <= 2);
+					if (sort == FS_SORT_WAKEUPS)
+						EXPECT_TRUE(wk <= last_kid);
+					last_kid = wk;
+					continue;
+				}
+			}
+			if (sort == FS_SORT_WAKEUPS) /* apps and processes of no app ranked together */
+				EXPECT_TRUE(wk <= last);
+			last = wk;
+		}
+		EXPECT_TRUE(apps_seen >= 1);
+	}
+	/* the game's row: the sum of the report's processes of its uid */
+	unsigned long game = 0;
+	for (size_t i = 0; i < s.rep->nr_procs; i++)
+		game += s.rep->procs[i].uid == 10123 ? s.rep->procs[i].wakeups : 0;
+	struct fs_view_state vs = { .sort = FS_SORT_WAKEUPS };
+	fs_view_frame(&f, 80, 24, &vi, &s, &vs);
+	int first, n = process_rows(&f, &first), found = 0;
+	for (int r = first; r < first + n; r++) {
+		unsigned long wk = 0, ms;
+		if (!strncmp(f.line[r], "  com.example.game", 18) && sscanf(f.line[r] + 31, "%lu %lu", &wk, &ms) == 2) {
+			EXPECT_EQ(wk, game);
+			found++;
+		}
+	}
+	EXPECT_EQ(found, 1);
+	fs_pipeline_free(p);
+	fs_apps_free(&apps);
 }

@@ -117,7 +117,8 @@ int fs_apps_parse(struct fs_apps *a, const char *buf, size_t len, const char *pa
 		lines += buf[i] == '\n';
 	a->text = malloc(len + 1);
 	a->pkgs = calloc(lines, sizeof(*a->pkgs));
-	if (!a->text || !a->pkgs) {
+	a->list = malloc(len + 1);
+	if (!a->text || !a->pkgs || !a->list) {
 		fs_apps_free(a);
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
@@ -139,6 +140,9 @@ int fs_apps_parse(struct fs_apps *a, const char *buf, size_t len, const char *pa
 		at += n + 1;
 	}
 	qsort(a->pkgs, a->nr, sizeof(*a->pkgs), cmp_pkg);
+	memcpy(a->list, buf, len);
+	a->list[len] = 0;
+	a->list_len = len;
 	return 0;
 }
 
@@ -146,6 +150,7 @@ void fs_apps_free(struct fs_apps *a)
 {
 	free(a->text);
 	free(a->pkgs);
+	free(a->list);
 	memset(a, 0, sizeof(*a));
 }
 

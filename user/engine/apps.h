@@ -18,10 +18,15 @@ struct fs_package {
 	const char *name;      /* into fs_apps.text */
 };
 
+#define FS_APPS_FROM 320
+
 struct fs_apps {
 	char *text;            /* the names, NUL-terminated, one allocation */
 	struct fs_package *pkgs; /* sorted by app_id, then name */
 	size_t nr;
+	char *list;            /* the bytes parsed, NUL-terminated: what a recording keeps */
+	size_t list_len;
+	char from[FS_APPS_FROM]; /* where the list came from, as the outputs say it; the caller's to set */
 };
 
 /*

@@ -7,6 +7,7 @@
 #include "../engine/apps.h"
 
 #define APP_PROCS 5   /* processes listed under an app; the rest are counted */
+#define VIEW_PROCS 2  /* the same in the live view, where a 24-row screen has ten rows for the list */
 #define LABEL_COLS 29 /* the process row's TGID, COMM and THR columns */
 
 static void add_to(struct fs_process *s, const struct fs_process *g)
@@ -122,4 +123,68 @@ void fs_print_apps(FILE *out, const struct fs_report *r, size_t max)
 	if (!n)
 		fprintf(out, "  (none)\n");
 	fs_app_groups_free(g, n);
+}
+
+static enum fs_app_order sort_by; /* qsort has no context argument in C11 */
+
+static __u64 key_of(const struct fs_process *p)
+{
+	return sort_by == FS_APP_BY_WAKEUPS ? p->wakeups : p->runtime_ns;
+}
+
+static int cmp_group_key(const void *a, const void *b)
+{
+	const struct fs_app_group *x = a, *y = b;
+	__u64 kx = key_of(&x->sum), ky = key_of(&y->sum);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return x->procs[0] < y->procs[0] ? -1 : x->procs[0] > y->procs[0];
+}
+
+static int cmp_proc_key(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	__u64 kx = key_of(&sort_rep->procs[x]), ky = key_of(&sort_rep->procs[y]);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* An app's row in one line: its label cut to the 29 columns it has (shared uids list fewer names). */
+static void app_line(char *line, size_t len, const struct fs_report *r, const struct fs_app_group *g)
+{
+	char label[LABEL_COLS + 1], row[FS_APP_ROW];
+
+	fs_apps_label(r->apps, g->uid, label, sizeof(label));
+	fs_process_row(row, sizeof(row), r, &g->sum);
+	snprintf(line, len, "  %-*s%s", LABEL_COLS, label, strlen(row) > 2 + LABEL_COLS ? row + 2 + LABEL_COLS : "");
+}
+
+int fs_app_rows(const struct fs_report *r, enum fs_app_order by, char (*line)[FS_APP_ROW], int max)
+{
+	struct fs_app_group *g;
+	size_t n;
+	int k = 0;
+
+	if (fs_app_groups(r, &g, &n))
+		return -1;
+	if (by != FS_APP_BY_MARGIN) { /* the groups come by |margin cost|; the processes in the report's order */
+		sort_rep = r;
+		sort_by = by;
+		qsort(g, n, sizeof(*g), cmp_group_key);
+		for (size_t i = 0; i < n; i++)
+			qsort(g[i].procs, g[i].nr_procs, sizeof(*g[i].procs), cmp_proc_key);
+	}
+	for (size_t i = 0; i < n && k < max; i++) {
+		if (g[i].is_app)
+			app_line(line[k++], FS_APP_ROW, r, &g[i]);
+		for (size_t j = 0; j < g[i].nr_procs && j < (g[i].is_app ? VIEW_PROCS : 1) && k < max; j++)
+			fs_process_row(line[k++], FS_APP_ROW, r, &r->procs[g[i].procs[j]]);
+		if (g[i].is_app && g[i].nr_procs > VIEW_PROCS && k < max)
+			snprintf(line[k++], FS_APP_ROW, "  %8s (+%zu more processes)", "", g[i].nr_procs - VIEW_PROCS);
+	}
+	fs_app_groups_free(g, n);
+	return k;
 }

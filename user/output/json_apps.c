@@ -64,6 +64,9 @@ void fs_json_apps(FILE *o, const struct fs_report *r)
 
 	if (!r->apps)
 		return;
+	fputs("  \"apps_from\": ", o);
+	fs_json_str(o, r->apps->from, sizeof(r->apps->from));
+	fputs(",\n", o);
 	if (fs_app_groups(r, &g, &n)) {
 		fputs("  \"apps\": null,\n", o); /* out of memory: said, not left out */
 		return;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "summary.h"
 #include "apps_group.h"
+#include "../engine/apps.h"
 #include "summary_sim.h"
 #include "summary_trace.h"
 #include "verdict_lead.h"
@@ -479,6 +480,13 @@ static void print_top(FILE *out, const struct fs_report *r)
 	else
 		snprintf(text, sizeof(text), "%s by |energy difference| of %s vs %s:", what,
 			 st->pol[st->nr_policies > 1 ? 1 : 0].desc->name, st->pol[0].desc->name);
+	if (r->apps) { /* which list named them: --packages, the device's own, or the recording's */
+		char from[FS_APPS_FROM + 64];
+
+		snprintf(from, sizeof(from), "apps named from %s (%zu packages)", r->apps->from[0] ? r->apps->from :
+			 "a packages list", r->apps->nr);
+		wrap(out, "", from, 2);
+	}
 	wrap(out, "", text, 2);
 	if (r->apps)
 		fs_print_apps(out, r, FS_TOP_TASKS);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "view_frame.h"
 #include "summary.h"
+#include "apps_group.h"
 
 /* Rows a section may use at most, whatever the height. */
 #define MAX_VERDICT_ROWS 4
@@ -295,6 +296,20 @@ static int cmp_proc(const void *pa, const void *pb)
 	return a->tgid - b->tgid;
 }
 
+/* With a packages list, the list by app (apps_group.c), as the summary's. 0, or -1 out of memory. */
+static int app_rows(struct rows *r, const struct fs_report *rep, enum fs_view_sort sort, int max)
+{
+	enum fs_app_order by = sort == FS_SORT_WAKEUPS ? FS_APP_BY_WAKEUPS : sort == FS_SORT_CPU ? FS_APP_BY_CPU :
+			       FS_APP_BY_MARGIN;
+	char (*line)[FS_APP_ROW] = malloc((size_t)(max > 0 ? max : 1) * sizeof(*line));
+	int n = line ? fs_app_rows(rep, by, line, max) : -1;
+
+	for (int i = 0; i < n; i++)
+		add(r, "%s", line[i]);
+	free(line);
+	return n < 0 ? -1 : 0;
+}
+
 static void processes(struct rows *r, const struct fs_report *rep, enum fs_view_sort sort, int max)
 {
 	char line[160];
@@ -309,6 +324,8 @@ static void processes(struct rows *r, const struct fs_report *rep, enum fs_view_
 		add(r, "  (no process yet)");
 		return;
 	}
+	if (rep->apps && app_rows(r, rep, sort, max - 1) == 0)
+		return;
 	n = rep->nr_procs;
 	v = malloc(n * sizeof(*v));
 	if (!v)

@@ -549,6 +549,11 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 				free(em);
 				return cerr(r, err, errlen, -1, "%.*s: longer than %zu characters", rel ? 14 : 17, s, max - 1);
 			}
+			char why[96];
+			if (fs_rec_check_meta_value(v, why, sizeof(why))) { /* as the recording reader: it converts back */
+				free(em);
+				return cerr(r, err, errlen, -1, "%.*s: %s", rel ? 14 : 17, s, why);
+			}
 			strcpy(dst, v);
 		} else if (!strncmp(s, "em_is_kernel=", 13)) {
 			if (strcmp(s + 13, "0") && strcmp(s + 13, "1")) {

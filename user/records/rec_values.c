@@ -116,3 +116,15 @@ int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size
 	}
 	return 0;
 }
+
+int fs_rec_check_meta_value(const char *v, char *why, size_t len)
+{
+	size_t n = strlen(v);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+			return BAD("a control character (0x%02x) at %zu", (unsigned char)v[i], i + 1);
+	if (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		return BAD("ends in a blank");
+	return 0;
+}

@@ -11,6 +11,7 @@
 
 #define CHUNK_MAGIC "FSCK"
 #define END_MAGIC   "FSND"
+#define PKG_MAGIC   "FSPK" /* version 5: the packages section, before the first chunk */
 #define CHUNK_HDR   20 /* magic, raw_len, comp_len, nr_records, crc32 */
 #define FILE_HDR    (FS_REC_MAGIC_LEN + 16) /* magic, version, meta_len, em_len, crc32 */
 
@@ -31,6 +32,9 @@ void fs_rec_meta_free(struct fs_rec_meta *m)
 	free(m->em_text);
 	m->em_text = NULL;
 	m->em_len = 0;
+	free(m->packages_text);
+	m->packages_text = NULL;
+	m->packages_len = 0;
 }
 
 size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
@@ -190,6 +194,30 @@ static int layout_meta(char *buf, size_t len, int version)
 	return n + snprintf(buf + n, len - n, "offsetof_em_update_text=%zu\n", offsetof(struct fs_em_update, text));
 }
 
+static int write_chunk(struct fs_rec_writer *w, const char *magic, const void *payload,
+		       size_t raw_len, size_t comp_len, __u32 nr, char *err, size_t errlen);
+
+/* Version 5's packages section: packages.list's bytes as one zstd frame in a chunk of its own. */
+static int write_packages(struct fs_rec_writer *w, const struct fs_rec_meta *meta, char *err, size_t errlen)
+{
+	size_t cap = fs_rec_zip_bound(meta->packages_len), clen;
+	unsigned char *comp = malloc(cap ? cap : 1);
+
+	if (!comp) {
+		snprintf(err, errlen, "%s: out of memory", w->path);
+		w->failed = true;
+		return -1;
+	}
+	clen = fs_rec_zip(w->zip, comp, cap, meta->packages_text, meta->packages_len);
+	int rc = clen ? write_chunk(w, PKG_MAGIC, comp, meta->packages_len, clen, 0, err, errlen) : -1;
+	if (!clen) {
+		snprintf(err, errlen, "%s: zstd compress failed (packages list)", w->path);
+		w->failed = true;
+	}
+	free(comp);
+	return rc;
+}
+
 /* f: the caller's (kept open) or NULL to create path. */
 static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct fs_rec_meta *meta,
 					 char *err, size_t errlen)
@@ -197,11 +225,15 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 	char layout[512], text[1024];
 	struct fs_rec_writer *w;
 
-	if (!meta->em_text || meta->nr_cpus <= 0 || meta->nr_cpus > FS_MAX_CPUS) {
+	if (!meta->em_text || meta->nr_cpus <= 0 || meta->nr_cpus > FS_MAX_CPUS ||
+	    (meta->packages_text && meta->packages_len > FS_REC_MAX_CHUNK)) {
 		snprintf(err, errlen, "%s: cannot record: %s", path,
-			 !meta->em_text ? "no EM to embed" : "CPU count out of range");
+			 !meta->em_text ? "no EM to embed" : meta->packages_text && meta->packages_len > FS_REC_MAX_CHUNK
+			 ? "the packages list is larger than 16 MiB" : "CPU count out of range");
 		return NULL;
 	}
+	/* the oldest version that holds what is written: without a list, builds before version 5 read it */
+	int version = meta->packages_text ? FS_REC_VERSION : FS_REC_VERSION_PLAIN;
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path))) {
 		free(w);
@@ -221,13 +253,13 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 		fs_rec_writer_close(w, NULL, 0);
 		return NULL;
 	}
-	layout_meta(layout, sizeof(layout), FS_REC_VERSION);
+	layout_meta(layout, sizeof(layout), version);
 	int n = snprintf(text, sizeof(text), "feecscope_version=%s\nkernel_release=%s\nnr_cpus=%d\nem_is_kernel=%d\n%s",
 			 meta->feecscope_version[0] ? meta->feecscope_version : FS_VERSION_STRING,
 			 meta->kernel_release, meta->nr_cpus, meta->em_is_kernel ? 1 : 0, layout);
 	unsigned char hdr[FILE_HDR];
 	memcpy(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN);
-	put32(hdr + 8, FS_REC_VERSION);
+	put32(hdr + 8, (__u32)version);
 	put32(hdr + 12, (__u32)n);
 	put32(hdr + 16, (__u32)meta->em_len);
 	uLong crc = crc32(0, hdr + 8, 12);
@@ -237,6 +269,10 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 	if (fwrite(hdr, 1, sizeof(hdr), w->f) != sizeof(hdr) || fwrite(text, 1, n, w->f) != (size_t)n ||
 	    fwrite(meta->em_text, 1, meta->em_len, w->f) != meta->em_len || fflush(w->f)) {
 		werr(w, err, errlen, "write header");
+		fs_rec_writer_close(w, NULL, 0);
+		return NULL;
+	}
+	if (meta->packages_text && write_packages(w, meta, err, errlen)) {
 		fs_rec_writer_close(w, NULL, 0);
 		return NULL;
 	}
@@ -432,6 +468,72 @@ int fs_rec_sniff(const char *path, bool *is_recording, bool *binary, char *err, 
 	return 0;
 }
 
+static int grow(unsigned char **buf, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	unsigned char *n = realloc(*buf, need);
+	if (!n)
+		return -1;
+	*buf = n;
+	*cap = need;
+	return 0;
+}
+
+/* One line about version 5's packages section at byte at; -1. */
+static int pkg_err(const struct fs_rec_reader *r, long at, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int pkg_err(const struct fs_rec_reader *r, long at, char *err, size_t errlen, const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: packages section at byte %ld: %s", r->path, at, why);
+	return -1;
+}
+
+/*
+ * Version 5: the packages section into meta when the first chunk is one
+ * (framed as a chunk, nr_records 0). 0 with the file at the first record
+ * chunk, or -1 with err: the header is damaged, nothing replays.
+ */
+static int read_packages(struct fs_rec_reader *r, struct fs_rec_meta *meta, char *err, size_t errlen)
+{
+	unsigned char h[CHUNK_HDR];
+	long at = r->pos;
+	size_t n = fread(h, 1, sizeof(h), r->f);
+
+	if (n < 4 || memcmp(h, PKG_MAGIC, 4)) /* none: the chunks start here, load_chunk() judges them */
+		return fseek(r->f, at, SEEK_SET) ? pkg_err(r, at, err, errlen, "%s", strerror(errno)) : 0;
+	if (n < sizeof(h))
+		return pkg_err(r, at, err, errlen, "truncated header (%zu of %d bytes)", n, CHUNK_HDR);
+	__u32 raw_len = get32(h + 4), comp_len = get32(h + 8);
+	if (raw_len > FS_REC_MAX_CHUNK || comp_len > FS_REC_MAX_CHUNK || get32(h + 12))
+		return pkg_err(r, at, err, errlen, "implausible lengths (raw %u, compressed %u, records %u)",
+			       raw_len, comp_len, get32(h + 12));
+	if (grow(&r->comp, &r->comp_cap, comp_len + 1))
+		return pkg_err(r, at, err, errlen, "out of memory");
+	if ((n = fread(r->comp, 1, comp_len, r->f)) < comp_len)
+		return pkg_err(r, at, err, errlen, "truncated (needs %u bytes, file has %zu)", CHUNK_HDR + comp_len,
+			       CHUNK_HDR + n);
+	if ((__u32)crc32(crc32(0, h, 16), r->comp, comp_len) != get32(h + 16))
+		return pkg_err(r, at, err, errlen, "CRC mismatch");
+	if (!r->unzip && !(r->unzip = fs_rec_unzip_new()))
+		return pkg_err(r, at, err, errlen, "out of memory");
+	if (!(meta->packages_text = malloc(raw_len + 1)))
+		return pkg_err(r, at, err, errlen, "out of memory");
+	if (fs_rec_unzip(r->unzip, r->version, meta->packages_text, raw_len, r->comp, comp_len))
+		return pkg_err(r, at, err, errlen, "does not inflate to its %u bytes", raw_len);
+	meta->packages_text[raw_len] = 0;
+	meta->packages_len = raw_len;
+	r->pos = at + CHUNK_HDR + (long)comp_len;
+	return 0;
+}
+
 struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *meta,
 					 char *err, size_t errlen)
 {
@@ -518,28 +620,27 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 			 sizeof(meta->feecscope_version) - 1);
 		goto fail;
 	}
+	/* kept as written by both readers, so a recording converts to a CSV and back (fuzz find, December 2026) */
+	char why[96];
+	if (fs_rec_check_meta_value(meta->kernel_release, why, sizeof(why)) ||
+	    fs_rec_check_meta_value(meta->feecscope_version, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: header: %s: %s", path, fs_rec_check_meta_value(meta->kernel_release, why,
+			 sizeof(why)) ? "kernel_release" : "feecscope_version", why);
+		goto fail;
+	}
 	free(text);
+	text = NULL;
 	r->nr_cpus = meta->nr_cpus;
 	r->pos = (long)(sizeof(hdr) + tlen + elen);
 	r->chunk = 1;
+	if (r->version >= 5 && read_packages(r, meta, err, errlen))
+		goto fail;
 	return r;
 fail:
 	free(text);
 	fs_rec_meta_free(meta);
 	fs_rec_reader_close(r);
 	return NULL;
-}
-
-static int grow(unsigned char **buf, size_t *cap, size_t need)
-{
-	if (need <= *cap)
-		return 0;
-	unsigned char *n = realloc(*buf, need);
-	if (!n)
-		return -1;
-	*buf = n;
-	*cap = need;
-	return 0;
 }
 
 /*

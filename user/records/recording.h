@@ -17,9 +17,11 @@
 
 #define FS_REC_MAGIC "\x89" "FSREC\r\n"   /* 8 bytes; the 0x89 and CRLF catch text-mode damage */
 #define FS_REC_MAGIC_LEN 8
-#define FS_REC_VERSION 4                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records;
+#define FS_REC_VERSION 5                  /* 2: sum_exec_ns, uid, exit/runtime/cpustat/freqstat records;
 					   * 3: em records (the kernel's EM changed at run time);
-					   * 4: chunks are zstd frames, not zlib streams */
+					   * 4: chunks are zstd frames, not zlib streams;
+					   * 5: a packages section may follow the header */
+#define FS_REC_VERSION_PLAIN 4            /* what a recording without a packages list is written as */
 #define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
 #define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
 
@@ -31,13 +33,19 @@ struct fs_rec_meta {
 	bool em_is_kernel;        /* the EM is the observed kernel's own (not a profile) */
 	char *em_text;            /* fs_em_write() text, NUL-terminated; NULL if none (CSV only) */
 	size_t em_len;
+	char *packages_text;      /* packages.list as read when recording, NUL-terminated; NULL none */
+	size_t packages_len;
 };
 
 void fs_rec_meta_free(struct fs_rec_meta *m);
 
 struct fs_rec_writer;
 
-/* Create path and write the header. meta->em_text is required. */
+/*
+ * Create path and write the header. meta->em_text is required; with
+ * meta->packages_text the file is version 5 and holds that list, else
+ * version 4 (which readers before version 5 read too).
+ */
 struct fs_rec_writer *fs_rec_writer_open(const char *path, const struct fs_rec_meta *meta,
 					 char *err, size_t errlen);
 /*

@@ -25,5 +25,11 @@ int fs_rec_check(const struct fs_rec_hdr *h, size_t avail, int nr_cpus, char *er
  * flags 0/1, known CPU times where a record is one. -1 with "<type>: <field>: <problem>" in why.
  */
 int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size_t len);
+/*
+ * A meta text value both readers keep as written (kernel_release,
+ * feecscope_version): no control character and no trailing blank, which
+ * the records CSV's lines cannot carry. 0, or -1 with why.
+ */
+int fs_rec_check_meta_value(const char *v, char *why, size_t len);
 
 #endif /* FEECSCOPE_WIRE_H */
