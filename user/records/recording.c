@@ -522,7 +522,7 @@ static int read_packages(struct fs_rec_reader *r, struct fs_rec_meta *meta, char
 			       CHUNK_HDR + n);
 	if ((__u32)crc32(crc32(0, h, 16), r->comp, comp_len) != get32(h + 16))
 		return pkg_err(r, at, err, errlen, "CRC mismatch");
-	if (!r->unzip && !(r->unzip = fs_rec_unzip_new()))
+	if (!r->unzip && !(r->unzip = fs_rec_zctx_new(false)))
 		return pkg_err(r, at, err, errlen, "out of memory");
 	if (!(meta->packages_text = malloc(raw_len + 1)))
 		return pkg_err(r, at, err, errlen, "out of memory");
