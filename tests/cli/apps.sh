@@ -124,8 +124,8 @@ check "... without a list, version 4 (older builds read it)" \
 check "replay of it without --packages: exit 0, nothing on stderr" test -s "$TMP/own.txt" -a ! -s "$TMP/own.err"
 check "... the summary says the recording's list named the apps" \
 	grep -qx "apps named from the recording's own list ($(grep -c . "$PKG") packages)" "$TMP/own.txt"
-grep -v '^apps named from' "$TMP/own.txt" >"$TMP/own.cut"
-grep -v '^apps named from' "$TMP/a.txt" >"$TMP/a.cut"
+unwrap "$TMP/own.txt" | grep -v '^apps named from' >"$TMP/own.cut" # the line wraps with a long TMP
+unwrap "$TMP/a.txt" | grep -v '^apps named from' >"$TMP/a.cut"
 expect_same "... and the rest of it is the summary with --packages" "$TMP/a.cut" "$TMP/own.cut"
 check "... the JSON's apps and processes are those with --packages; apps_from says which" python3 -c "
 import json
