@@ -58,7 +58,7 @@ if [ ! -x "$dir/build/bench/trace_bench" ] || ! cmp -s tests/bench/trace_bench.c
 	if [ ! -e "$dir/build/libfeecscope.a" ]; then
 		rm -rf "$dir" && mkdir -p "$dir" && git archive "$base" | tar -x -C "$dir"
 	fi
-	cp tests/bench/trace_bench.c "$dir/tests/bench/trace_bench.c"
+	cp tests/bench/trace_bench.c tests/bench/bench_gen.h "$dir/tests/bench/"
 	(cd "$dir" && make -s build/bench/trace_bench >/dev/null) ||
 		{ echo "trace_import: building $base failed"; exit 1; }
 fi
