@@ -12,6 +12,11 @@ cat <<'HDR'
  * dynamic-power-coefficient, cpuinfo.max_freq) copied from the device-facts
  * TSVs by tests/tools/em-tsv-to-c.sh. No power, cost or capacity here: those
  * are computed by em_dt.c with the kernel's arithmetic.
+ *
+ * Deliberate repetition: a variant profile (rb5-dpc205: rb5 with the silver
+ * DPC before upstream 775a5283c25d) comes from its own TSV and repeats its
+ * base's provenance lines and clusters, so each profile reads whole, as `em
+ * -e NAME` prints it; only OPP lists are shared (written once below).
  */
 #include "em_internal.h"
 
