@@ -545,11 +545,10 @@ static void sample_states(struct fs_pipeline *p, const struct power_memo *m, int
 	fs_cpu_energy_sample(&p->cpu_energy, p->cur->hdr.ts_ns, state);
 }
 
-static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)
+/* A wake-up record that fits the EM, has its size and sane values, or -1. */
+static int check_wakeup(const struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)
 {
-	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
 	const struct fs_em *em = p->o.em;
-	int n = p->o.nr_policies;
 
 	if (h->nr_cpus != em->nr_cpus) {
 		snprintf(err, errlen, "the EM has %d CPUs but the recording has %u", em->nr_cpus, h->nr_cpus);
@@ -560,7 +559,51 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 			 (unsigned long long)p->st.records, h->type, h->size, fs_wakeup_size(h->nr_cpus));
 		return -1;
 	}
-	if (check_wakeup_values(in, em->nr_cpus, err, errlen))
+	return check_wakeup_values((const struct fs_wakeup *)h, em->nr_cpus, err, errlen);
+}
+
+/* The wake-up's task: its accounting entry, its interval, its pending decision row. */
+static int place_task(struct fs_pipeline *p, const struct fs_wakeup *w, const struct fs_placement *pl,
+		      const int *acct_cpu, const __u64 *power, char *err, size_t errlen)
+{
+	__u64 ts = pl->ts_ns; /* the record's own time, set by on_wakeup() */
+	struct fs_task_acct *t = fs_acct_task_find(p->acct, w->pid);
+	if (t && fs_acct_task_reused(t, w->tgid, pl->sum_exec_ns)) {
+		if (end_task(p, t, ts, FS_NO_RUNTIME, FS_END_TRACE, err, errlen))
+			return -1;
+		t = NULL;
+	}
+	if (!t && !(t = fs_acct_task_new(p->acct, w->pid, w->tgid))) {
+		snprintf(err, errlen, "pipeline: out of memory (task table)");
+		return -1;
+	}
+	struct fs_interval iv;
+	busy_after_migration(p, t, pl->sum_exec_ns);
+	if (fs_acct_place(p->acct, t, pl, &iv) && emit_interval(p, t, &iv, err, errlen))
+		return -1;
+	memcpy(t->comm, w->comm, FS_COMM_LEN);
+	if (w->uid != FS_NO_UID)
+		t->uid = w->uid;
+	if (p->rows && !(t->pending = new_row(p, w, acct_cpu, power, pl->dp_uw))) {
+		snprintf(err, errlen, "pipeline: out of memory (placement row)");
+		return -1;
+	}
+	if (!p->rows)
+		return 0;
+	struct fs_decision_row *row = t->pending;
+	int rc = emit_decision(p, row, err, errlen);
+	row->wakeup = NULL; /* both are the next wake-up's by its interval */
+	row->res = NULL;
+	return rc;
+}
+
+static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *err, size_t errlen)
+{
+	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
+	const struct fs_em *em = p->o.em;
+	int n = p->o.nr_policies;
+
+	if (check_wakeup(p, h, err, errlen))
 		return -1;
 	if (!fs_filter_keep(&p->o.filter, in->pid, in->tgid, in->comm)) {
 		p->st.filtered++;
@@ -616,34 +659,7 @@ static int on_wakeup(struct fs_pipeline *p, const struct fs_rec_hdr *h, char *er
 	if (pl.sum_exec_ns == FS_NO_RUNTIME) /* the wall-time estimate's total (only it needs one) */
 		fs_acct_sys_step(&p->sys, h->ts_ns, power[0]);
 
-	struct fs_task_acct *t = fs_acct_task_find(p->acct, w->pid);
-	if (t && fs_acct_task_reused(t, w->tgid, pl.sum_exec_ns)) {
-		if (end_task(p, t, h->ts_ns, FS_NO_RUNTIME, FS_END_TRACE, err, errlen))
-			return -1;
-		t = NULL;
-	}
-	if (!t && !(t = fs_acct_task_new(p->acct, w->pid, w->tgid))) {
-		snprintf(err, errlen, "pipeline: out of memory (task table)");
-		return -1;
-	}
-	struct fs_interval iv;
-	busy_after_migration(p, t, pl.sum_exec_ns);
-	if (fs_acct_place(p->acct, t, &pl, &iv) && emit_interval(p, t, &iv, err, errlen))
-		return -1;
-	memcpy(t->comm, w->comm, FS_COMM_LEN);
-	if (w->uid != FS_NO_UID)
-		t->uid = w->uid;
-	if (p->rows && !(t->pending = new_row(p, w, acct_cpu, power, pl.dp_uw))) {
-		snprintf(err, errlen, "pipeline: out of memory (placement row)");
-		return -1;
-	}
-	if (!p->rows)
-		return 0;
-	struct fs_decision_row *row = t->pending;
-	int rc = emit_decision(p, row, err, errlen);
-	row->wakeup = NULL; /* both are the next wake-up's by its interval */
-	row->res = NULL;
-	return rc;
+	return place_task(p, w, &pl, acct_cpu, power, err, errlen);
 }
 
 /* A task's CPU time outside a wake-up: exit, end of observation, balance migration. */

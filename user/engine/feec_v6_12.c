@@ -24,6 +24,11 @@
 #include "eenv.h"
 #include "util.h"
 
+/*
+ * Over 80 lines on purpose: it mirrors kernel/sched/fair.c's
+ * find_energy_efficient_cpu() line for line, and split it would no longer
+ * read side by side with the kernel source.
+ */
 void fs_feec_v6_12(const struct fs_feec_ctx *c, struct fs_feec_result *out)
 {
 	const int prev = c->w->prev_cpu;
