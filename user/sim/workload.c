@@ -423,7 +423,8 @@ static int run_cpu_of(struct fs_sim_builder *b, const struct fs_wakeup *w)
 	return c >= 0 && c < b->em.nr_cpus ? c : w->prev_cpu;
 }
 
-static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
+/* A wake-up record that fits the EM, has its size and CPUs in range, or -1. */
+static int check_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 {
 	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
 
@@ -437,15 +438,12 @@ static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	    check_cpu(b, h, in->pid, "waker_cpu", in->waker_cpu, false) ||
 	    check_cpu(b, h, in->pid, "chosen_cpu", in->chosen_cpu, true))
 		return -1;
-	const struct fs_wakeup *w = in;
+	return 0;
+}
 
-	if (b->o.emulate_eas || (in->flags & FS_WAKE_EAS_UNKNOWN)) {
-		char why[128];
-
-		if (fs_landscape_apply(&b->em, in, b->o.emulate_eas, b->rd_overutilized, &b->w, why, sizeof(why)))
-			return bad(b, h, "%s", why);
-		w = &b->w;
-	}
+/* The waking pid's task in *idx: its own, or a new one if the pid was reused; -1 on oom. */
+static int task_of(struct fs_sim_builder *b, const struct fs_wakeup *w, size_t *idx)
+{
 	struct pid_ent *e = pid_get(b, w->pid);
 
 	if (!e)
@@ -463,28 +461,16 @@ static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	}
 	if (e->task < 0 && new_task(b, e, w))
 		return oom(b);
-	size_t i = (size_t)e->task;
+	*idx = (size_t)e->task;
+	return 0;
+}
+
+/* Task i's activation that this wake-up opens, run on CPU run; -1 on oom. */
+static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const struct fs_wakeup *w,
+		    size_t i, int run)
+{
 	struct fs_sim_task *t = &b->tasks[i];
 	struct task_state *s = &b->ts[i];
-
-	act_close(b, i, w->sum_exec_ns);
-	note_sum(s, w->sum_exec_ns);
-	if (w->cpus_allowed != t->cpus_allowed && !s->affinity_changed) {
-		s->affinity_changed = true;
-		b->wl.affinity_changed++;
-	}
-	if (t->uid == FS_NO_UID)
-		t->uid = w->uid;
-
-	/* Each PD's state from now on, as the CPUs' energy samples it. */
-	int run = run_cpu_of(b, w), state[FS_MAX_PDS];
-	struct fs_power_ctx x;
-
-	fs_power_ctx_init_lut(&x, &b->em, w, &b->lut);
-	fs_power_ctx_states(&x, run, fs_power_ctx_state_at(&x, run), state);
-	for (int p = 0; p < b->em.nr_pd; p++)
-		if (pd_sample(b, p, h->ts_ns, state[p]))
-			return oom(b);
 
 	if (grow((void **)&b->acts, &b->cap_acts, b->nr_acts + 1, sizeof(*b->acts)) ||
 	    grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)))
@@ -509,6 +495,52 @@ static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	s->seg_ts = h->ts_ns;
 	s->seg_sum = w->sum_exec_ns;
 	t->nr_act++;
+	return 0;
+}
+
+static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
+{
+	const struct fs_wakeup *in = (const struct fs_wakeup *)h;
+
+	if (check_wakeup(b, h))
+		return -1;
+	const struct fs_wakeup *w = in;
+
+	if (b->o.emulate_eas || (in->flags & FS_WAKE_EAS_UNKNOWN)) {
+		char why[128];
+
+		if (fs_landscape_apply(&b->em, in, b->o.emulate_eas, b->rd_overutilized, &b->w, why, sizeof(why)))
+			return bad(b, h, "%s", why);
+		w = &b->w;
+	}
+	size_t i;
+
+	if (task_of(b, w, &i))
+		return -1;
+	struct fs_sim_task *t = &b->tasks[i];
+	struct task_state *s = &b->ts[i];
+
+	act_close(b, i, w->sum_exec_ns);
+	note_sum(s, w->sum_exec_ns);
+	if (w->cpus_allowed != t->cpus_allowed && !s->affinity_changed) {
+		s->affinity_changed = true;
+		b->wl.affinity_changed++;
+	}
+	if (t->uid == FS_NO_UID)
+		t->uid = w->uid;
+
+	/* Each PD's state from now on, as the CPUs' energy samples it. */
+	int run = run_cpu_of(b, w), state[FS_MAX_PDS];
+	struct fs_power_ctx x;
+
+	fs_power_ctx_init_lut(&x, &b->em, w, &b->lut);
+	fs_power_ctx_states(&x, run, fs_power_ctx_state_at(&x, run), state);
+	for (int p = 0; p < b->em.nr_pd; p++)
+		if (pd_sample(b, p, h->ts_ns, state[p]))
+			return oom(b);
+
+	if (open_act(b, h, w, i, run))
+		return -1;
 
 	if (w->chosen_cpu >= 0) {
 		b->wl.observed.wakeups++;
