@@ -209,6 +209,38 @@ static void write_comm(FILE *out, const char *comm)
 	fputc('"', out);
 }
 
+/* A freqstat's residency cell: "khz:ns khz:ns ..." */
+static void write_freqs(FILE *out, const unsigned char *base)
+{
+	const struct fs_freqstat *f = (const void *)base;
+	for (__u32 i = 0; i < f->nr && i < FS_MAX_FREQS; i++) {
+		if (i)
+			fputc(' ', out);
+		put_u64(out, f->st[i].khz);
+		fputc(':', out);
+		put_u64(out, f->st[i].ns);
+	}
+}
+
+/* An em record's text: quoted; newline as \n, backslash as \\, quote doubled */
+static void write_em_text(FILE *out, const unsigned char *base)
+{
+	const struct fs_em_update *e = (const void *)base;
+	fputc('"', out);
+	for (__u32 i = 0; i < e->len && i < FS_EM_TEXT_MAX; i++) {
+		char c = e->text[i];
+		if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\\')
+			fputs("\\\\", out);
+		else if (c == '"')
+			fputs("\"\"", out);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
 static void write_value(FILE *out, enum kind k, const unsigned char *base, int off)
 {
 	char buf[160];
@@ -266,34 +298,8 @@ static void write_value(FILE *out, enum kind k, const unsigned char *base, int o
 			put_u64(out, v);
 		break;
 	}
-	case K_FREQS: { /* "khz:ns khz:ns ..." */
-		const struct fs_freqstat *f = (const void *)base;
-		for (__u32 i = 0; i < f->nr && i < FS_MAX_FREQS; i++) {
-			if (i)
-				fputc(' ', out);
-			put_u64(out, f->st[i].khz);
-			fputc(':', out);
-			put_u64(out, f->st[i].ns);
-		}
-		break;
-	}
-	case K_EMTEXT: { /* quoted; newline as \n, backslash as \\, quote doubled */
-		const struct fs_em_update *e = (const void *)base;
-		fputc('"', out);
-		for (__u32 i = 0; i < e->len && i < FS_EM_TEXT_MAX; i++) {
-			char c = e->text[i];
-			if (c == '\n')
-				fputs("\\n", out);
-			else if (c == '\\')
-				fputs("\\\\", out);
-			else if (c == '"')
-				fputs("\"\"", out);
-			else
-				fputc(c, out);
-		}
-		fputc('"', out);
-		break;
-	}
+	case K_FREQS: write_freqs(out, base); break;
+	case K_EMTEXT: write_em_text(out, base); break;
 	}
 }
 
@@ -500,80 +506,61 @@ static long cpu_prefix(char *name, char **field)
 	return cpu;
 }
 
-static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
+/* One "em: " line appended to the EM text being gathered; frees it on failure. */
+static int append_em_line(struct fs_csv_reader *r, char **em, size_t *em_len, size_t *em_cap, const char *v,
+			  char *err, size_t errlen)
 {
-	char *em = NULL;
-	size_t em_len = 0, em_cap = 0;
-	int declared_cpus = 0;
-
-	for (;;) {
-		int got = read_line(r, err, errlen);
-		if (got <= 0) {
-			free(em);
-			if (!got)
-				snprintf(err, errlen, "%s: no header row", r->path);
-			return -1;
+	size_t vl = strlen(v);
+	if (*em_len + vl + 2 > *em_cap) { /* doubling: an EM is a hundred lines or more */
+		size_t cap = 2 * *em_cap > *em_len + vl + 2 ? 2 * *em_cap : *em_len + vl + 2 + 1024;
+		char *n = realloc(*em, cap);
+		if (!n) {
+			free(*em);
+			return cerr(r, err, errlen, -1, "out of memory");
 		}
-		/* keep the EM line exactly as written after "em: " (before trim() cuts its blanks) */
-		const char *v = em_line(r->line);
-		if (v) {
-			size_t vl = strlen(v);
-			if (em_len + vl + 2 > em_cap) { /* doubling: an EM is a hundred lines or more */
-				size_t cap = 2 * em_cap > em_len + vl + 2 ? 2 * em_cap : em_len + vl + 2 + 1024;
-				char *n = realloc(em, cap);
-				if (!n) {
-					free(em);
-					return cerr(r, err, errlen, -1, "out of memory");
-				}
-				em = n;
-				em_cap = cap;
-			}
-			memcpy(em + em_len, v, vl);
-			em_len += vl;
-			em[em_len++] = '\n';
-			em[em_len] = 0;
-			continue;
-		}
-		char *s = trim(r->line);
-		if (!*s)
-			continue;
-		if (*s != '#')
-			break;
-		s = trim(s + 1);
-		if (!strncmp(s, "kernel_release=", 15) || !strncmp(s, "feecscope_version=", 18)) {
-			bool rel = s[0] == 'k';
-			char *dst = rel ? m->kernel_release : m->feecscope_version;
-			size_t max = rel ? sizeof(m->kernel_release) : sizeof(m->feecscope_version);
-			const char *v = s + (rel ? 15 : 18);
-			if (strlen(v) >= max) {
-				free(em);
-				return cerr(r, err, errlen, -1, "%.*s: longer than %zu characters", rel ? 14 : 17, s, max - 1);
-			}
-			char why[96];
-			if (fs_rec_check_meta_value(v, why, sizeof(why))) { /* as the recording reader: it converts back */
-				free(em);
-				return cerr(r, err, errlen, -1, "%.*s: %s", rel ? 14 : 17, s, why);
-			}
-			strcpy(dst, v);
-		} else if (!strncmp(s, "em_is_kernel=", 13)) {
-			if (strcmp(s + 13, "0") && strcmp(s + 13, "1")) {
-				free(em);
-				return cerr(r, err, errlen, -1, "em_is_kernel: '%s', want 0 or 1", s + 13);
-			}
-			m->em_is_kernel = s[13] == '1';
-		} else if (!strncmp(s, "nr_cpus=", 8)) {
-			char *end;
-			long v = strtol(s + 8, &end, 10);
-			if (*end || v <= 0 || v > FS_MAX_CPUS) {
-				free(em);
-				return cerr(r, err, errlen, -1, "nr_cpus: '%s' is not a CPU count in 1..%d", s + 8, FS_MAX_CPUS);
-			}
-			declared_cpus = (int)v;
-		}
+		*em = n;
+		*em_cap = cap;
 	}
-	m->em_text = em;
-	m->em_len = em_len;
+	memcpy(*em + *em_len, v, vl);
+	*em_len += vl;
+	(*em)[(*em_len)++] = '\n';
+	(*em)[*em_len] = 0;
+	return 0;
+}
 
+/* A "# key=value" line before the header row: the metadata it sets, or -1 on a bad value. */
+static int read_meta_line(struct fs_csv_reader *r, struct fs_rec_meta *m, char *s, int *declared_cpus,
+			  char *err, size_t errlen)
+{
+	if (!strncmp(s, "kernel_release=", 15) || !strncmp(s, "feecscope_version=", 18)) {
+		bool rel = s[0] == 'k';
+		char *dst = rel ? m->kernel_release : m->feecscope_version;
+		size_t max = rel ? sizeof(m->kernel_release) : sizeof(m->feecscope_version);
+		const char *v = s + (rel ? 15 : 18);
+		if (strlen(v) >= max)
+			return cerr(r, err, errlen, -1, "%.*s: longer than %zu characters", rel ? 14 : 17, s, max - 1);
+		char why[96];
+		if (fs_rec_check_meta_value(v, why, sizeof(why))) { /* as the recording reader: it converts back */
+			return cerr(r, err, errlen, -1, "%.*s: %s", rel ? 14 : 17, s, why);
+		}
+		strcpy(dst, v);
+	} else if (!strncmp(s, "em_is_kernel=", 13)) {
+		if (strcmp(s + 13, "0") && strcmp(s + 13, "1"))
+			return cerr(r, err, errlen, -1, "em_is_kernel: '%s', want 0 or 1", s + 13);
+		m->em_is_kernel = s[13] == '1';
+	} else if (!strncmp(s, "nr_cpus=", 8)) {
+		char *end;
+		long v = strtol(s + 8, &end, 10);
+		if (*end || v <= 0 || v > FS_MAX_CPUS)
+			return cerr(r, err, errlen, -1, "nr_cpus: '%s' is not a CPU count in 1..%d", s + 8, FS_MAX_CPUS);
+		*declared_cpus = (int)v;
+	}
+	return 0;
+}
+
+/* The header row: each column's field (or CPU and field), the type column, the CPU count. */
+static int read_columns(struct fs_csv_reader *r, struct fs_rec_meta *m, int declared_cpus, char *err, size_t errlen)
+{
 	int n = split(r, err, errlen);
 	if (n < 0)
 		return -1;
@@ -619,6 +606,44 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 		return cerr(r, err, errlen, -1, "no cpuN_ columns and no '# nr_cpus=' line: cannot tell the CPU count");
 	m->nr_cpus = r->nr_cpus;
 	return 0;
+}
+
+static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err, size_t errlen)
+{
+	char *em = NULL;
+	size_t em_len = 0, em_cap = 0;
+	int declared_cpus = 0;
+
+	for (;;) {
+		int got = read_line(r, err, errlen);
+		if (got <= 0) {
+			free(em);
+			if (!got)
+				snprintf(err, errlen, "%s: no header row", r->path);
+			return -1;
+		}
+		/* keep the EM line exactly as written after "em: " (before trim() cuts its blanks) */
+		const char *v = em_line(r->line);
+		if (v) {
+			if (append_em_line(r, &em, &em_len, &em_cap, v, err, errlen))
+				return -1;
+			continue;
+		}
+		char *s = trim(r->line);
+		if (!*s)
+			continue;
+		if (*s != '#')
+			break;
+		s = trim(s + 1);
+		if (read_meta_line(r, m, s, &declared_cpus, err, errlen)) {
+			free(em);
+			return -1;
+		}
+	}
+	m->em_text = em;
+	m->em_len = em_len;
+
+	return read_columns(r, m, declared_cpus, err, errlen);
 }
 
 struct fs_csv_reader *fs_csv_reader_open(const char *path, struct fs_rec_meta *meta, char *err, size_t errlen)
@@ -896,23 +921,9 @@ static int check_cpu(struct fs_csv_reader *r, const char *name, __s32 v, bool al
 		    allow_neg1 ? "-1, " : "", r->nr_cpus - 1);
 }
 
-int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen)
+/* The row's record type, by name or number, from its type cell; -1 if none. */
+static int row_type(struct fs_csv_reader *r, int n, char *err, size_t errlen)
 {
-	char why[256];
-	int n;
-	for (;;) {
-		int got = read_line(r, err, errlen);
-		if (got <= 0)
-			return got;
-		char *s = trim(r->line);
-		if (*s && *s != '#')
-			break;
-	}
-	if ((n = split(r, err, errlen)) < 0)
-		return -1;
-	if (n > r->ncols)
-		return cerr(r, err, errlen, -1, "%d cells but the header has %d columns", n, r->ncols);
-
 	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
 	int t;
 	for (t = 1; t < NR_TYPES; t++)
@@ -921,14 +932,13 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	if (t == NR_TYPES)
 		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
 			    "lost, exit, runtime, cpustat, freqstat, em)", ts);
+	return t;
+}
 
-	/* Not calloc: every fixed record is cleared below; an em record's text is bounded by its len. */
-	if (!r->rec && !(r->rec = malloc(sizeof(*r->rec))))
-		return cerr(r, err, errlen, -1, "out of memory");
-	unsigned char *base = (unsigned char *)r->rec;
+/* The record before its cells: zero, and each type's defaults for the cells left empty. */
+static void clear_rec(struct fs_csv_reader *r, int t)
+{
 	memset(r->rec, 0, sizeof(r->rec->w));
-	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
-	bool no_uclamp = false;         /* a clamp cell said "none" */
 	if (t == FS_REC_WAKEUP) {
 		r->rec->w.chosen_cpu = -1;
 		r->rec->w.sum_exec_ns = FS_NO_RUNTIME;
@@ -943,6 +953,13 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		r->rec->m.reason = FS_MIG_BALANCE;
 		r->rec->m.sum_exec_ns = FS_NO_RUNTIME;
 	}
+}
+
+/* Each non-empty cell stored at its field; seen[] and *no_uclamp say what was given. */
+static int store_cells(struct fs_csv_reader *r, int t, int n, bool *seen, bool *no_uclamp, char *err, size_t errlen)
+{
+	unsigned char *base = (unsigned char *)r->rec;
+	char why[256];
 	for (int i = 0; i < n; i++) {
 		const char *cell = r->cells[i];
 		const struct hcol *h = &r->hcols[i];
@@ -961,42 +978,54 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 			return cerr(r, err, errlen, i, "does not apply to a %s record (leave it empty)", type_names[t]);
 		if (store(k, cell, base, off, why, sizeof(why)))
 			return cerr(r, err, errlen, i, "%s", why);
-		no_uclamp |= k == K_UCLAMP && !strcmp(cell, "none");
+		*no_uclamp |= k == K_UCLAMP && !strcmp(cell, "none");
 		if (h->spec >= 0)
 			seen[h->spec] = true;
 	}
-	/* given in this row: seen[] is set only for the header's columns, so no search of the header */
+	return 0;
+}
+
+/* A wakeup row's required cells, its defaults from other cells, its CPUs in range, its size. */
+static int finish_wakeup(struct fs_csv_reader *r, const bool *seen, bool no_uclamp, char *err, size_t errlen)
+{
 #define SEEN(name) given(seen, name)
-	if (!SEEN("ts_ns"))
-		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
-	r->rec->hdr.type = t;
+	struct fs_wakeup *w = &r->rec->w;
+	if (!SEEN("pid") || !SEEN("prev_cpu"))
+		return cerr(r, err, errlen, -1, "a wakeup needs pid and prev_cpu");
+	if (!SEEN("tgid"))
+		w->tgid = w->pid;
+	if (no_uclamp)
+		w->flags |= FS_WAKE_NO_UCLAMP;
+	if (!SEEN("task_cpu"))
+		w->task_cpu = w->prev_cpu;
+	if (!SEEN("waker_cpu"))
+		w->waker_cpu = w->prev_cpu;
+	__u64 all = r->nr_cpus == 64 ? ~0ull : (1ull << r->nr_cpus) - 1;
+	if (!SEEN("cpus_allowed"))
+		w->cpus_allowed = all;
+	if (!(w->cpus_allowed & all))
+		return cerr(r, err, errlen, find_col(r, "cpus_allowed"), "0x%llx has none of CPUs 0..%d",
+			    (unsigned long long)w->cpus_allowed, r->nr_cpus - 1);
+	if (!SEEN("nr_cpus_allowed"))
+		w->nr_cpus_allowed = (__u32)__builtin_popcountll(w->cpus_allowed);
+	if (check_cpu(r, "prev_cpu", w->prev_cpu, false, err, errlen) ||
+	    check_cpu(r, "task_cpu", w->task_cpu, false, err, errlen) ||
+	    check_cpu(r, "waker_cpu", w->waker_cpu, false, err, errlen) ||
+	    check_cpu(r, "chosen_cpu", w->chosen_cpu, true, err, errlen))
+		return -1;
+	w->hdr.nr_cpus = (__u16)r->nr_cpus;
+	w->hdr.size = (__u32)fs_wakeup_size(r->nr_cpus);
+#undef SEEN
+	return 0;
+}
+
+/* The row's required cells for its type, the defaults they imply, and its size. */
+static int finish_rec(struct fs_csv_reader *r, int t, const bool *seen, bool no_uclamp, char *err, size_t errlen)
+{
+#define SEEN(name) given(seen, name)
 	if (t == FS_REC_WAKEUP) {
-		struct fs_wakeup *w = &r->rec->w;
-		if (!SEEN("pid") || !SEEN("prev_cpu"))
-			return cerr(r, err, errlen, -1, "a wakeup needs pid and prev_cpu");
-		if (!SEEN("tgid"))
-			w->tgid = w->pid;
-		if (no_uclamp)
-			w->flags |= FS_WAKE_NO_UCLAMP;
-		if (!SEEN("task_cpu"))
-			w->task_cpu = w->prev_cpu;
-		if (!SEEN("waker_cpu"))
-			w->waker_cpu = w->prev_cpu;
-		__u64 all = r->nr_cpus == 64 ? ~0ull : (1ull << r->nr_cpus) - 1;
-		if (!SEEN("cpus_allowed"))
-			w->cpus_allowed = all;
-		if (!(w->cpus_allowed & all))
-			return cerr(r, err, errlen, find_col(r, "cpus_allowed"), "0x%llx has none of CPUs 0..%d",
-				    (unsigned long long)w->cpus_allowed, r->nr_cpus - 1);
-		if (!SEEN("nr_cpus_allowed"))
-			w->nr_cpus_allowed = (__u32)__builtin_popcountll(w->cpus_allowed);
-		if (check_cpu(r, "prev_cpu", w->prev_cpu, false, err, errlen) ||
-		    check_cpu(r, "task_cpu", w->task_cpu, false, err, errlen) ||
-		    check_cpu(r, "waker_cpu", w->waker_cpu, false, err, errlen) ||
-		    check_cpu(r, "chosen_cpu", w->chosen_cpu, true, err, errlen))
+		if (finish_wakeup(r, seen, no_uclamp, err, errlen))
 			return -1;
-		w->hdr.nr_cpus = (__u16)r->nr_cpus;
-		w->hdr.size = (__u32)fs_wakeup_size(r->nr_cpus);
 	} else if (t == FS_REC_MIGRATE) {
 		if (!SEEN("pid") || !SEEN("dest_cpu"))
 			return cerr(r, err, errlen, -1, "a migrate needs pid and dest_cpu");
@@ -1037,6 +1066,44 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 		r->rec->hdr.size = sizeof(struct fs_freqstat);
 	}
 #undef SEEN
+	return 0;
+}
+
+int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, char *err, size_t errlen)
+{
+	char why[256];
+	int n;
+	for (;;) {
+		int got = read_line(r, err, errlen);
+		if (got <= 0)
+			return got;
+		char *s = trim(r->line);
+		if (*s && *s != '#')
+			break;
+	}
+	if ((n = split(r, err, errlen)) < 0)
+		return -1;
+	if (n > r->ncols)
+		return cerr(r, err, errlen, -1, "%d cells but the header has %d columns", n, r->ncols);
+
+	int t = row_type(r, n, err, errlen);
+	if (t < 0)
+		return -1;
+
+	/* Not calloc: every fixed record is cleared below; an em record's text is bounded by its len. */
+	if (!r->rec && !(r->rec = malloc(sizeof(*r->rec))))
+		return cerr(r, err, errlen, -1, "out of memory");
+	clear_rec(r, t);
+	bool seen[NR_COLS] = { false }; /* per cols[] index: a value was given */
+	bool no_uclamp = false;         /* a clamp cell said "none" */
+	if (store_cells(r, t, n, seen, &no_uclamp, err, errlen))
+		return -1;
+	/* given in this row: seen[] is set only for the header's columns, so no search of the header */
+	if (!given(seen, "ts_ns"))
+		return cerr(r, err, errlen, find_col(r, "ts_ns"), "ts_ns is required");
+	r->rec->hdr.type = t;
+	if (finish_rec(r, t, seen, no_uclamp, err, errlen))
+		return -1;
 	/* What a recording would refuse, a CSV refuses too (the column checks above name the column). */
 	if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)))
 		return cerr(r, err, errlen, -1, "%s", why);
