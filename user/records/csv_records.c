@@ -779,6 +779,74 @@ static int parse_freqs(const char *s, struct fs_freqstat *fq, char *why, size_t 
 	return 0;
 }
 
+/* An unsigned cell of 16, 32 or 64 bits into base+off; -1 with the problem in why. */
+static int store_unsigned(enum kind k, const char *s, unsigned char *base, int off, char *why, size_t wl)
+{
+	__u64 u;
+	bool u32 = k == K_U32 || k == K_NR_RUNNING;
+	__u64 max = k == K_U16 ? 0xffff : (u32 ? 0xffffffffull : UINT64_MAX);
+	if (parse_u64(s, &u) || u > max) {
+		snprintf(why, wl, "'%s' is not an unsigned %d-bit number", s, k == K_U16 ? 16 : (u32 ? 32 : 64));
+		return -1;
+	}
+	if (k == K_U16) { __u16 v = (__u16)u; memcpy(base + off, &v, 2); }
+	else if (u32) { __u32 v = (__u32)u; memcpy(base + off, &v, 4); }
+	else memcpy(base + off, &u, 8);
+	return 0;
+}
+
+/* An em_text cell: \n and \\ unescaped into e->text; -1 with the problem in why. */
+static int parse_em_text(const char *s, struct fs_em_update *e, char *why, size_t wl)
+{
+	__u32 n = 0;
+	for (const char *p = s; *p; p++) {
+		char c = *p;
+		if (c == '\\') {
+			if (p[1] != 'n' && p[1] != '\\') {
+				snprintf(why, wl, "em_text: '\\%c' is not an escape (\\n, \\\\)", p[1] ? p[1] : ' ');
+				return -1;
+			}
+			c = *++p == 'n' ? '\n' : '\\';
+		}
+		if (n == FS_EM_TEXT_MAX) {
+			snprintf(why, wl, "em_text: more than %d bytes", FS_EM_TEXT_MAX);
+			return -1;
+		}
+		e->text[n++] = c;
+	}
+	e->len = n;
+	return 0;
+}
+
+/* A cpustat source cell, by name, into base+off; -1 with the problem in why. */
+static int store_source(const char *s, unsigned char *base, int off, char *why, size_t wl)
+{
+	__u32 f;
+	if (!strcmp(s, "schedstat")) f = FS_CPUSTAT_SCHEDSTAT;
+	else if (!strcmp(s, "proc_stat")) f = FS_CPUSTAT_PROC_STAT;
+	else {
+		snprintf(why, wl, "'%s' is not a busy-time source (schedstat, proc_stat)", s);
+		return -1;
+	}
+	memcpy(base + off, &f, 4);
+	return 0;
+}
+
+/* A migration reason cell, by name or number, into base+off; -1 with the problem in why. */
+static int store_reason(const char *s, unsigned char *base, int off, char *why, size_t wl)
+{
+	__u64 u;
+	__u32 f;
+	if (!strcmp(s, "balance")) f = FS_MIG_BALANCE;
+	else if (!strcmp(s, "wakeup")) f = FS_MIG_WAKEUP;
+	else if (parse_u64(s, &u) || u > 0xffffffffull) {
+		snprintf(why, wl, "'%s' is not a migration reason (balance, wakeup)", s);
+		return -1;
+	} else f = (__u32)u;
+	memcpy(base + off, &f, 4);
+	return 0;
+}
+
 /* Parse cell s of kind k into base+off; -1 with a problem description in why. */
 static int store(enum kind k, const char *s, unsigned char *base, int off, char *why, size_t wl)
 {
@@ -801,18 +869,8 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 	case K_U32:
 	case K_NR_RUNNING:
 	case K_U64:
-	case K_HEX64: {
-		bool u32 = k == K_U32 || k == K_NR_RUNNING;
-		__u64 max = k == K_U16 ? 0xffff : (u32 ? 0xffffffffull : UINT64_MAX);
-		if (parse_u64(s, &u) || u > max) {
-			snprintf(why, wl, "'%s' is not an unsigned %d-bit number", s, k == K_U16 ? 16 : (u32 ? 32 : 64));
-			return -1;
-		}
-		if (k == K_U16) { __u16 v = (__u16)u; memcpy(base + off, &v, 2); }
-		else if (u32) { __u32 v = (__u32)u; memcpy(base + off, &v, 4); }
-		else memcpy(base + off, &u, 8);
-		return 0;
-	}
+	case K_HEX64:
+		return store_unsigned(k, s, base, off, why, wl);
 	case K_S32:
 		if (parse_s64(s, &sv) || sv < INT32_MIN || sv > INT32_MAX) {
 			snprintf(why, wl, "'%s' is not a signed 32-bit number", s);
@@ -851,46 +909,13 @@ static int store(enum kind k, const char *s, unsigned char *base, int off, char 
 		memcpy(base + off, &f, 4);
 		return 0;
 	case K_SOURCE:
-		if (!strcmp(s, "schedstat")) f = FS_CPUSTAT_SCHEDSTAT;
-		else if (!strcmp(s, "proc_stat")) f = FS_CPUSTAT_PROC_STAT;
-		else {
-			snprintf(why, wl, "'%s' is not a busy-time source (schedstat, proc_stat)", s);
-			return -1;
-		}
-		memcpy(base + off, &f, 4);
-		return 0;
+		return store_source(s, base, off, why, wl);
 	case K_FREQS:
 		return parse_freqs(s, (struct fs_freqstat *)base, why, wl);
-	case K_EMTEXT: {
-		struct fs_em_update *e = (struct fs_em_update *)base;
-		__u32 n = 0;
-		for (const char *p = s; *p; p++) {
-			char c = *p;
-			if (c == '\\') {
-				if (p[1] != 'n' && p[1] != '\\') {
-					snprintf(why, wl, "em_text: '\\%c' is not an escape (\\n, \\\\)", p[1] ? p[1] : ' ');
-					return -1;
-				}
-				c = *++p == 'n' ? '\n' : '\\';
-			}
-			if (n == FS_EM_TEXT_MAX) {
-				snprintf(why, wl, "em_text: more than %d bytes", FS_EM_TEXT_MAX);
-				return -1;
-			}
-			e->text[n++] = c;
-		}
-		e->len = n;
-		return 0;
-	}
+	case K_EMTEXT:
+		return parse_em_text(s, (struct fs_em_update *)base, why, wl);
 	case K_REASON:
-		if (!strcmp(s, "balance")) f = FS_MIG_BALANCE;
-		else if (!strcmp(s, "wakeup")) f = FS_MIG_WAKEUP;
-		else if (parse_u64(s, &u) || u > 0xffffffffull) {
-			snprintf(why, wl, "'%s' is not a migration reason (balance, wakeup)", s);
-			return -1;
-		} else f = (__u32)u;
-		memcpy(base + off, &f, 4);
-		return 0;
+		return store_reason(s, base, off, why, wl);
 	}
 	return -1;
 }
