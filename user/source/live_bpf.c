@@ -785,62 +785,44 @@ static int rings_made(struct ring_maker *m, char *err, size_t errlen)
 	return m->rc;
 }
 
-int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
-		      bool *noperm, char *err, size_t errlen)
+/* The BTF the collector is relocated against, and what it tells; *noperm when there is none. */
+static int read_btf(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o, struct fs_btf_facts *bf,
+		    struct bpf_object_open_opts *open_opts, bool *noperm, char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
-	struct fs_live_bpf *b;
-	struct feecscope_bpf *s;
-	struct fs_btf_facts bf;
-	int nargs, rc;
-	__u64 t0 = fs_live_boot_ns();
-	struct uclamp_scan uscan = { 0 };
-	struct ring_maker rings = { .b = NULL };
-
-	g_t0 = t0;
-	*out = NULL;
-	*noperm = false;
-	g_verbose = o->verbose;
-	g_opts = *o;
-	libbpf_set_print(libbpf_log);
-	if (!fs_live_have_privileges(err, errlen)) {
-		*noperm = true;
-		return -1;
-	}
-	b = calloc(1, sizeof(*b));
-	if (!b) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	b->rings_fd = -1;
-
 	b->feat.kernel_btf = access(KERNEL_BTF, R_OK) == 0;
 	if (o->btf_path) {
-		if (fs_btf_facts_read(o->btf_path, &bf, err, errlen))
-			goto fail;
-		open_opts.btf_custom_path = o->btf_path;
+		if (fs_btf_facts_read(o->btf_path, bf, err, errlen))
+			return -1;
+		open_opts->btf_custom_path = o->btf_path;
 	} else if (b->feat.kernel_btf) {
-		if (fs_btf_facts_read(KERNEL_BTF, &bf, err, errlen))
-			goto fail;
+		if (fs_btf_facts_read(KERNEL_BTF, bf, err, errlen))
+			return -1;
 	} else {
 		snprintf(err, errlen,
 			 "this kernel has no BTF (%s is missing: CONFIG_DEBUG_INFO_BTF is off), so CO-RE cannot "
 			 "relocate the collector; pass --btf FILE with this kernel's BTF "
 			 "(e.g. from `pahole --btf_encode_detached FILE vmlinux`)", KERNEL_BTF);
 		*noperm = true;
-		goto fail;
+		return -1;
 	}
+	vlog(1, "BTF read (%u types, %s)\n", bf->nr_types, bf->mapped ? "mapped" : "read");
+	return 0;
+}
 
-	vlog(1, "BTF read (%u types, %s)\n", bf.nr_types, bf.mapped ? "mapped" : "read");
-	rc = libbpf_num_possible_cpus();
+/* The possible CPUs, then their ring buffers, made on a thread while the object loads. */
+static int start_rings(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o, struct ring_maker *rings,
+		       char *err, size_t errlen)
+{
+	int rc = libbpf_num_possible_cpus();
+
 	if (rc <= 0) {
 		snprintf(err, errlen, "reading the possible CPU count: %s", strerror(-rc));
-		goto fail;
+		return -1;
 	}
 	if (rc > FS_MAX_CPUS) {
 		snprintf(err, errlen, "this machine has %d possible CPUs; feecscope records at most %d",
 			 rc, FS_MAX_CPUS);
-		goto fail;
+		return -1;
 	}
 	b->nr_possible = rc;
 	b->feat.nr_cpus = rc;
@@ -848,23 +830,56 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	for (int cpu = 0; cpu < FS_MAX_CPUS; cpu++)
 		b->ring_fd[cpu] = -1;
 	b->ring_bytes = ring_share(o->ringbuf_size, rc);
-	rings.b = b;
+	rings->b = b;
 	if (make_ring_array(b, err, errlen))
-		goto fail;
-	if (pthread_create(&rings.th, NULL, make_rings, &rings)) {
-		make_rings(&rings); /* no thread: make them here */
-		if (rings.rc) {
-			snprintf(err, errlen, "%s", rings.err);
-			goto fail;
+		return -1;
+	if (pthread_create(&rings->th, NULL, make_rings, rings)) {
+		make_rings(rings); /* no thread: make them here */
+		if (rings->rc) {
+			snprintf(err, errlen, "%s", rings->err);
+			return -1;
 		}
 	} else {
-		rings.started = true;
+		rings->started = true;
 	}
+	return 0;
+}
 
+/*
+ * runqueues is a typed ksym (a per-CPU variable in the kernel's BTF) the
+ * kernel resolves through kallsyms; CONFIG_UCLAMP_TASK's two symbols are
+ * read by address. One program asks for all three.
+ */
+static void choose_symbols(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o, const struct fs_btf_facts *bf,
+			   struct uclamp_scan *uscan)
+{
+	const char *const syms[3] = { "runqueues", uclamp_syms[0], uclamp_syms[1] };
+	__u64 addrs[3];
+	bool rq_btf = b->feat.kernel_btf && !o->btf_path && bf->runqueues_id >= 0;
+
+	uscan->wanted = bf->task_uclamp;
+	uscan->by_bpf = (rq_btf || uscan->wanted) && fs_ksyms_lookup(syms, addrs, 3);
+	if (uscan->by_bpf) {
+		b->feat.ksym_runqueues = rq_btf && addrs[0];
+		uscan->addr[0] = addrs[1];
+		uscan->addr[1] = addrs[2];
+	} else {
+		b->feat.ksym_runqueues = rq_btf && ksym_loadable(bf->runqueues_id, "runqueues");
+		if (uscan->wanted) /* found while the object loads */
+			uscan->started = !pthread_create(&uscan->th, NULL, scan_uclamp, uscan);
+	}
+	vlog(1, "kernel symbols %s\n", uscan->by_bpf ? "asked through BPF" :
+	     uscan->started ? "being read from /proc/kallsyms" : "probed");
+}
+
+/* Which programs this kernel takes, from its BTF: chosen before the one load. */
+static void choose_programs(struct fs_live_bpf *b, const struct fs_live_bpf_opts *o, const struct fs_btf_facts *bf,
+			    struct uclamp_scan *uscan)
+{
 	/* tp_btf needs the running kernel's BTF and the btf_trace_<event> typedef. */
-	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf &&
-			 bf.tp_waking;
-	nargs = b->feat.kernel_btf && !o->raw_tp ? bf.select_nargs : 0;
+	b->feat.tp_btf = !o->raw_tp && b->feat.kernel_btf && bf->tp_waking;
+	int nargs = b->feat.kernel_btf && !o->raw_tp ? bf->select_nargs : 0;
+
 	b->feat.fentry_select = nargs == 3 || nargs == 4;
 	b->feat.select_nargs = nargs;
 	/*
@@ -876,62 +891,43 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 		note_lost(&b->feat, "select_task_rq_fair not in BTF with 3 or 4 args (%d): wake flags unknown",
 			  nargs);
 	}
-	/*
-	 * runqueues is a typed ksym (a per-CPU variable in the kernel's BTF) the
-	 * kernel resolves through kallsyms; CONFIG_UCLAMP_TASK's two symbols are
-	 * read by address. One program asks for all three.
-	 */
-	const char *const syms[3] = { "runqueues", uclamp_syms[0], uclamp_syms[1] };
-	__u64 addrs[3];
-	bool rq_btf = b->feat.kernel_btf && !o->btf_path && bf.runqueues_id >= 0;
-
-	uscan.wanted = bf.task_uclamp;
-	uscan.by_bpf = (rq_btf || uscan.wanted) && fs_ksyms_lookup(syms, addrs, 3);
-	if (uscan.by_bpf) {
-		b->feat.ksym_runqueues = rq_btf && addrs[0];
-		uscan.addr[0] = addrs[1];
-		uscan.addr[1] = addrs[2];
-	} else {
-		b->feat.ksym_runqueues = rq_btf && ksym_loadable(bf.runqueues_id, "runqueues");
-		if (uscan.wanted) /* found while the object loads */
-			uscan.started = !pthread_create(&uscan.th, NULL, scan_uclamp, &uscan);
-	}
-	vlog(1, "kernel symbols %s\n", uscan.by_bpf ? "asked through BPF" :
-	     uscan.started ? "being read from /proc/kallsyms" : "probed");
-	b->feat.bpf_loop = bf.bpf_loop;
+	choose_symbols(b, o, bf, uscan);
+	b->feat.bpf_loop = bf->bpf_loop;
 	b->feat.rq_read = !b->feat.tp_btf ? FS_RQ_COPY :
-			  rq_read_choice(bf.rdonly_cast ? FS_RQ_CAST : b->feat.ksym_runqueues ? FS_RQ_KSYM :
+			  rq_read_choice(bf->rdonly_cast ? FS_RQ_CAST : b->feat.ksym_runqueues ? FS_RQ_KSYM :
 					 FS_RQ_COPY);
-	if (bf.sd_asym_full) {
-		b->feat.sd_asym_flag = bf.sd_asym_full_val;
+	if (bf->sd_asym_full) {
+		b->feat.sd_asym_flag = bf->sd_asym_full_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY_FULL (v5.14+)";
-	} else if (bf.sd_asym) {
-		b->feat.sd_asym_flag = bf.sd_asym_val;
+	} else if (bf->sd_asym) {
+		b->feat.sd_asym_flag = bf->sd_asym_val;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY (v5.10 - v5.13)";
 	} else {
 		b->feat.sd_asym_flag = 0x0040;
 		b->feat.sd_asym_flag_name = "SD_ASYM_CPUCAPACITY 0x40 (<= v5.9)";
 	}
 	b->feat.util_est_off = util_est_disabled();
-	bool have_ou_tp = bf.tp_overutilized;
-
 	vlog(1, "BTF: %s; events as %s; fentry select_task_rq_fair: %s (%d args); runqueues ksym: %s; "
 	     "asym flag %s = %#x; UTIL_EST %s; %d possible CPUs\n",
 	     o->btf_path ? o->btf_path : KERNEL_BTF, b->feat.tp_btf ? "tp_btf" : "raw_tp",
 	     b->feat.fentry_select ? "yes" : "no", nargs, b->feat.ksym_runqueues ? "yes" : "no",
 	     b->feat.sd_asym_flag_name, b->feat.sd_asym_flag, b->feat.util_est_off ? "off" : "on",
 	     b->nr_possible);
+}
 
-	/*
-	 * The probes above chose programs this kernel accepts, so this loads
-	 * once. Should an optional one still be refused, each retry verifies
-	 * every program again: drop the optional ones one at a time, and say so.
-	 */
+/*
+ * The probes chose programs this kernel accepts, so this loads once. Should
+ * an optional one still be refused, each retry verifies every program
+ * again: drop the optional ones one at a time, and say so.
+ */
+static int load_accepted(struct fs_live_bpf *b, struct bpf_object_open_opts *open_opts, bool have_ou_tp,
+			 bool *noperm, char *err, size_t errlen)
+{
 	for (;;) {
-		int lrc = open_and_load(b, &open_opts, have_ou_tp, err, errlen);
+		int lrc = open_and_load(b, open_opts, have_ou_tp, err, errlen);
 
 		if (!lrc)
-			break;
+			return 0;
 		feecscope_bpf__destroy(b->skel);
 		b->skel = NULL;
 		/* a program that loads the rq fields was refused, not the fentry: copy instead */
@@ -952,13 +948,15 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 			b->feat.ksym_runqueues = false;
 		} else {
 			*noperm = lrc == -2;
-			goto fail;
+			return -1;
 		}
 	}
-	s = b->skel;
-	count_programs(b);
+}
 
-	/* Learn the struct rq pointers before anything reads them. */
+/* Learn the struct rq pointers before anything reads them. */
+static int learn_rqs(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	struct feecscope_bpf *s = b->skel;
 	bool harvested = b->feat.ksym_runqueues && harvest_by_test_run(b);
 
 	if (!harvested &&
@@ -966,34 +964,43 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	    attach_one(s->progs.harvest_ksym_loop, &s->links.harvest_ksym_loop, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_sched_switch, &s->links.harvest_sched_switch, true, err, errlen) < 0 ||
 	    attach_one(s->progs.harvest_pelt_cfs, &s->links.harvest_pelt_cfs, false, err, errlen) < 0))
-		goto fail;
+		return -1;
 	harvest_rqs(b);
 	if (!b->feat.rq_known) {
 		snprintf(err, errlen, "could not learn any CPU's struct rq (no FAIR_GROUP_SCHED path, "
 			 "pelt_cfs_tp did not fire, no runqueues ksym)");
-		goto fail;
+		return -1;
 	}
+	return 0;
+}
 
-	if (rings_made(&rings, err, errlen))
-		goto fail;
-	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
-	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
+/* uclamp's symbols (found by BPF or by the kallsyms thread) and sysctls into the programs' data. */
+static void give_uclamp(struct fs_live_bpf *b, struct uclamp_scan *uscan)
+{
+	struct feecscope_bpf *s = b->skel;
 
-	if (uscan.started) {
-		pthread_join(uscan.th, NULL);
-		uscan.started = false;
+	if (uscan->started) {
+		pthread_join(uscan->th, NULL);
+		uscan->started = false;
 	}
-	if (uscan.wanted) {
-		s->bss->uclamp_used_addr = uscan.addr[0];
-		s->bss->uclamp_default_addr = uscan.addr[1];
-		s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");
-		s->data->uclamp_default_max = uclamp_sysctl("sched_util_clamp_max");
-		vlog(1, "sched_uclamp_used %s; uclamp_default %s (%s)\n",
-		     uscan.addr[0] ? "found in kallsyms" : "not in kallsyms: inferred",
-		     uscan.addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls",
-		     uscan.by_bpf ? "asked through BPF" : "/proc/kallsyms read");
-	}
-	/* snapshots wait for select_task_rq_fair only once a program sees it */
+	if (!uscan->wanted)
+		return;
+	s->bss->uclamp_used_addr = uscan->addr[0];
+	s->bss->uclamp_default_addr = uscan->addr[1];
+	s->data->uclamp_default_min = uclamp_sysctl("sched_util_clamp_min");
+	s->data->uclamp_default_max = uclamp_sysctl("sched_util_clamp_max");
+	vlog(1, "sched_uclamp_used %s; uclamp_default %s (%s)\n",
+	     uscan->addr[0] ? "found in kallsyms" : "not in kallsyms: inferred",
+	     uscan->addr[1] ? "found in kallsyms" : "from the sched_util_clamp sysctls",
+	     uscan->by_bpf ? "asked through BPF" : "/proc/kallsyms read");
+}
+
+/* The fentry first (snapshots wait for select_task_rq_fair only once a program sees it), then the events. */
+static int attach_programs(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	struct feecscope_bpf *s = b->skel;
+	int rc;
+
 	if (attach_one(s->progs.fentry_select_task_rq_fair, &s->links.fentry_select_task_rq_fair,
 		       false, err, errlen) ||
 	    attach_one(s->progs.fentry_select_task_rq_fair_cast, &s->links.fentry_select_task_rq_fair_cast,
@@ -1020,7 +1027,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	    attach_one(s->progs.raw_sched_wakeup_new, &s->links.raw_sched_wakeup_new, true, err, errlen) < 0 ||
 	    attach_one(s->progs.tp_btf_sched_process_exit, &s->links.tp_btf_sched_process_exit, true, err, errlen) < 0 ||
 	    attach_one(s->progs.raw_sched_process_exit, &s->links.raw_sched_process_exit, true, err, errlen) < 0)
-		goto fail;
+		return -1;
 	rc = attach_one(s->progs.tp_btf_sched_overutilized, &s->links.tp_btf_sched_overutilized, false, err, errlen);
 	if (rc == 0 && bpf_program__autoload(s->progs.tp_btf_sched_overutilized))
 		b->feat.overutilized_tp = true;
@@ -1031,7 +1038,47 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	     b->feat.rq_read == FS_RQ_CAST ? "loaded field by field through bpf_rdonly_cast()" :
 	     b->feat.rq_read == FS_RQ_KSYM ? "loaded field by field through the runqueues ksym" :
 	     "copied by cache lines (bpf_probe_read_kernel)");
-	if (check_events_run(b, err, errlen))
+	return 0;
+}
+
+int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o,
+		      bool *noperm, char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts);
+	struct fs_live_bpf *b;
+	struct fs_btf_facts bf;
+	__u64 t0 = fs_live_boot_ns();
+	struct uclamp_scan uscan = { 0 };
+	struct ring_maker rings = { .b = NULL };
+
+	g_t0 = t0;
+	*out = NULL;
+	*noperm = false;
+	g_verbose = o->verbose;
+	g_opts = *o;
+	libbpf_set_print(libbpf_log);
+	if (!fs_live_have_privileges(err, errlen)) {
+		*noperm = true;
+		return -1;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	b->rings_fd = -1;
+	if (read_btf(b, o, &bf, &open_opts, noperm, err, errlen) || start_rings(b, o, &rings, err, errlen))
+		goto fail;
+	choose_programs(b, o, &bf, &uscan);
+	if (load_accepted(b, &open_opts, bf.tp_overutilized, noperm, err, errlen))
+		goto fail;
+	count_programs(b);
+	if (learn_rqs(b, err, errlen) || rings_made(&rings, err, errlen))
+		goto fail;
+	vlog(1, "ring buffers: one per CPU, %zu bytes each (--ringbuf-size %zu over %d CPUs)\n",
+	     b->ring_bytes, o->ringbuf_size, b->nr_possible);
+	give_uclamp(b, &uscan);
+	if (attach_programs(b, err, errlen) || check_events_run(b, err, errlen))
 		goto fail;
 	b->feat.startup_ns = fs_live_boot_ns() - t0;
 	vlog(1, "event programs seen running: collector ready\n");
