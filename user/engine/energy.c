@@ -121,6 +121,122 @@ int fs_em_cost_form(const struct fs_em *em)
 	return top->cost >= 100 * top->power ? FS_COST_MW_X1000 : FS_COST_MW;
 }
 
+/*
+ * ARTIFICIAL and runtime-modified tables are not derivable: costs as read,
+ * flags too (else em_compute_costs()'s rule on those costs).
+ */
+static void costs_as_read(const struct fs_em_pd *pd, const struct fs_feec_rules *r, struct fs_pd_table *pt)
+{
+	__u64 prev_cost = UINT64_MAX;
+
+	for (int s = pd->nr_ps - 1; s >= 0; s--) {
+		pt->cost[s] = pd->ps[s].cost;
+		if (pd->has_inefficient)
+			pt->inefficient[s] = r->mark_inefficient && pd->ps[s].inefficient;
+		else if (r->mark_inefficient && pt->cost[s] >= prev_cost)
+			pt->inefficient[s] = true;
+		else
+			prev_cost = pt->cost[s];
+	}
+}
+
+/*
+ * em_compute_costs() walks from the fastest state down (v5.16+ marks a
+ * state inefficient when a faster one is no more expensive).
+ */
+static int compute_costs(const struct fs_em *em, const struct fs_em_pd *pd, const struct fs_feec_rules *r,
+			 struct fs_pd_table *pt, char *err, size_t errlen)
+{
+	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+	__u64 prev_cost = UINT64_MAX;
+
+	for (int s = pd->nr_ps - 1; s >= 0; s--) {
+		__u64 c;
+
+		switch (r->cost) {
+		case FS_COST_MW:        /* v5.0 - v5.14 */
+		case FS_COST_UW:        /* v6.0 - v6.8 */
+			c = fmax * pt->power[s] / pt->freq[s];
+			break;
+		case FS_COST_MW_X1000:  /* v5.15 - v5.19: em_scale_power() on 64-bit */
+			c = fmax * (pt->power[s] * 1000) / pt->freq[s];
+			break;
+		case FS_COST_UW_PERF:   /* v6.9+: "increase resolution" by 10 */
+		default:
+			if (!pt->perf[s]) {
+				snprintf(err, errlen, "EM %s: %s: state %d has performance 0 (frequency %llu kHz too low for capacity %llu)",
+					 em->source, pd->name, s, (unsigned long long)pt->freq[s],
+					 (unsigned long long)pt->scale_cpu);
+				return -1;
+			}
+			c = pt->power[s] * 10 / pt->perf[s];
+			break;
+		}
+		pt->cost[s] = c;
+		if (r->mark_inefficient && c >= prev_cost)
+			pt->inefficient[s] = true;
+		else
+			prev_cost = c;
+	}
+	return 0;
+}
+
+/* Each state's frequency, power and (v6.9+) performance; 0, or -1 for a state at 0 kHz. */
+static int fill_states(const struct fs_em *em, const struct fs_em_pd *pd, const struct fs_feec_rules *r,
+		       bool as_read, struct fs_pd_table *pt, char *err, size_t errlen)
+{
+	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+
+	for (int s = 0; s < pd->nr_ps; s++) {
+		pt->freq[s] = pd->ps[s].frequency;
+		pt->power[s] = fs_era_power(em, &pd->ps[s], r);
+		if (!pt->freq[s]) {
+			snprintf(err, errlen, "EM %s: %s: state %d has frequency 0", em->source, pd->name, s);
+			return -1;
+		}
+		/* v6.9+ em_init_performance(): arch capacity scaled by f / fmax. */
+		pt->perf[s] = r->cost == FS_COST_UW_PERF ? pt->scale_cpu * pt->freq[s] / fmax : 0;
+		if (as_read && pd->ps[s].performance)
+			pt->perf[s] = pd->ps[s].performance;
+	}
+	return 0;
+}
+
+/* One PD's table for this era. */
+static int build_pd_table(const struct fs_em *em, const struct fs_em_pd *pd, const struct fs_feec_rules *r,
+			  bool as_read, struct fs_pd_table *pt, char *err, size_t errlen)
+{
+	int first = fs_em_pd_first_cpu(pd);
+
+	if (pd->nr_ps <= 0 || pd->nr_ps > FS_MAX_PS || first < 0 || first >= FS_MAX_CPUS) {
+		snprintf(err, errlen, "EM %s: %s: no performance states or no CPUs", em->source, pd->name);
+		return -1;
+	}
+	pt->nr = pd->nr_ps;
+	pt->first_cpu = first;
+	pt->scale_cpu = em->capacity[first];
+	/* The flag only exists from v5.16 on; older kernels never skip. */
+	pt->skip_inefficient = r->mark_inefficient && (pd->flags & FS_EM_PD_SKIP_INEFFICIENT);
+	if (!pt->scale_cpu) {
+		snprintf(err, errlen, "EM %s: %s: capacity of cpu%d is 0", em->source, pd->name, first);
+		return -1;
+	}
+	if (fill_states(em, pd, r, as_read, pt, err, errlen))
+		return -1;
+	if (as_read)
+		costs_as_read(pd, r, pt);
+	else if (compute_costs(em, pd, r, pt, err, errlen))
+		return -1;
+	pt->energy = r->energy;
+	if (want_monotone(pt, r->energy)) {
+		fs_state_lut_fill(pt->state_lut, FS_STATE_LUT, lut_search, pt);
+	} else {
+		for (__u64 k = 0; k < FS_STATE_LUT; k++)
+			pt->state_lut[k] = (__u8)search_state_from(pt, r->energy, k, 0);
+	}
+	return 0;
+}
+
 int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r,
 			   struct fs_era_tables *t, char *err, size_t errlen)
 {
@@ -129,93 +245,9 @@ int fs_energy_build_tables(const struct fs_em *em, const struct fs_feec_rules *r
 
 	memset(t, 0, sizeof(*t));
 	t->nr_pd = em->nr_pd;
-	for (int i = 0; i < em->nr_pd; i++) {
-		const struct fs_em_pd *pd = &em->pd[i];
-		struct fs_pd_table *pt = &t->pd[i];
-		int first = fs_em_pd_first_cpu(pd);
-
-		if (pd->nr_ps <= 0 || pd->nr_ps > FS_MAX_PS || first < 0 || first >= FS_MAX_CPUS) {
-			snprintf(err, errlen, "EM %s: %s: no performance states or no CPUs",
-				 em->source, pd->name);
+	for (int i = 0; i < em->nr_pd; i++)
+		if (build_pd_table(em, &em->pd[i], r, as_read, &t->pd[i], err, errlen))
 			return -1;
-		}
-		pt->nr = pd->nr_ps;
-		pt->first_cpu = first;
-		pt->scale_cpu = em->capacity[first];
-		/* The flag only exists from v5.16 on; older kernels never skip. */
-		pt->skip_inefficient = r->mark_inefficient && (pd->flags & FS_EM_PD_SKIP_INEFFICIENT);
-		if (!pt->scale_cpu) {
-			snprintf(err, errlen, "EM %s: %s: capacity of cpu%d is 0", em->source, pd->name, first);
-			return -1;
-		}
-		__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
-		for (int s = 0; s < pd->nr_ps; s++) {
-			pt->freq[s] = pd->ps[s].frequency;
-			pt->power[s] = fs_era_power(em, &pd->ps[s], r);
-			if (!pt->freq[s]) {
-				snprintf(err, errlen, "EM %s: %s: state %d has frequency 0", em->source, pd->name, s);
-				return -1;
-			}
-			/* v6.9+ em_init_performance(): arch capacity scaled by f / fmax. */
-			pt->perf[s] = r->cost == FS_COST_UW_PERF ? pt->scale_cpu * pt->freq[s] / fmax : 0;
-			if (as_read && pd->ps[s].performance)
-				pt->perf[s] = pd->ps[s].performance;
-		}
-		if (as_read) {
-			/* ARTIFICIAL and runtime-modified tables are not derivable: as
-			 * read, flags too (else em_compute_costs()'s rule on those costs). */
-			__u64 prev_cost = UINT64_MAX;
-			for (int s = pd->nr_ps - 1; s >= 0; s--) {
-				pt->cost[s] = pd->ps[s].cost;
-				if (pd->has_inefficient)
-					pt->inefficient[s] = r->mark_inefficient && pd->ps[s].inefficient;
-				else if (r->mark_inefficient && pt->cost[s] >= prev_cost)
-					pt->inefficient[s] = true;
-				else
-					prev_cost = pt->cost[s];
-			}
-			goto lut;
-		}
-		/* em_compute_costs() walks from the fastest state down (v5.16+ marks
-		 * a state inefficient when a faster one is no more expensive). */
-		__u64 prev_cost = UINT64_MAX;
-		for (int s = pd->nr_ps - 1; s >= 0; s--) {
-			__u64 c;
-
-			switch (r->cost) {
-			case FS_COST_MW:        /* v5.0 - v5.14 */
-			case FS_COST_UW:        /* v6.0 - v6.8 */
-				c = fmax * pt->power[s] / pt->freq[s];
-				break;
-			case FS_COST_MW_X1000:  /* v5.15 - v5.19: em_scale_power() on 64-bit */
-				c = fmax * (pt->power[s] * 1000) / pt->freq[s];
-				break;
-			case FS_COST_UW_PERF:   /* v6.9+: "increase resolution" by 10 */
-			default:
-				if (!pt->perf[s]) {
-					snprintf(err, errlen, "EM %s: %s: state %d has performance 0 (frequency %llu kHz too low for capacity %llu)",
-						 em->source, pd->name, s, (unsigned long long)pt->freq[s],
-						 (unsigned long long)pt->scale_cpu);
-					return -1;
-				}
-				c = pt->power[s] * 10 / pt->perf[s];
-				break;
-			}
-			pt->cost[s] = c;
-			if (r->mark_inefficient && c >= prev_cost)
-				pt->inefficient[s] = true;
-			else
-				prev_cost = c;
-		}
-lut:
-		pt->energy = r->energy;
-		if (want_monotone(pt, r->energy)) {
-			fs_state_lut_fill(pt->state_lut, FS_STATE_LUT, lut_search, pt);
-		} else {
-			for (__u64 k = 0; k < FS_STATE_LUT; k++)
-				pt->state_lut[k] = (__u8)search_state_from(pt, r->energy, k, 0);
-		}
-	}
 	return 0;
 }
 
