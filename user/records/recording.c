@@ -534,11 +534,108 @@ static int read_packages(struct fs_rec_reader *r, struct fs_rec_meta *meta, char
 	return 0;
 }
 
+/*
+ * The file header, its meta text and EM text, checked (magic, version,
+ * lengths, CRC, layout); *textp the meta text, *body_at where the chunks
+ * start. 0, or -1 with err.
+ */
+static int read_file_header(struct fs_rec_reader *r, const char *path, struct fs_rec_meta *meta, char **textp,
+			    long *body_at, char *err, size_t errlen)
+{
+	unsigned char hdr[FILE_HDR];
+	char *text;
+	size_t n = fread(hdr, 1, sizeof(hdr), r->f);
+	if (n < FS_REC_MAGIC_LEN || memcmp(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN)) {
+		snprintf(err, errlen, "%s: bad magic: not a feecscope recording", path);
+		return -1;
+	}
+	if (n < sizeof(hdr)) {
+		snprintf(err, errlen, "%s: header: truncated (%zu of %zu bytes)", path, n, sizeof(hdr));
+		return -1;
+	}
+	__u32 version = get32(hdr + 8), tlen = get32(hdr + 12), elen = get32(hdr + 16);
+	if (version < 1 || version > FS_REC_VERSION) {
+		snprintf(err, errlen, "%s: recording version %u is not supported (this build reads versions 1 to %d)",
+			 path, version, FS_REC_VERSION);
+		return -1;
+	}
+	r->version = (int)version;
+	if (tlen > 65536 || elen > FS_REC_MAX_CHUNK) {
+		snprintf(err, errlen, "%s: header: implausible lengths (meta %u, EM %u bytes)", path, tlen, elen);
+		return -1;
+	}
+	*textp = text = malloc(tlen + 1);
+	meta->em_text = malloc(elen + 1);
+	if (!text || !meta->em_text) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	if (fread(text, 1, tlen, r->f) != tlen || fread(meta->em_text, 1, elen, r->f) != elen) {
+		snprintf(err, errlen, "%s: header: truncated (file ends inside the header)", path);
+		return -1;
+	}
+	text[tlen] = 0;
+	meta->em_text[elen] = 0;
+	meta->em_len = elen;
+	uLong crc = crc32(0, hdr + 8, 12);
+	crc = crc32(crc, (const Bytef *)text, tlen);
+	crc = crc32(crc, (const Bytef *)meta->em_text, elen);
+	if ((__u32)crc != get32(hdr + 20)) {
+		snprintf(err, errlen, "%s: header: CRC mismatch", path);
+		return -1;
+	}
+	if (memchr(text, '\0', tlen)) {
+		snprintf(err, errlen, "%s: header: a NUL byte in the meta text", path);
+		return -1;
+	}
+	if (check_layout(path, text, r->version, err, errlen))
+		return -1;
+	*body_at = (long)(sizeof(hdr) + tlen + elen);
+	return 0;
+}
+
+/* The meta text's keys every reader needs: nr_cpus, em_is_kernel, the release and version. */
+static int parse_meta_text(const char *path, const char *text, struct fs_rec_meta *meta, char *err, size_t errlen)
+{
+	char val[80], *end;
+	long ncpu = meta_get(text, "nr_cpus", val, sizeof(val)) ? 0 : strtol(val, &end, 10);
+	if (ncpu <= 0 || ncpu > FS_MAX_CPUS || *end) {
+		snprintf(err, errlen, "%s: header: nr_cpus missing or out of range 1..%d", path, FS_MAX_CPUS);
+		return -1;
+	}
+	meta->nr_cpus = (int)ncpu;
+	int rc = meta_get(text, "em_is_kernel", val, sizeof(val));
+	if (rc == 0 && strcmp(val, "0") && strcmp(val, "1")) {
+		snprintf(err, errlen, "%s: header: em_is_kernel: '%s', want 0 or 1", path, val);
+		return -1;
+	}
+	meta->em_is_kernel = rc == 0 && val[0] == '1';
+	if (meta_get(text, "kernel_release", meta->kernel_release, sizeof(meta->kernel_release)) == -2) {
+		snprintf(err, errlen, "%s: header: kernel_release: longer than %zu characters", path,
+			 sizeof(meta->kernel_release) - 1);
+		return -1;
+	}
+	if (meta_get(text, "feecscope_version", meta->feecscope_version, sizeof(meta->feecscope_version)) == -2) {
+		snprintf(err, errlen, "%s: header: feecscope_version: longer than %zu characters", path,
+			 sizeof(meta->feecscope_version) - 1);
+		return -1;
+	}
+	/* kept as written by both readers, so a recording converts to a CSV and back (fuzz find, December 2026) */
+	char why[96];
+	if (fs_rec_check_meta_value(meta->kernel_release, why, sizeof(why)) ||
+	    fs_rec_check_meta_value(meta->feecscope_version, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: header: %s: %s", path, fs_rec_check_meta_value(meta->kernel_release, why,
+			 sizeof(why)) ? "kernel_release" : "feecscope_version", why);
+		return -1;
+	}
+	return 0;
+}
+
 struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *meta,
 					 char *err, size_t errlen)
 {
-	unsigned char hdr[FILE_HDR];
-	char *text = NULL, val[80];
+	char *text = NULL;
+	long body_at;
 	struct fs_rec_reader *r = calloc(1, sizeof(*r));
 
 	memset(meta, 0, sizeof(*meta));
@@ -551,87 +648,13 @@ struct fs_rec_reader *fs_rec_reader_open(const char *path, struct fs_rec_meta *m
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	size_t n = fread(hdr, 1, sizeof(hdr), r->f);
-	if (n < FS_REC_MAGIC_LEN || memcmp(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN)) {
-		snprintf(err, errlen, "%s: bad magic: not a feecscope recording", path);
+	if (read_file_header(r, path, meta, &text, &body_at, err, errlen) ||
+	    parse_meta_text(path, text, meta, err, errlen))
 		goto fail;
-	}
-	if (n < sizeof(hdr)) {
-		snprintf(err, errlen, "%s: header: truncated (%zu of %zu bytes)", path, n, sizeof(hdr));
-		goto fail;
-	}
-	__u32 version = get32(hdr + 8), tlen = get32(hdr + 12), elen = get32(hdr + 16);
-	if (version < 1 || version > FS_REC_VERSION) {
-		snprintf(err, errlen, "%s: recording version %u is not supported (this build reads versions 1 to %d)",
-			 path, version, FS_REC_VERSION);
-		goto fail;
-	}
-	r->version = (int)version;
-	if (tlen > 65536 || elen > FS_REC_MAX_CHUNK) {
-		snprintf(err, errlen, "%s: header: implausible lengths (meta %u, EM %u bytes)", path, tlen, elen);
-		goto fail;
-	}
-	text = malloc(tlen + 1);
-	meta->em_text = malloc(elen + 1);
-	if (!text || !meta->em_text) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto fail;
-	}
-	if (fread(text, 1, tlen, r->f) != tlen || fread(meta->em_text, 1, elen, r->f) != elen) {
-		snprintf(err, errlen, "%s: header: truncated (file ends inside the header)", path);
-		goto fail;
-	}
-	text[tlen] = 0;
-	meta->em_text[elen] = 0;
-	meta->em_len = elen;
-	uLong crc = crc32(0, hdr + 8, 12);
-	crc = crc32(crc, (const Bytef *)text, tlen);
-	crc = crc32(crc, (const Bytef *)meta->em_text, elen);
-	if ((__u32)crc != get32(hdr + 20)) {
-		snprintf(err, errlen, "%s: header: CRC mismatch", path);
-		goto fail;
-	}
-	if (memchr(text, '\0', tlen)) {
-		snprintf(err, errlen, "%s: header: a NUL byte in the meta text", path);
-		goto fail;
-	}
-	if (check_layout(path, text, r->version, err, errlen))
-		goto fail;
-	char *end;
-	long ncpu = meta_get(text, "nr_cpus", val, sizeof(val)) ? 0 : strtol(val, &end, 10);
-	if (ncpu <= 0 || ncpu > FS_MAX_CPUS || *end) {
-		snprintf(err, errlen, "%s: header: nr_cpus missing or out of range 1..%d", path, FS_MAX_CPUS);
-		goto fail;
-	}
-	meta->nr_cpus = (int)ncpu;
-	int rc = meta_get(text, "em_is_kernel", val, sizeof(val));
-	if (rc == 0 && strcmp(val, "0") && strcmp(val, "1")) {
-		snprintf(err, errlen, "%s: header: em_is_kernel: '%s', want 0 or 1", path, val);
-		goto fail;
-	}
-	meta->em_is_kernel = rc == 0 && val[0] == '1';
-	if (meta_get(text, "kernel_release", meta->kernel_release, sizeof(meta->kernel_release)) == -2) {
-		snprintf(err, errlen, "%s: header: kernel_release: longer than %zu characters", path,
-			 sizeof(meta->kernel_release) - 1);
-		goto fail;
-	}
-	if (meta_get(text, "feecscope_version", meta->feecscope_version, sizeof(meta->feecscope_version)) == -2) {
-		snprintf(err, errlen, "%s: header: feecscope_version: longer than %zu characters", path,
-			 sizeof(meta->feecscope_version) - 1);
-		goto fail;
-	}
-	/* kept as written by both readers, so a recording converts to a CSV and back (fuzz find, December 2026) */
-	char why[96];
-	if (fs_rec_check_meta_value(meta->kernel_release, why, sizeof(why)) ||
-	    fs_rec_check_meta_value(meta->feecscope_version, why, sizeof(why))) {
-		snprintf(err, errlen, "%s: header: %s: %s", path, fs_rec_check_meta_value(meta->kernel_release, why,
-			 sizeof(why)) ? "kernel_release" : "feecscope_version", why);
-		goto fail;
-	}
 	free(text);
 	text = NULL;
 	r->nr_cpus = meta->nr_cpus;
-	r->pos = (long)(sizeof(hdr) + tlen + elen);
+	r->pos = body_at;
 	r->chunk = 1;
 	if (r->version >= 5 && read_packages(r, meta, err, errlen))
 		goto fail;
