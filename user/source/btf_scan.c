@@ -82,17 +82,12 @@ static bool has_member(const struct btf_type *t, const struct strs *s, const cha
 	return false;
 }
 
-int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
-		      char *err, size_t errlen)
+/* The header's sections inside the data, types aligned, strings ending in NUL; the two sections. */
+static int check_header(const void *data, size_t size, const char **types, struct strs *s, char *err,
+			size_t errlen)
 {
 	const struct btf_header *h = data;
-	bool mapped = f->mapped, seen_task = false;
-	__u32 proto_id = 0;
-	const struct btf_type *proto = NULL;
 
-	memset(f, 0, sizeof(*f));
-	f->mapped = mapped;
-	f->select_id = f->runqueues_id = -1;
 	if (size < sizeof(*h) || h->magic != BTF_MAGIC) {
 		snprintf(err, errlen, "not raw BTF in this machine's byte order (magic %#x)",
 			 size >= 2 ? h->magic : 0);
@@ -110,16 +105,84 @@ int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
 			 h->type_off);
 		return -1;
 	}
-	const char *types = (const char *)data + h->hdr_len + h->type_off;
-	struct strs s = { (const char *)data + h->hdr_len + h->str_off, h->str_len };
-
-	if (s.len && s.base[s.len - 1]) {
+	*types = (const char *)data + h->hdr_len + h->type_off;
+	*s = (struct strs){ (const char *)data + h->hdr_len + h->str_off, h->str_len };
+	if (s->len && s->base[s->len - 1]) {
 		snprintf(err, errlen, "BTF string section does not end in a NUL");
 		return -1;
 	}
+	return 0;
+}
+
+/* What the scan looks for while it walks the types. */
+struct scan {
+	struct fs_btf_facts *f;
+	const struct strs *s;
+	bool seen_task;
+	__u32 proto_id;                /* select_task_rq_fair's prototype */
+	const struct btf_type *proto;  /* found, or NULL */
+};
+
+/* One type's part in the facts. */
+static void note_type(struct scan *sc, const struct btf_type *t, __u32 id)
+{
+	struct fs_btf_facts *f = sc->f;
+	const struct strs *s = sc->s;
+
+	if (id == sc->proto_id)
+		sc->proto = t;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_TYPEDEF: {
+		const char *n = str_at(s, t->name_off);
+
+		if (strncmp(n, "btf_trace_sched_", 16))
+			break;
+		f->tp_waking |= !strcmp(n + 16, "waking");
+		f->tp_overutilized |= !strcmp(n + 16, "overutilized_tp");
+		break;
+	}
+	case BTF_KIND_FUNC:
+		if (f->select_id < 0 && !strcmp(str_at(s, t->name_off), "select_task_rq_fair")) {
+			f->select_id = id;
+			sc->proto_id = t->type;
+			if (sc->proto_id < id) /* already passed: found again after the walk */
+				sc->proto = NULL;
+		} else if (!f->rdonly_cast && !strcmp(str_at(s, t->name_off), "bpf_rdonly_cast")) {
+			f->rdonly_cast = true;
+		}
+		break;
+	case BTF_KIND_VAR:
+		if (f->runqueues_id < 0 && !strcmp(str_at(s, t->name_off), "runqueues"))
+			f->runqueues_id = id;
+		break;
+	case BTF_KIND_ENUM:
+		enum_values(t, s, f);
+		break;
+	case BTF_KIND_STRUCT:
+		if (!sc->seen_task && !strcmp(str_at(s, t->name_off), "task_struct")) {
+			sc->seen_task = true;
+			f->task_uclamp = has_member(t, s, "uclamp");
+		}
+		break;
+	}
+}
+
+int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
+		      char *err, size_t errlen)
+{
+	const struct btf_header *h = data;
+	bool mapped = f->mapped;
+	const char *types;
+	struct strs s;
+	struct scan sc = { .f = f, .s = &s };
 	size_t off = 0;
 	__u32 id = 1;
 
+	memset(f, 0, sizeof(*f));
+	f->mapped = mapped;
+	f->select_id = f->runqueues_id = -1;
+	if (check_header(data, size, &types, &s, err, errlen))
+		return -1;
 	for (; off + sizeof(struct btf_type) <= h->type_len; id++) {
 		const struct btf_type *t = (const void *)(types + off);
 		long extra = extra_bytes(t);
@@ -130,56 +193,21 @@ int fs_btf_facts_scan(const void *data, size_t size, struct fs_btf_facts *f,
 			return -1;
 		}
 		off += sizeof(*t) + extra;
-		if (id == proto_id)
-			proto = t;
-		switch (BTF_INFO_KIND(t->info)) {
-		case BTF_KIND_TYPEDEF: {
-			const char *n = str_at(&s, t->name_off);
-
-			if (strncmp(n, "btf_trace_sched_", 16))
-				break;
-			f->tp_waking |= !strcmp(n + 16, "waking");
-			f->tp_overutilized |= !strcmp(n + 16, "overutilized_tp");
-			break;
-		}
-		case BTF_KIND_FUNC:
-			if (f->select_id < 0 && !strcmp(str_at(&s, t->name_off), "select_task_rq_fair")) {
-				f->select_id = id;
-				proto_id = t->type;
-				if (proto_id < id) /* already passed: find it again below */
-					proto = NULL;
-			} else if (!f->rdonly_cast && !strcmp(str_at(&s, t->name_off), "bpf_rdonly_cast")) {
-				f->rdonly_cast = true;
-			}
-			break;
-		case BTF_KIND_VAR:
-			if (f->runqueues_id < 0 && !strcmp(str_at(&s, t->name_off), "runqueues"))
-				f->runqueues_id = id;
-			break;
-		case BTF_KIND_ENUM:
-			enum_values(t, &s, f);
-			break;
-		case BTF_KIND_STRUCT:
-			if (!seen_task && !strcmp(str_at(&s, t->name_off), "task_struct")) {
-				seen_task = true;
-				f->task_uclamp = has_member(t, &s, "uclamp");
-			}
-			break;
-		}
+		note_type(&sc, t, id);
 	}
 	f->nr_types = id - 1;
-	if (proto_id > f->nr_types) { /* libbpf refuses it too; the walk below would leave the types */
+	if (sc.proto_id > f->nr_types) { /* libbpf refuses it too; the walk below would leave the types */
 		snprintf(err, errlen, "BTF function select_task_rq_fair (type %d) has prototype type %u, "
-			 "beyond the %u types", f->select_id, proto_id, f->nr_types);
+			 "beyond the %u types", f->select_id, sc.proto_id, f->nr_types);
 		return -1;
 	}
-	if (proto_id && !proto) { /* the prototype came before its function: walk to it */
+	if (sc.proto_id && !sc.proto) { /* the prototype came before its function: walk to it */
 		off = 0;
-		for (id = 1; id < proto_id; id++)
+		for (id = 1; id < sc.proto_id; id++)
 			off += sizeof(struct btf_type) + extra_bytes((const void *)(types + off));
-		proto = (const void *)(types + off);
+		sc.proto = (const void *)(types + off);
 	}
-	if (proto && BTF_INFO_KIND(proto->info) == BTF_KIND_FUNC_PROTO)
-		f->select_nargs = BTF_INFO_VLEN(proto->info);
+	if (sc.proto && BTF_INFO_KIND(sc.proto->info) == BTF_KIND_FUNC_PROTO)
+		f->select_nargs = BTF_INFO_VLEN(sc.proto->info);
 	return 0;
 }
