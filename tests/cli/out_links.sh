@@ -187,8 +187,9 @@ blocked_run() {
 	rm -f sig.csv .sig.csv.*.tmp # one a wrong implementation left would be taken for this run's
 	python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
-if sys.argv[1] == "ignore":
-    signal.signal(getattr(signal, "SIG" + sys.argv[2]), signal.SIG_IGN)
+# the signal under test at its default action unless ignored on purpose: a run
+# under nohup (SIGHUP ignored) must not decide this test
+signal.signal(getattr(signal, "SIG" + sys.argv[2]), signal.SIG_IGN if sys.argv[1] == "ignore" else signal.SIG_DFL)
 signal.alarm(20)
 os.execv(sys.argv[3], sys.argv[3:])' "${2:-keep}" "$1" \
 		"$FEECSCOPE" replay in.fsr --csv sig.csv --json fifo >/dev/null 2>sig.err &

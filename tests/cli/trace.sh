@@ -234,7 +234,7 @@ if "$FEECSCOPE" replay --help | grep -q "reads no trace.dat"; then
 else
 	for f in "$FS_FIXTURES"/../fuzz/trace_dat/library-crashes/libtraceevent-*; do
 		expect_fail "trace.dat on which the library crashes ($(basename "$f")): one line" \
-			"$(basename "$f"): trace.dat: libtraceevent/libtracecmd crashed reading it \(.*\): the file is malformed" \
+			"$(basename "$f"): trace.dat: libtraceevent/libtracecmd crashed opening it \(.*\): the file is malformed" \
 			"$FEECSCOPE" replay "$f" --em "$EM"
 	done
 fi

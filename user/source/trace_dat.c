@@ -23,6 +23,12 @@ bool fs_trace_dat_supported(void)
 	return false;
 }
 
+void fs_trace_dat_set_open_hook(void (*hook)(void *ctx), void *ctx)
+{
+	(void)hook;
+	(void)ctx;
+}
+
 int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen)
 {
@@ -91,6 +97,15 @@ static const char *const dat_events[FS_TEV_NR_TYPES][2] = {
 bool fs_trace_dat_supported(void)
 {
 	return true;
+}
+
+static void (*open_hook)(void *ctx);
+static void *open_hook_ctx;
+
+void fs_trace_dat_set_open_hook(void (*hook)(void *ctx), void *ctx)
+{
+	open_hook = hook;
+	open_hook_ctx = ctx;
 }
 
 /* The record being decoded, for its errors. */
@@ -430,6 +445,8 @@ int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 		keep_unclosable(h);
 		return -1;
 	}
+	if (open_hook)
+		open_hook(open_hook_ctx);
 	d.tep = tracecmd_get_tep(h);
 	for (int t = 1; t < FS_TEV_LOST; t++) {
 		struct tep_event *e = tep_find_event_by_name(d.tep, dat_events[t][0], dat_events[t][1]);

@@ -30,6 +30,11 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
  * This is the reading itself, in this process, without that guard: for the
  * fuzzer, which must see our own decoder's faults.
  */
+/*
+ * For the guard's child only (single-threaded there): called once the
+ * libraries have opened the file and parsed its formats, before any record.
+ */
+void fs_trace_dat_set_open_hook(void (*hook)(void *ctx), void *ctx);
 #define FS_TRACE_DAT_GUARDED 1 /* fs_trace_dat_read_here() exists (benches built against older trees test it) */
 int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen);

@@ -9,6 +9,7 @@
  * parent's work on them (the simulation's workload) runs beside the reading.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,7 +19,8 @@
 #include <unistd.h>
 #include "trace_dat.h"
 
-#define GUARD_END FS_TEV_NR_TYPES /* a type no event has: the child's answer follows */
+#define GUARD_END FS_TEV_NR_TYPES         /* a type no event has: the child's answer follows */
+#define GUARD_OPENED (FS_TEV_NR_TYPES + 1) /* nor this: the libraries opened the file */
 /*
  * Few large writes into a large pipe: each write may wake the parent, and a
  * wake-up (a cross-CPU interrupt, in a VM an exit) costs more than copying
@@ -76,17 +78,38 @@ static int to_pipe(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	return 0;
 }
 
+/* In the child: the libraries opened the file and parsed its formats (a crash after is in the records). */
+static void opened(void *ctx)
+{
+	struct guard_child *g = ctx;
+
+	memset(&g->buf[g->n], 0, sizeof(g->buf[0]));
+	g->buf[g->n++].type = GUARD_OPENED;
+	flush_child(g); /* now, so the parent knows it even if the next record crashes */
+}
+
 /* The child: read, send every event, then the answer; never returns. */
 static void run_child(const char *path, int fd)
 {
 	static struct guard_child g;
 	static struct guard_end end;
-	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+	/*
+	 * The parent's handlers (out_cleanup.c) are the parent's business;
+	 * ignored signals stay ignored. The faults too go back to the default, so
+	 * a library's crash ends the child by its signal even where a sanitizer
+	 * or the fuzzer had taken them (our own memory errors are still the
+	 * sanitizer's: it finds them by instrumentation, not by signal).
+	 */
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGFPE, SIGBUS, SIGILL };
 
-	/* the parent's handlers (out_cleanup.c) are the parent's business */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+
+		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
+			signal(sigs[i], SIG_DFL);
+	}
 	g.fd = fd;
+	fs_trace_dat_set_open_hook(opened, &g);
 	end.rc = fs_trace_dat_read_here(path, to_pipe, &g, &end.st, end.err, sizeof(end.err));
 	memset(&g.buf[g.n], 0, sizeof(g.buf[0]));
 	g.buf[g.n++].type = GUARD_END;
@@ -95,31 +118,40 @@ static void run_child(const char *path, int fd)
 	_exit(0); /* not exit(): the parent's stdio buffers and atexit work are not the child's */
 }
 
-/* How the child ended, when it sent no answer, as the one line of err. */
-static void child_failed(const char *path, int status, char *err, size_t errlen)
+/*
+ * How the child ended, when it sent no answer, as the one line of err:
+ * "opening it" while the libraries parsed the headers and formats, "reading
+ * its records" after.
+ */
+static void child_failed(const char *path, int status, bool opened, char *err, size_t errlen)
 {
 	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	const char *when = opened ? "reading its records" : "opening it";
 
 	if (sig == SIGSEGV || sig == SIGFPE || sig == SIGBUS || sig == SIGILL || sig == SIGABRT)
 		snprintf(err, errlen,
-			 "%s: trace.dat: libtraceevent/libtracecmd crashed reading it (%s): the file is malformed",
-			 path, strsignal(sig));
+			 "%s: trace.dat: libtraceevent/libtracecmd crashed %s (%s): the file is malformed",
+			 path, when, strsignal(sig));
 	else if (sig) /* SIGKILL: most likely the OOM killer */
-		snprintf(err, errlen, "%s: trace.dat: its reader was killed (%s)", path, strsignal(sig));
+		snprintf(err, errlen, "%s: trace.dat: its reader was killed %s (%s)", path, when, strsignal(sig));
 	else
-		snprintf(err, errlen, "%s: trace.dat: its reader ended without an answer (exit %d)", path,
+		snprintf(err, errlen, "%s: trace.dat: its reader ended without an answer %s (exit %d)", path, when,
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 /* The parent: each event to fn (counted) until the child's answer. 1 if it came, 0 if not, -1 if fn stopped. */
 static int relay(FILE *in, fs_tev_fn fn, void *ctx, struct guard_end *end, char *err, size_t errlen,
-		 __u64 *delivered)
+		 __u64 *delivered, bool *opened_p)
 {
 	struct fs_tev ev;
 
 	while (fread(&ev, sizeof(ev), 1, in) == 1) {
 		if (ev.type == GUARD_END)
 			return fread(end, sizeof(*end), 1, in) == 1;
+		if (ev.type == GUARD_OPENED) {
+			*opened_p = true;
+			continue;
+		}
 		++*delivered;
 		if (fn(ctx, &ev, err, errlen))
 			return -1;
@@ -132,6 +164,7 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 {
 	struct guard_end end = { 0 };
 	__u64 delivered = 0;
+	bool was_opened = false;
 	int fds[2], status, got;
 	char *inbuf;
 	pid_t pid;
@@ -165,7 +198,7 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 	inbuf = malloc(GUARD_PIPE_BYTES);
 	if (inbuf)
 		setvbuf(in, inbuf, _IOFBF, GUARD_PIPE_BYTES);
-	got = relay(in, fn, ctx, &end, err, errlen, &delivered);
+	got = relay(in, fn, ctx, &end, err, errlen, &delivered, &was_opened);
 	if (got < 0)
 		kill(pid, SIGKILL); /* fn stopped: the rest is not wanted */
 	fclose(in);
@@ -178,7 +211,7 @@ int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 		return -1;
 	}
 	if (!got) {
-		child_failed(path, status, err, errlen);
+		child_failed(path, status, was_opened, err, errlen);
 		return -1;
 	}
 	if (st)
