@@ -13,6 +13,7 @@
 #include "em/em_io.h"
 #include "sim/trace_workload.h"
 #include "source/trace_dat.h"
+#include "trace_checks.h"
 
 struct feed {
 	struct fs_trace_wl *b;
@@ -27,29 +28,6 @@ static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
 	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
 	return fs_trace_wl_feed(f->b, ev, err, errlen);
-}
-
-/* Acts grouped by task in wake order, CPUs and wakers in range. */
-static void check_workload(const struct fs_sim_workload *wl, int nr_cpus)
-{
-	__u64 acts = 0;
-
-	for (int i = 0; i < wl->nr_tasks; i++) {
-		const struct fs_sim_task *t = &wl->tasks[i];
-
-		FUZZ_CHECK(t->first_act == acts && t->nr_act > 0, "task %d: acts %u+%u", i, t->first_act, t->nr_act);
-		for (__u32 k = t->first_act; k < t->first_act + t->nr_act; k++) {
-			const struct fs_sim_act *a = &wl->acts[k];
-
-			FUZZ_CHECK(a->waker >= FS_SIM_NO_TASK && a->waker < wl->nr_tasks, "waker %d", a->waker);
-			FUZZ_CHECK(a->rec_cpu >= -1 && a->rec_cpu < nr_cpus, "rec_cpu %d", a->rec_cpu);
-			FUZZ_CHECK(a->wake_ns <= wl->end_ns, "wake after the end");
-			FUZZ_CHECK(k == t->first_act || a->wake_ns >= a[-1].wake_ns, "acts out of wake order");
-		}
-		acts += t->nr_act;
-	}
-	FUZZ_CHECK(acts == wl->nr_acts, "tasks hold %llu acts of %llu", (unsigned long long)acts,
-		   (unsigned long long)wl->nr_acts);
 }
 
 /*
@@ -128,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc) {
 		fs_trace_wl_free(f.b);
 	} else if (fs_trace_wl_finish(f.b, &wl, NULL, err, sizeof(err)) == 0) {
-		check_workload(&wl, em.nr_cpus);
+		fuzz_check_trace_workload(&wl, em.nr_cpus);
 		fs_sim_workload_free(&wl);
 	} else {
 		FUZZ_CHECK(err[0], "finish failed without an error");
