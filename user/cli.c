@@ -17,7 +17,8 @@ const struct fs_exit_code fs_exit_codes[] = {
 	{ FS_EXIT_USAGE, "usage error: an unknown command or option, a bad value, an unknown policy or "
 			 "kernel release, report over different devices without --mix" },
 	{ FS_EXIT_ENV, "environment or privilege: not root (nor CAP_BPF and CAP_PERFMON), no bpf() or no "
-		       "BTF in the kernel, the kernel refused the programs" },
+		       "BTF in the kernel, the kernel refused the programs; em: the running kernel's EM out of "
+		       "reach (no debugfs, no netlink family)" },
 };
 const int fs_nr_exit_codes = sizeof(fs_exit_codes) / sizeof(fs_exit_codes[0]);
 
