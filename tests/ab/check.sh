@@ -24,6 +24,19 @@ check "meter: cpu1 idle loop 1.0 s" test "$(field "round(r['cpus']['1']['idle_lo
 check "meter: cpu2 flagged without a switch" test "$(field "r['cpus']['2']['no_switch_seen']")" = True
 check "meter: window 3 s, 5 switches" test "$(field "(round(r['window_s'], 6), r['events']['sched_switch'])")" = "(3.0, 5)"
 check "meter: printout in mJ" grep -q '^window 3.000000 s   CPU energy 6.750 mJ$' "$TMP/m.txt"
+check "meter: no collector in the canned trace" test "$(field "(r['collector']['energy_uj'], r['collector']['busy_s'])")" = "(0.0, 0.0)"
+# The collector's share (comm feecscope): pid 42 renamed (it ran from before the window:
+# 0.5 s at 1 GHz + 0.5 s at 2 GHz = 2500 uJ) and pid 9 (1.0 s at 2 GHz = 4000 uJ) are
+# 6500 uJ over 2.0 s of the same 6750 uJ; pid 7 stays the workload's.
+sed -e 's/prev_comm=rt-app prev_pid=42/prev_comm=feecscope prev_pid=42/' \
+	-e 's/next_comm=rt-app next_pid=9/next_comm=feecscope next_pid=9/' "$F/meter-trace.txt" >"$TMP/own.txt"
+$M "$TMP/own.txt" "$F/meter-em.txt" "$F/meter-freq0.txt" --json "$TMP/m.json" >"$TMP/m.txt" 2>&1
+check "meter: the collector's share 6500 uJ over 2 s, total unchanged" \
+	test "$(field "(round(r['collector']['energy_uj'], 6), round(r['collector']['busy_s'], 6), round(r['energy_uj'], 6))")" = "(6500.0, 2.0, 6750.0)"
+check "meter: the collector's line" grep -qxF 'of which the collector (feecscope) 6.500 mJ, busy 2.000 s' "$TMP/m.txt"
+$M "$F/meter-trace.txt" "$F/meter-em.txt" "$F/meter-freq0.txt" --json "$TMP/m.json" --collector-comm rt-app >/dev/null 2>&1
+check "meter: --collector-comm names it (rt-app: all 3.5 s)" \
+	test "$(field "(round(r['collector']['energy_uj'], 6), round(r['collector']['busy_s'], 6))")" = "(6750.0, 3.5)"
 
 # Bad input: exit 1 naming the file, the line and what is wrong.
 sed 's/state=500000 cpu_id=0/state=700000 cpu_id=0/' "$F/meter-trace.txt" >"$TMP/badfreq.txt"

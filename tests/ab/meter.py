@@ -7,12 +7,18 @@ sum over OPPs of busy time at that OPP times that OPP's power in the kernel's
 Energy Model. Idle costs nothing, as in the EM. power/cpu_idle is only a
 cross-check (the time the CPU spent in the idle loop).
 
+The collector (feecscope live, which the guest runs beside the workload: threads
+of comm "feecscope", --collector-comm to change) is part of that energy; its
+share is also given on its own ("collector"), since feecscope leaves its own
+threads out of what it records and prices (docs/validation.md, "The CPU-energy
+denominator").
+
 Shares nothing with feecscope: the EM is read here from the guest's debugfs
 dump ("cpu0/ps:533000/power: 28728" lines, the PD named by its first CPU, the
 "cpus" file giving its span); power is in microwatts (EM flag 0x1), so
 microwatts x seconds = microjoules.
 
-usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT]
+usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT] [--collector-comm COMM]
   TRACE   tracefs text (.gz allowed) holding sched_switch, cpu_frequency, cpu_idle
           and the run's "fsab begin" / "fsab end" trace_marker lines: only the
           time between them counts (without markers: first to last event)
@@ -28,7 +34,9 @@ import signal
 import sys
 
 EVENT = re.compile(r'\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s?(.*)$')
-SWITCH = re.compile(r'prev_pid=(-?\d+) .*==> next_comm=.* next_pid=(-?\d+)')
+SWITCH = re.compile(r'prev_pid=(-?\d+) .*==> next_comm=(.*) next_pid=(-?\d+)')
+PREV_COMM = re.compile(r'^prev_comm=(.*) prev_pid=')
+COLLECTOR = 'feecscope'  # the comm of feecscope live's threads
 FREQ = re.compile(r'state=(\d+) cpu_id=(\d+)$')
 IDLE_EXIT = 4294967295  # PWR_EVENT_EXIT as the event prints it
 
@@ -106,6 +114,8 @@ class Cpu:
         self.busy = None        # None until the first sched_switch says what ran
         self.since = begin      # start of the current stretch
         self.at = {}            # khz -> busy seconds
+        self.own = False        # the task running now is the collector's
+        self.own_at = {}        # khz -> the collector's busy seconds
         self.unknown = {}       # khz -> seconds before the first sched_switch
         self.idle_enter = None
         self.idle_s = 0.0
@@ -123,6 +133,8 @@ def close(c, t, where):
             raise BadInput(f'{where}: busy before any cpu_frequency event and no start '
                            'frequency for it in FREQ0')
         c.at[c.khz] = c.at.get(c.khz, 0.0) + dt
+        if c.own:
+            c.own_at[c.khz] = c.own_at.get(c.khz, 0.0) + dt
 
 
 def read_events(trace):
@@ -159,7 +171,7 @@ def read_events(trace):
     return begin, end, counts, rows
 
 
-def meter(trace, em, freq0):
+def meter(trace, em, freq0, collector=COLLECTOR):
     begin, end, counts, rows = read_events(trace)
     cpus = {c: Cpu(freq0.get(c), begin) for c in em}
 
@@ -178,6 +190,7 @@ def meter(trace, em, freq0):
             c = cpu_of(col, n)
             if c.busy is None:  # prev ran since the window began
                 close(c, t, where)
+                pc = PREV_COMM.search(rest)
                 if m.group(1) != '0':
                     for k, sec in c.unknown.items():
                         if k is None and sec > 0:
@@ -185,9 +198,12 @@ def meter(trace, em, freq0):
                                            'event and no start frequency for it in FREQ0')
                         if sec > 0:
                             c.at[k] = c.at.get(k, 0.0) + sec
+                            if pc and pc.group(1) == collector:
+                                c.own_at[k] = c.own_at.get(k, 0.0) + sec
                 c.unknown = {}
             close(c, t, f'{where} (cpu{col})')
-            c.busy = m.group(2) != '0'
+            c.busy = m.group(3) != '0'
+            c.own = c.busy and m.group(2) == collector
             c.switches += 1
         else:
             m = FREQ.search(rest)
@@ -205,7 +221,8 @@ def meter(trace, em, freq0):
             elif c.idle_enter is not None:
                 c.idle_s += t - c.idle_enter
                 c.idle_enter = None
-    out = {'window_s': end - begin, 'events': counts, 'cpus': {}, 'energy_uj': 0.0}
+    out = {'window_s': end - begin, 'events': counts, 'cpus': {}, 'energy_uj': 0.0,
+           'collector': {'comm': collector, 'busy_s': 0.0, 'energy_uj': 0.0}}
     for num in sorted(cpus):
         c = cpus[num]
         unknown = c.busy is None  # no sched_switch in the window: counted idle
@@ -215,6 +232,8 @@ def meter(trace, em, freq0):
         if c.idle_enter is not None:
             c.idle_s += end - c.idle_enter
         e = sum(s * em[num][k] for k, s in c.at.items())
+        out['collector']['busy_s'] += sum(c.own_at.values())
+        out['collector']['energy_uj'] += sum(s * em[num][k] for k, s in c.own_at.items())
         out['cpus'][num] = {
             'busy_s': sum(c.at.values()), 'idle_loop_s': c.idle_s, 'switches': c.switches,
             'no_switch_seen': unknown,
@@ -225,11 +244,14 @@ def meter(trace, em, freq0):
 
 
 def main(argv):
-    args, js = [], None
+    args, js, collector = [], None, COLLECTOR
     i = 0
     while i < len(argv):
-        if argv[i] == '--json' and i + 1 < len(argv):
-            js = argv[i + 1]
+        if argv[i] in ('--json', '--collector-comm') and i + 1 < len(argv):
+            if argv[i] == '--json':
+                js = argv[i + 1]
+            else:
+                collector = argv[i + 1]
             i += 2
             continue
         if argv[i] in ('-h', '--help'):
@@ -238,16 +260,19 @@ def main(argv):
         args.append(argv[i])
         i += 1
     if len(args) != 3:
-        print('usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT]', file=sys.stderr)
+        print('usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT] [--collector-comm COMM]',
+              file=sys.stderr)
         return 2
     try:
         em = read_em(args[1])
         f0 = read_freq0(args[2])
-        r = meter(args[0], em, f0)
+        r = meter(args[0], em, f0, collector)
     except BadInput as e:
         print(f'meter.py: {e}', file=sys.stderr)
         return 1
     print(f'window {r["window_s"]:.6f} s   CPU energy {r["energy_uj"] / 1000:.3f} mJ')
+    o = r['collector']
+    print(f'of which the collector ({o["comm"]}) {o["energy_uj"] / 1000:.3f} mJ, busy {o["busy_s"]:.3f} s')
     for cpu, c in r['cpus'].items():
         opps = ' '.join(f'{int(k) // 1000}MHz:{s:.3f}s' for k, s in c['busy_at_khz'].items())
         print(f'cpu{cpu} busy {c["busy_s"]:.3f} s  idle-loop {c["idle_loop_s"]:.3f} s  '
