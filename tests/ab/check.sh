@@ -87,18 +87,31 @@ fi
 # price change (0, 1.5 s x 20 mW) = 15.0: the two sum to B - A. The simulation's B - A:
 # from A's recordings 100, 140 -> +120.0 (inside), from B's 400, 420 -> +410.0 (above
 # 296.3: no); A's own policy 404 and 441 mJ against 400 and 420 metered: +1 and +5 %,
-# +3.0. feecscope's CPU energy 380, 441, 525, 513 mJ: 95, 105, 100, 90 % of the meter;
+# +3.0; B's 500 and 600 against 525 and 570: -4.76 and +5.26 %, +0.3. feecscope's CPU energy 380, 441, 525, 513 mJ: 95, 105, 100, 90 % of the meter;
 # A's wall-time figures 300, 336: 75, 80 %. Its intervals: A's [0, 20] holds the other
 # run's 20, [15, 25] not the other's 10; B's [20, 40] holds 30, [31, 40] not: 1/2 each.
+# The simulation's: A's [60, 140] holds 140, [130, 150] not 100: 1/2; B's [350, 450]
+# holds 420, [390, 450] holds 400: 2/2; 3/4 in all. Without the collector (20, 0, 25,
+# 30 mJ: 0.0 - 5.3 % of the meter) the meter reads 380, 420, 500, 540 mJ: feecscope's
+# CPU energy 100, 105, 105, 95 %, 4 of 4 within 5 % (3 of 4 against the whole meter);
+# the simulation's own policy A +6.3, +5.0 -> +5.7, B 0.0, +11.1 -> +5.6.
 V="python3 $D/validation.py"
 C=$D/fixtures/validation-canned
 $V table "$C" >"$TMP/vt.md" 2>&1
-check "validation: the hand-worked comparison row" grep -qxF '| 2+2 | bigsmall | 2 | +137.5 ± 158.8 | +33.5 ± 38.7 | +15.0 ± 63.5 | +30.0 ± 0.0 | yes; yes | 5; 8 | 11; 2 | 33.3; 50.0 | 2.0 (3.0); 2.0 (2.0) | +120.0; +410.0 | yes; no | +3.0 | 90 - 105 |' "$TMP/vt.md"
+check "validation: the hand-worked comparison row" grep -qxF '| 2+2 | bigsmall | 2 | +137.5 ± 158.8 | +33.5 ± 38.7 | +15.0 ± 63.5 | +30.0 ± 0.0 | yes; yes | 5; 8 | 11; 2 | 33.3; 50.0 | 2.0 (3.0); 2.0 (2.0) | +120.0; +410.0 | yes; no | +3.0; +0.3 | 90 - 105 |' "$TMP/vt.md"
 $V coverage "$C" >"$TMP/vc.md" 2>&1
 # A run's interval (its value +- t(n-2) x sd(others) x sqrt(1 + 1/(n-1))) covers the others'
 # mean: of 0, 0.1, 0.2, 100 the outlier's does not (0.1 +- 0.50), the other three do.
 check "validation: leave-one-out coverage 3 of 4, the outlier out" python3 -c "import sys; sys.path.insert(0, '$D'); import validation as v; xs = [0, 0.1, 0.2, 100]; assert [v.loo_covers(xs, i) for i in range(4)] == [True, True, True, False]"
-check "validation: the hand-worked coverage row" grep -qxF '| 2+2 | bigsmall | 2 | 0/0 | 1/2; 1/2 | 90 - 105; 75 - 80 |' "$TMP/vc.md"
+check "validation: the hand-worked coverage row" grep -qxF '| 2+2 | bigsmall | 2 | 0/0 | 1/2; 1/2 | 1/2; 2/2 | 90 - 105; 75 - 80 |' "$TMP/vc.md"
+check "validation: the coverage totals" grep -qxF '| all | all | | 0/0 | 2/4 | 3/4 | |' "$TMP/vc.md"
+$V collector "$C" >"$TMP/vo.md" 2>&1
+check "validation: the hand-worked row without the collector" grep -qxF '| 2+2 | bigsmall | 2 | 0.0 - 5.3 | 90 - 105 (3/4) | 95 - 105 (4/4) | +5.7; +5.6 |' "$TMP/vo.md"
+sed 's/"collector_mj": 20,/"collectormj": 20,/' "$C/2+2/A-run1.json" >"$TMP/nocol.json"
+mkdir -p "$TMP/nocol/2+2" && cp "$C"/2+2/*.json "$TMP/nocol/2+2/" && cp "$TMP/nocol.json" "$TMP/nocol/2+2/A-run1.json"
+$V collector "$TMP/nocol" >"$TMP/vo2.md" 2>&1
+check "validation: a case with a run without the collector's share shows '–'" \
+	grep -qxF '| 2+2 | bigsmall | 2 | – | 90 - 105 (3/4) | – | – |' "$TMP/vo2.md"
 $V analysis "$C" >"$TMP/va.md" 2>&1
 check "validation: the hand-worked decomposition row" grep -qxF '| 2+2 | bigsmall | +137.5 ± 158.8 | +122.5 | +15.0 | 3.00; 3.00 | 0.10; 0.60 | +6.0 ± 12.7 | +120.0 ± 254.1 | -1.0; +40.0 | +15.0; +30.0 |' "$TMP/va.md"
 $V pd "$C" >"$TMP/vp.md" 2>&1
@@ -108,7 +121,7 @@ check "validation: the hand-worked CPU time placed apart" grep -qxF '| 2+2 | big
 mkdir -p "$TMP/bad/2+2"
 sed 's/"delta_mj"/"delta"/' "$C/2+2/B-run1.json" >"$TMP/bad/2+2/B-run1.json"
 expect_fail "validation: a missing field names the file and field" 'B-run1.json bigsmall.feecscope: no field "delta_mj"' $V table "$TMP/bad"
-printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n<!-- validation:moved -->\n<!-- /validation:moved -->\n<!-- validation:coverage -->\n<!-- /validation:coverage -->\n' >"$TMP/doc.md"
+printf '# t\n<!-- validation:table -->\n| stale |\n<!-- /validation:table -->\n<!-- validation:analysis -->\n<!-- /validation:analysis -->\n<!-- validation:pd -->\n<!-- /validation:pd -->\n<!-- validation:moved -->\n<!-- /validation:moved -->\n<!-- validation:coverage -->\n<!-- /validation:coverage -->\n<!-- validation:collector -->\n<!-- /validation:collector -->\n' >"$TMP/doc.md"
 expect_fail "validation: check names a stale block" 'doc.md: block "table" line 1' $V check "$TMP/doc.md" "$C"
 check "validation: write fills the blocks" $V write "$TMP/doc.md" "$C"
 check "validation: then check passes" $V check "$TMP/doc.md" "$C"

@@ -5,14 +5,18 @@ usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
 writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
   meter      the meter's energy and window, and per PD its CPUs, capacity, busy
-             time, energy and busy-weighted mean frequency (tests/ab/meter.py)
+             time, energy and busy-weighted mean frequency (tests/ab/meter.py);
+             `collector_mj` / `collector_busy_s`: the part of it that was
+             feecscope live's own threads (recomputed from the trace where the
+             run's meter JSON predates the split)
   feecscope  `feecscope replay REC --policies v6.1,v6.1+margin --json`: the
              verdict (the margin's cost predicted from this trace, its interval),
              the CPU energy (busy-weighted, and from wall-time residency), the counts
   sim        the same replay's closed-loop simulation (issue 29) under --physics
              (device for tests/ab/run.sh -r, lab for rt-app under -icount; default
-             device): its B - A (E(v6.1+margin) - E(v6.1)) and the energy of this
-             kernel's own policy, to set against the meter
+             device): its B - A (E(v6.1+margin) - E(v6.1)) with its 95 %
+             interval (`ci95_mj`, null where it has none) and the energy of
+             this kernel's own policy, to set against the meter
   kernel     the kernel's placements that changed PD, overutilized share,
              agreement with its own policy (run.json, tests/ab/collect.py)
   moved      the placements where v6.1 and v6.1+margin chose different PDs
@@ -30,6 +34,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import meter as meter_py  # noqa: E402
 
 POLICIES = 'v6.1,v6.1+margin'
 OWN = {'A': 'v6.1', 'B': 'v6.1+margin'}
@@ -140,7 +147,21 @@ def sim_part(d, kernel, physics, where):
         die(f'{where}: simulation: no energy for {OWN[kernel]} or no v6.1+margin - v6.1 verdict')
     if s.get('physics') != physics:
         die(f'{where}: simulation physics "{s.get("physics")}", asked for "{physics}"')
-    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0]}
+    ci = [v.get('ci95_mj') for v in s['verdicts'] if v['policy'] == 'v6.1+margin' and v['twin'] == 'v6.1'][0]
+    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0], 'ci95_mj': ci}
+
+
+def collector(out, name, meter):
+    """The collector's share of the meter: from the run's meter JSON, else from its trace."""
+    c = meter.get('collector')
+    if c is None:
+        try:
+            c = meter_py.meter(os.path.join(out, f'{name}.trace.gz'),
+                               meter_py.read_em(os.path.join(out, 'em-debugfs.txt')),
+                               meter_py.read_freq0(os.path.join(out, f'{name}.freq0')))['collector']
+        except meter_py.BadInput as e:
+            die(str(e))
+    return {'collector_mj': round(c['energy_uj'] / 1000, 6), 'collector_busy_s': round(c['busy_s'], 6)}
 
 
 def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
@@ -163,8 +184,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     c = d['counts']
     w = runjson['workloads'][name]
     res = {
-        'meter': {'energy_mj': round(meter['energy_uj'] / 1000, 6), 'window_s': round(meter['window_s'], 6),
-                  'pd': pd},
+        'meter': dict({'energy_mj': round(meter['energy_uj'] / 1000, 6), 'window_s': round(meter['window_s'], 6),
+                       'pd': pd}, **collector(out, name, meter)),
         'feecscope': {'delta_mj': v['delta_mj'], 'ci95_mj': v['ci95_mj'], 'measurable': v['measurable'],
                       'decisions': v['decisions'], 'differ': v['differ'], 'cpu_energy_mj': d['cpu_energy_mj'],
                       'duration_s': d['duration_s'], 'wakeups': c['wakeups'],
