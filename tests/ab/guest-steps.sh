@@ -28,7 +28,7 @@ ab_run() {
 	done >/out/$n.freq0
 	# --no-sim: the replay simulates afterwards; live's own closed loop ran in the guest
 	# beside the workload and the meter counted it (docs/validation.md, "The collector
-	# in the meter": 0.4 - 1.9 s of CPU in an 8 s run, up to a fifth of the energy)
+	# in the meter": up to 1.9 s of CPU in an 8 s run and a fifth of the energy)
 	feecscope live --duration $((secs + 120)) --record /out/$n.rec --no-sim \
 		--policies ${AB_POLICIES:-v6.1,v6.1+margin} >/out/$n.live.out 2>/out/$n.live.err &
 	fs=$!
