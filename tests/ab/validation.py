@@ -289,10 +289,11 @@ def within(xs, pct=5.0):
 def collector_block(cases):
     """feecscope's CPU energy and the simulation against the meter with and without the
     collector's own threads (the guest's feecscope live), which feecscope does not record."""
-    out = ['| topology | workload | runs | collector % of meter | CPU energy % of meter (within 5 %) | '
+    out = ['| topology | workload | runs | collector % of meter | measured B − A without the collector mJ '
+           '(% of A) | CPU energy % of meter (within 5 %) | '
            'CPU energy % of meter without the collector (within 5 %) | '
            'sim of own policy vs meter without the collector %, A on A; B on B |',
-           '|---|---|---|---|---|---|---|']
+           '|---|---|---|---|---|---|---|---|']
     alld, allw = [], []
     for key in order(cases):
         pairs = paired(cases[key])
@@ -303,11 +304,20 @@ def collector_block(cases):
         allw += f['denom_work']
         sim = '–' if f['simwork_A'] is None or f['simwork_B'] is None else \
             f'{f["simwork_A"]:+.1f}; {f["simwork_B"]:+.1f}'
-        out.append(f'| {key[0]} | {key[1]} | {len(pairs)} | {span1(f["collector"])} | '
+        out.append(f'| {key[0]} | {key[1]} | {len(pairs)} | {span1(f["collector"])} | {measured_work(pairs)} | '
                    f'{span_within(f["denom"])} | {span_within(f["denom_work"])} | '
                    f'{sim} |')
-    out.append(f'| all | all | | | {within(alld)} | {within(allw)} | |')
+    out.append(f'| all | all | | | | {within(alld)} | {within(allw)} | |')
     return '\n'.join(out)
+
+
+def measured_work(pairs):
+    """B - A of the meter without the collector, with its interval and as % of A's."""
+    if not all(workload_mj(w) for p in pairs for w in p):
+        return '–'
+    m, h = interval([workload_mj(b) - workload_mj(a) for a, b in pairs])
+    a = mean([workload_mj(a) for a, _ in pairs])
+    return f'{pm(m, h)} ({pm(100 * m / a, h and 100 * h / a)} %)'
 
 
 def span_within(xs):
