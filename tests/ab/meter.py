@@ -10,8 +10,8 @@ cross-check (the time the CPU spent in the idle loop).
 The collector (feecscope live, which the guest runs beside the workload: threads
 of comm "feecscope", --collector-comm to change) is part of that energy; its
 share is also given on its own ("collector"), since feecscope leaves its own
-threads out of what it records and prices (docs/validation.md, "The CPU-energy
-denominator").
+threads out of what it records and prices (docs/validation.md, "The collector
+in the meter").
 
 Shares nothing with feecscope: the EM is read here from the guest's debugfs
 dump ("cpu0/ps:533000/power: 28728" lines, the PD named by its first CPU, the
