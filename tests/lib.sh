@@ -47,3 +47,11 @@ report() {
 	done <"$1"
 }
 finish() { echo "$_pass passed, $_fail failed"; [ $_fail -eq 0 ]; }
+# out_inputs: into $TMP, with in.csv (the pixel4 fixture's records) and in.fsr
+# (their recording): the inputs of the suites on where outputs go (stdout.sh,
+# out_links.sh). A suite that cannot have them ends there, failed.
+out_inputs() {
+	cd "$TMP" && cp "$FS_FIXTURES/replay/pixel4.csv" in.csv &&
+		"$FEECSCOPE" replay in.csv --em pixel4 --convert-record in.fsr >/dev/null 2>&1 ||
+		{ fail "set-up: in.csv and in.fsr from the pixel4 fixture"; finish; exit 1; }
+}
