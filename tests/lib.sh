@@ -1,8 +1,14 @@
 # Shared helpers for shell test suites: check NAME CMD... runs CMD and counts it.
 # A suite sources this, calls check/expect_*, and ends with `finish`.
 set -u
-FEECSCOPE=${FEECSCOPE:-build/feecscope}
-FS_FIXTURES=${FS_FIXTURES:-tests/fixtures}
+# Absolute paths, given or not, since suites cd into $TMP: by default the
+# tree's own build and fixtures, wherever a suite is run from; a relative
+# path given is taken from where the suite started.
+_fs_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FEECSCOPE=${FEECSCOPE:-$_fs_top/build/feecscope}
+FS_FIXTURES=${FS_FIXTURES:-$_fs_top/tests/fixtures}
+case $FEECSCOPE in /*) ;; *) FEECSCOPE=$PWD/$FEECSCOPE ;; esac
+case $FS_FIXTURES in /*) ;; *) FS_FIXTURES=$PWD/$FS_FIXTURES ;; esac
 _pass=0 _fail=0
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 
@@ -41,3 +47,11 @@ report() {
 	done <"$1"
 }
 finish() { echo "$_pass passed, $_fail failed"; [ $_fail -eq 0 ]; }
+# out_inputs: into $TMP, with in.csv (the pixel4 fixture's records) and in.fsr
+# (their recording): the inputs of the suites on where outputs go (stdout.sh,
+# out_links.sh). A suite that cannot have them ends there, failed.
+out_inputs() {
+	cd "$TMP" && cp "$FS_FIXTURES/replay/pixel4.csv" in.csv &&
+		"$FEECSCOPE" replay in.csv --em pixel4 --convert-record in.fsr >/dev/null 2>&1 ||
+		{ fail "set-up: in.csv and in.fsr from the pixel4 fixture"; finish; exit 1; }
+}

@@ -5,7 +5,6 @@
 # skips; em names no hidden alias; policies -r agrees with its own table.
 . "$(dirname "$0")/../lib.sh"
 F=$(realpath "$FS_FIXTURES")
-FEECSCOPE=$(realpath "$FEECSCOPE")
 cd "$TMP" || exit 1
 "$FEECSCOPE" replay "$F/replay/pixel4.csv" --em pixel4 --convert-record in.fsr >/dev/null 2>&1
 : >empty.fsr

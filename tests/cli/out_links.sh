@@ -19,11 +19,7 @@
 # fs.protected_symlinks decides nothing. live is run only where it refuses
 # before loading anything (tests/live/ writes its files for real).
 . "$(dirname "$0")/../lib.sh"
-F=$(realpath "$FS_FIXTURES/replay")
-FEECSCOPE=$(realpath "$FEECSCOPE")
-cd "$TMP" || exit 1
-cp "$F/pixel4.csv" in.csv
-"$FEECSCOPE" replay in.csv --em pixel4 --convert-record in.fsr >/dev/null 2>&1
+out_inputs
 mkfifo fifo
 ln -s fifo link.out
 ln -s link.out chain.link

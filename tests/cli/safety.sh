@@ -5,7 +5,6 @@
 # a full disk is a clear error (exit 1) that leaves what was there intact.
 . "$(dirname "$0")/../lib.sh"
 F=$(realpath "$FS_FIXTURES/replay")
-FEECSCOPE=$(realpath "$FEECSCOPE")
 cd "$TMP" || exit 1
 cp "$F/pixel4.csv" in.csv
 sum0=$(md5sum <in.csv)

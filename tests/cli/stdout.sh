@@ -5,11 +5,7 @@
 # created; two outputs on stdout at once are refused (exit 2, one line).
 # live's own '-' run is tests/live/stdout.sh (root).
 . "$(dirname "$0")/../lib.sh"
-F=$(realpath "$FS_FIXTURES/replay")
-FEECSCOPE=$(realpath "$FEECSCOPE")
-cd "$TMP" || exit 1
-cp "$F/pixel4.csv" in.csv
-"$FEECSCOPE" replay in.csv --em pixel4 --convert-record in.fsr >/dev/null 2>&1
+out_inputs
 
 # --- every output option: '-' gives the file's bytes, alone --------------------
 for cmd in "replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json" \

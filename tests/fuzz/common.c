@@ -2,6 +2,7 @@
 /* Helpers shared by the fuzz harnesses: memfd-backed files, a tmpfs scratch dir, EM round trips. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <dirent.h>
 #include <stdbool.h>
 #include <sanitizer/common_interface_defs.h>
@@ -208,6 +209,18 @@ void fuzz_report(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A child forked by the code under test (the trace.dat guard's reader)
+ * reports on its own stderr. Given a report fd, the sanitizers reopen it
+ * in a child as a file ".PID" in the working directory (sanitizer_file.cpp,
+ * ReportFile::ReopenIfNecessary()), which left such files in the tree.
+ * The child's faults are seen again when the harness reads in-process.
+ */
+static void child_reports_to_stderr(void)
+{
+	__sanitizer_set_report_fd((void *)(intptr_t)2);
+}
+
 void fuzz_quiet(int on)
 {
 	static int null_fd = -1, null_in = -1;
@@ -222,6 +235,7 @@ void fuzz_quiet(int on)
 		FUZZ_CHECK(saved_fd[1] >= 0 && saved_fd[2] >= 0 && null_fd >= 0 && null_in >= 0,
 			   "cannot save stdout/stderr");
 		__sanitizer_set_report_fd((void *)(intptr_t)saved_fd[2]);
+		pthread_atfork(NULL, NULL, child_reports_to_stderr);
 	}
 	dup2(on ? null_fd : saved_fd[1], 1);
 	dup2(on ? null_fd : saved_fd[2], 2);

@@ -13,24 +13,6 @@
 #include "sim/trace_workload.h"
 #include "source/perfetto_trace.h"
 
-struct feed {
-	struct fs_trace_wl *b;
-	__u64 nr;
-};
-
-static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
-{
-	struct feed *f = ctx;
-
-	f->nr++;
-	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
-	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
-	if (ev->type == FS_TEV_SWITCH)
-		FUZZ_CHECK(memchr(ev->sw.prev.comm, '\0', FS_COMM_LEN) && memchr(ev->sw.next.comm, '\0', FS_COMM_LEN),
-			   "switch comm not terminated");
-	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
-}
-
 static void check_tree(const struct fs_perfetto_tree *tree)
 {
 	for (size_t i = 0; i < tree->nr; i++) {
@@ -44,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fs_trace_stats st;
 	struct fs_perfetto_tree tree;
-	struct feed f = { .b = fuzz_trace_wl_new(size) };
+	struct fuzz_trace_feed f = { .b = fuzz_trace_wl_new(size) };
 	char err[1024] = "";
 	int rc;
 
-	rc = fs_perfetto_trace_parse(data, size, "fuzz.pftrace", feed_fn, &f, &st, &tree, err, sizeof(err));
+	rc = fs_perfetto_trace_parse(data, size, "fuzz.pftrace", fuzz_trace_feed, &f, &st, &tree, err, sizeof(err));
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(st.events == f.nr, "stats %llu, fed %llu", (unsigned long long)st.events, (unsigned long long)f.nr);
 	if (rc) {

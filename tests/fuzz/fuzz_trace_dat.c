@@ -10,25 +10,9 @@
  */
 #include <string.h>
 #include "fuzz.h"
-#include "em/em_io.h"
 #include "sim/trace_workload.h"
 #include "source/trace_dat.h"
 #include "trace_checks.h"
-
-struct feed {
-	struct fs_trace_wl *b;
-	__u64 nr;
-};
-
-static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
-{
-	struct feed *f = ctx;
-
-	f->nr++;
-	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
-	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
-	return fs_trace_wl_feed(f->b, ev, err, errlen);
-}
 
 /*
  * libtraceevent 1.7's event-format parser leaks a string of some formats
@@ -64,22 +48,12 @@ static int count_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct fs_em em;
-	static bool have_em;
 	struct fs_trace_stats st;
-	struct fs_sim_workload wl;
-	struct feed f = { 0 };
+	struct fuzz_trace_feed f = { .b = fuzz_trace_wl_new(size) };
 	char err[1024] = "";
-	const char *path;
+	const char *path = fuzz_file(0, data, size);
 	int rc;
 
-	if (!have_em) {
-		FUZZ_CHECK(!fs_em_profile_for_cpus(4, &em, err, sizeof(err)), "no 4-CPU EM: %s", err);
-		have_em = true;
-	}
-	path = fuzz_file(0, data, size);
-	f.b = fs_trace_wl_new(&em, size & 1 ? FS_SIM_LAB : FS_SIM_DEVICE);
-	FUZZ_CHECK(f.b, "out of memory");
 	fuzz_quiet(1); /* libtracecmd and libtraceevent warn on stderr about what they cannot parse */
 	/*
 	 * First through the product's guard (a child process): an input on which
@@ -95,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_CHECK(!strstr(err, " reading its records ("), "the reading child failed: %s", err);
 	err[0] = '\0';
-	rc = fs_trace_dat_read_here(path, feed_fn, &f, &st, err, sizeof(err));
+	rc = fs_trace_dat_read_here(path, fuzz_trace_feed, &f, &st, err, sizeof(err));
 	fuzz_quiet(0);
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(rc || fs_trace_dat_supported(), "read without libtracecmd");
@@ -103,14 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   (unsigned long long)f.nr);
 	FUZZ_CHECK(!rc || strstr(err, path) || strstr(err, " ns"), "error names no file: '%s'", err);
 	FUZZ_CHECK(!strchr(err, '\n'), "error of more than one line: '%s'", err);
-	if (rc) {
+	if (rc)
 		fs_trace_wl_free(f.b);
-	} else if (fs_trace_wl_finish(f.b, &wl, NULL, err, sizeof(err)) == 0) {
-		fuzz_check_trace_workload(&wl, em.nr_cpus);
-		fs_sim_workload_free(&wl);
-	} else {
-		FUZZ_CHECK(err[0], "finish failed without an error");
-	}
+	else
+		fuzz_trace_wl_finish(f.b);
 	fs_trace_dat_probe(data, size);
 	return 0;
 }

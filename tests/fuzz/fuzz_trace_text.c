@@ -12,24 +12,8 @@
 #include "sim/trace_workload.h"
 #include "source/trace_text.h"
 
-struct feed {
-	struct fs_trace_wl *b;
-	__u64 nr, sum_ts;
-};
-
-static int feed_fn(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
-{
-	struct feed *f = ctx;
-
-	f->nr++;
-	f->sum_ts += ev->ts_ns;
-	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
-	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
-	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
-}
-
 /* The same text a line at a time: the same number of events, at the same times. */
-static void line_by_line(const char *s, size_t size, const struct feed *whole, int whole_rc)
+static void line_by_line(const char *s, size_t size, const struct fuzz_trace_feed *whole, int whole_rc)
 {
 	struct fs_trace_text *t = fs_trace_text_new("fuzz.txt");
 	__u64 nr = 0, sum = 0;
@@ -59,11 +43,11 @@ static void line_by_line(const char *s, size_t size, const struct feed *whole, i
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fs_trace_stats st;
-	struct feed f = { .b = fuzz_trace_wl_new(size) };
+	struct fuzz_trace_feed f = { .b = fuzz_trace_wl_new(size) };
 	char err[1024] = "";
 	int rc;
 
-	rc = fs_trace_text_parse((const char *)data, size, "fuzz.txt", feed_fn, &f, &st, err, sizeof(err));
+	rc = fs_trace_text_parse((const char *)data, size, "fuzz.txt", fuzz_trace_feed, &f, &st, err, sizeof(err));
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(st.events == f.nr || rc, "stats %llu, fed %llu", (unsigned long long)st.events,
 		   (unsigned long long)f.nr);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A trace's workload checked (trace_checks.h), for the trace readers' harnesses. */
+/* A trace's events and workload checked (trace_checks.h), for the readers' harnesses. */
+#include <string.h>
 #include "fuzz.h"
 #include "trace_checks.h"
 #include "em/em_io.h"
@@ -58,4 +59,18 @@ void fuzz_check_trace_workload(const struct fs_sim_workload *wl, int nr_cpus)
 		busy += wl->observed.busy_ns[c];
 	FUZZ_CHECK(busy == cpu_ns, "busy %llu, activations' CPU time %llu", (unsigned long long)busy,
 		   (unsigned long long)cpu_ns);
+}
+
+int fuzz_trace_feed(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+{
+	struct fuzz_trace_feed *f = ctx;
+
+	f->nr++;
+	f->sum_ts += ev->ts_ns;
+	FUZZ_CHECK(ev->type >= FS_TEV_SWITCH && ev->type < FS_TEV_NR_TYPES, "type %u", ev->type);
+	FUZZ_CHECK(memchr(ev->common_comm, '\0', FS_COMM_LEN), "comm not terminated");
+	if (ev->type == FS_TEV_SWITCH)
+		FUZZ_CHECK(memchr(ev->sw.prev.comm, '\0', FS_COMM_LEN) && memchr(ev->sw.next.comm, '\0', FS_COMM_LEN),
+			   "switch comm not terminated");
+	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the trace readers' harnesses check of a workload they built (trace_checks.c). */
+/* What the trace readers' harnesses check of the events and workload (trace_checks.c). */
 #ifndef FEECSCOPE_FUZZ_TRACE_CHECKS_H
 #define FEECSCOPE_FUZZ_TRACE_CHECKS_H
 
@@ -21,5 +21,18 @@ void fuzz_trace_wl_finish(struct fs_trace_wl *b);
  * CPU time.
  */
 void fuzz_check_trace_workload(const struct fs_sim_workload *wl, int nr_cpus);
+
+/* What a reader handed a harness's feed: the events counted, their times summed. */
+struct fuzz_trace_feed {
+	struct fs_trace_wl *b; /* fed every event, if not NULL */
+	__u64 nr, sum_ts;
+};
+
+/*
+ * The readers' event callback (ctx: a struct fuzz_trace_feed): every event
+ * is of a known type with its comms terminated, whichever reader made it;
+ * then it is counted and fed to the builder.
+ */
+int fuzz_trace_feed(void *ctx, const struct fs_tev *ev, char *err, size_t errlen);
 
 #endif /* FEECSCOPE_FUZZ_TRACE_CHECKS_H */

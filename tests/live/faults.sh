@@ -6,7 +6,6 @@
 # the exit code is documented.
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-FEECSCOPE=$(realpath "$FEECSCOPE")
 cd "$TMP" || exit 1
 
 rt-app "$HERE/rtapp_duty.json" >rtapp.log 2>&1 &

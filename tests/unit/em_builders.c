@@ -46,6 +46,24 @@ void fs_test_em_2pd(struct fs_em *em)
 	finish(em);
 }
 
+void fs_test_em_2pd_v6_9(struct fs_em *em)
+{
+	fs_test_em_2pd(em);
+	em->unit = FS_POWER_UW;
+	for (int p = 0; p < em->nr_pd; p++) {
+		struct fs_em_pd *pd = &em->pd[p];
+		__u64 cap = em->capacity[fs_em_pd_first_cpu(pd)], fmax = pd->ps[pd->nr_ps - 1].frequency;
+
+		for (int s = 0; s < pd->nr_ps; s++) {
+			struct fs_em_ps *ps = &pd->ps[s];
+
+			ps->power *= 1000;
+			ps->performance = cap * ps->frequency / fmax;
+			ps->cost = ps->power * 10 / ps->performance;
+		}
+	}
+}
+
 /* Frequencies (kHz) and voltages (uV) of tests/fixtures/em-data/pixel4_sm8150.tsv. */
 static const unsigned int px_silver[][2] = {
 	{ 300000, 600000 }, { 403200, 600000 }, { 499200, 600000 }, { 576000, 600000 },
@@ -186,6 +204,25 @@ static void random_cpu(struct fs_cpu *k, __u32 cap, bool uclamp, __u64 *s)
 		k->flags &= ~FS_CPU_IN_SD;
 	if (one_in(s, 25))
 		k->flags &= ~(FS_CPU_ONLINE | FS_CPU_IN_SD);
+}
+
+void fs_test_plain_wakeup(struct fs_wakeup *w, const struct fs_em *em, __s32 pid, __u64 ts, int prev)
+{
+	memset(w, 0, sizeof(*w));
+	w->hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, (__u16)em->nr_cpus, (__u32)fs_wakeup_size(em->nr_cpus), ts };
+	w->pid = pid;
+	w->prev_cpu = w->task_cpu = w->waker_cpu = prev;
+	w->chosen_cpu = -1;
+	w->cpus_allowed = (1ull << em->nr_cpus) - 1;
+	w->nr_cpus_allowed = (__u32)em->nr_cpus;
+	w->task.util_avg = w->task.util_est_enqueued = 40;
+	w->task.uclamp_max = 1024;
+	for (int c = 0; c < em->nr_cpus; c++) {
+		w->cpu[c].util_avg = 30;
+		w->cpu[c].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
+		w->cpu[c].uclamp_max = 1024;
+	}
+	w->cpu[prev].util_avg += 40;
 }
 
 void fs_test_random_wakeup(struct fs_wakeup *w, const struct fs_em *em, __u64 *s)

@@ -14,6 +14,13 @@
 void fs_test_em_2pd(struct fs_em *em);
 
 /*
+ * fs_test_em_2pd() as a v6.9+ kernel tables it: uW, performance =
+ * capacity * f / fmax, cost = 10 * P / performance (kernel/power/
+ * energy_model.c, em_init_performance() and em_compute_costs(), v6.9).
+ */
+void fs_test_em_2pd_v6_9(struct fs_em *em);
+
+/*
  * Pixel 4 (SM8150) from tests/fixtures/em-data/pixel4_sm8150.tsv facts:
  * power per OPP by the DT callback, mW (v5.x: coef * mV^2 * MHz / 1e9) or
  * uW (v6.0+: / 1e6), capacities 306/871/1024 (arch_topology normalisation:
@@ -29,6 +36,13 @@ void fs_test_em_pixel4(struct fs_em *em, enum fs_power_unit unit);
  */
 void fs_test_wakeup(struct fs_wakeup *w, const struct fs_em *em, const unsigned int *util, int prev,
 		    unsigned int task_util);
+
+/*
+ * A plain wake-up of pid at ts: every CPU's util_avg 30, the task's util
+ * (and util_est) 40, on prev and counted in prev's util; every CPU online,
+ * in the sd span, allowed; the kernel's placement unknown (-1).
+ */
+void fs_test_plain_wakeup(struct fs_wakeup *w, const struct fs_em *em, __s32 pid, __u64 ts, int prev);
 
 /*
  * A random wake-up on em from the xorshift state *seed: light and heavy

@@ -17,21 +17,9 @@
 /* A v6.9+ kernel's table: uW, performance and cost as the kernel computes them. */
 static void em_v6_9(struct fs_em *em)
 {
-	fs_test_em_2pd(em);
-	em->unit = FS_POWER_UW;
-	for (int p = 0; p < em->nr_pd; p++) {
-		struct fs_em_pd *pd = &em->pd[p];
-		__u64 cap = em->capacity[fs_em_pd_first_cpu(pd)], fmax = pd->ps[pd->nr_ps - 1].frequency;
-
-		pd->has_inefficient = true;
-		for (int s = 0; s < pd->nr_ps; s++) {
-			struct fs_em_ps *ps = &pd->ps[s];
-
-			ps->power *= 1000;
-			ps->performance = cap * ps->frequency / fmax;
-			ps->cost = ps->power * 10 / ps->performance;
-		}
-	}
+	fs_test_em_2pd_v6_9(em);
+	for (int p = 0; p < em->nr_pd; p++)
+		em->pd[p].has_inefficient = true;
 	/* big 500 MHz costs what 1 GHz does: the kernel flags it inefficient */
 	em->pd[1].ps[0].inefficient = 1;
 }

@@ -12,23 +12,6 @@
 #include "pipeline.h"
 #include "em/em_io.h"
 
-/* A v6.9+ kernel's table of the 2-PD test EM (uW, performance, 10 * P / perf). */
-static void em_v6_9(struct fs_em *em)
-{
-	fs_test_em_2pd(em);
-	em->unit = FS_POWER_UW;
-	for (int p = 0; p < em->nr_pd; p++) {
-		struct fs_em_pd *pd = &em->pd[p];
-		__u64 cap = em->capacity[fs_em_pd_first_cpu(pd)], fmax = pd->ps[pd->nr_ps - 1].frequency;
-
-		for (int s = 0; s < pd->nr_ps; s++) {
-			pd->ps[s].power *= 1000;
-			pd->ps[s].performance = cap * pd->ps[s].frequency / fmax;
-			pd->ps[s].cost = pd->ps[s].power * 10 / pd->ps[s].performance;
-		}
-	}
-}
-
 static void em_record(struct fs_em_update *u, const struct fs_em *em, __u64 ts)
 {
 	FILE *f = fmemopen(u->text, sizeof(u->text), "w");
@@ -61,7 +44,7 @@ FS_TEST(em_update_switches_the_tables_from_its_record_on)
 	unsigned int util[4] = { 0, 0, 0, 0 };
 	char err[256];
 
-	em_v6_9(&em);
+	fs_test_em_2pd_v6_9(&em);
 	fs_test_wakeup(&w, &em, util, 2, 100);
 	w.chosen_cpu = 2;
 	struct fs_pipeline *p = pipe_of(&em, false);

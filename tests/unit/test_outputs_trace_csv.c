@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "test.h"
+#include "em_builders.h"
 #include "output/decisions_csv.h"
 #include "records/csv_cells.h"
 #include "pipeline.h"
@@ -20,22 +21,10 @@ static struct fs_em em;
 
 static void wake(struct fs_wakeup *w, __s32 pid, __u64 ts, int prev, int kernel)
 {
-	memset(w, 0, sizeof(*w));
-	w->hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, (__u16)em.nr_cpus, (__u32)fs_wakeup_size(em.nr_cpus), ts };
-	w->pid = w->tgid = pid;
+	fs_test_plain_wakeup(w, &em, pid, ts, prev);
+	w->tgid = pid;
 	snprintf(w->comm, sizeof(w->comm), "t,\"%d", pid); /* a comm the CSV must quote */
-	w->prev_cpu = w->task_cpu = w->waker_cpu = prev;
 	w->chosen_cpu = kernel;
-	w->cpus_allowed = (1ull << em.nr_cpus) - 1;
-	w->nr_cpus_allowed = (__u32)em.nr_cpus;
-	w->task.util_avg = w->task.util_est_enqueued = 40;
-	w->task.uclamp_max = 1024;
-	for (int c = 0; c < em.nr_cpus; c++) {
-		w->cpu[c].util_avg = 30;
-		w->cpu[c].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
-		w->cpu[c].uclamp_max = 1024;
-	}
-	w->cpu[prev].util_avg += 40;
 }
 
 /* Replay: pid 1 wakes once first (its placement closes only at the end), then 2..9 twice each. */

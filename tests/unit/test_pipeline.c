@@ -2,30 +2,12 @@
 /* Pipeline wiring: the recording holds every record before filters; counters; a balance migration ends the interval. */
 #include <unistd.h>
 #include "test.h"
+#include "em_builders.h"
 #include "pipeline.h"
 #include "em/em_io.h"
 #include "records/recording.h"
 
 static struct fs_em em;
-
-static void wake(struct fs_wakeup *w, __s32 pid, __u64 ts, int prev)
-{
-	memset(w, 0, sizeof(*w));
-	w->hdr = (struct fs_rec_hdr){ FS_REC_WAKEUP, (__u16)em.nr_cpus, (__u32)fs_wakeup_size(em.nr_cpus), ts };
-	w->pid = pid;
-	w->prev_cpu = w->task_cpu = w->waker_cpu = prev;
-	w->chosen_cpu = -1;
-	w->cpus_allowed = (1ull << em.nr_cpus) - 1;
-	w->nr_cpus_allowed = (__u32)em.nr_cpus;
-	w->task.util_avg = w->task.util_est_enqueued = 40;
-	w->task.uclamp_max = 1024;
-	for (int c = 0; c < em.nr_cpus; c++) {
-		w->cpu[c].util_avg = 30;
-		w->cpu[c].flags = FS_CPU_ONLINE | FS_CPU_IN_SD;
-		w->cpu[c].uclamp_max = 1024;
-	}
-	w->cpu[prev].util_avg += 40;
-}
 
 static struct fs_pipeline *mk(const char *rec, __s32 pid_filter, char *err)
 {
@@ -52,9 +34,9 @@ FS_TEST(pipeline_records_before_filters_and_counts)
 	struct fs_wakeup w;
 	struct fs_lost l = { { FS_REC_LOST, 0, sizeof(l), 3000 }, 5 };
 	struct fs_migrate m = { { FS_REC_MIGRATE, 0, sizeof(m), 4000 }, 101, 4, 0, FS_MIG_BALANCE, FS_NO_RUNTIME };
-	wake(&w, 101, 1000, 4);
+	fs_test_plain_wakeup(&w, &em, 101, 1000, 4);
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), 0);
-	wake(&w, 202, 2000, 0);
+	fs_test_plain_wakeup(&w, &em, 202, 2000, 0);
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), 0);
 	EXPECT_EQ(fs_pipeline_feed(p, &l.hdr, err, sizeof(err)), 0);
 	EXPECT_EQ(fs_pipeline_feed(p, &m.hdr, err, sizeof(err)), 0);
@@ -95,11 +77,11 @@ FS_TEST(pipeline_rejects_bad_records)
 	struct fs_pipeline *p = mk(NULL, 0, err);
 	ASSERT_TRUE(p);
 	struct fs_wakeup w;
-	wake(&w, 1, 1000, 4);
+	fs_test_plain_wakeup(&w, &em, 1, 1000, 4);
 	w.prev_cpu = 9;
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), -1);
 	EXPECT_STR(err, "wake-up of pid 1 at 1000 ns: prev_cpu 9 out of range 0..7");
-	wake(&w, 1, 1000, 4);
+	fs_test_plain_wakeup(&w, &em, 1, 1000, 4);
 	w.hdr.nr_cpus = 6;
 	w.hdr.size = (__u32)fs_wakeup_size(6);
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), -1);

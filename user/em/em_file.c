@@ -170,40 +170,41 @@ static int parse_ps(struct parser *p, char *s, struct fs_em_pd *pd)
 	return 0;
 }
 
-static int parse_line(struct parser *p, char *line, struct fs_em *em, int *version, int *want_ps, bool *ended)
+/* The first line: the magic and the one version this feecscope reads. */
+static int parse_magic(struct parser *p, const char *key, const char *rest, int *version)
 {
-	char *key = line, *rest = line + strcspn(line, " ");
-	__u64 v, cap;
+	__u64 v;
 
-	if (*rest)
-		*rest++ = '\0';
-	if (*ended)
-		return PERR(p, "'%s' after the end line", key);
-	if (!*version) {
-		if (strcmp(key, FS_EM_FILE_MAGIC) || fs_parse_u64(rest, &v))
-			return PERR(p, "not a feecscope EM file (want '%s VERSION' first)", FS_EM_FILE_MAGIC);
-		if (v != FS_EM_FILE_VERSION)
-			return PERR(p, "version: %llu, this feecscope reads version %d", (unsigned long long)v,
-				    FS_EM_FILE_VERSION);
-		*version = (int)v;
-		return 0;
-	}
-	if (!strcmp(key, "kernel") || !strcmp(key, "source") || !strcmp(key, "unit") || !strcmp(key, "cpus")) {
-		unsigned int bit = key[0] == 'k' ? SEEN_KERNEL : key[0] == 's' ? SEEN_SOURCE :
-				   key[0] == 'u' ? SEEN_UNIT : SEEN_CPUS;
-		if (em->nr_pd)
-			return PERR(p, "%s: after the first pd line", key);
-		if (p->seen & bit)
-			return PERR(p, "%s: given twice", key);
-		p->seen |= bit;
-	}
-	if (!strcmp(key, "kernel") || !strcmp(key, "source")) {
-		char *dst = key[0] == 'k' ? em->kernel : em->source;
-		size_t max = key[0] == 'k' ? sizeof(em->kernel) : sizeof(em->source);
+	if (strcmp(key, FS_EM_FILE_MAGIC) || fs_parse_u64(rest, &v))
+		return PERR(p, "not a feecscope EM file (want '%s VERSION' first)", FS_EM_FILE_MAGIC);
+	if (v != FS_EM_FILE_VERSION)
+		return PERR(p, "version: %llu, this feecscope reads version %d", (unsigned long long)v,
+			    FS_EM_FILE_VERSION);
+	*version = (int)v;
+	return 0;
+}
+
+/* kernel, source, unit, cpus: each once, before the first pd line; 1 if key is none of them. */
+static int parse_meta(struct parser *p, const char *key, const char *rest, struct fs_em *em)
+{
+	__u64 v;
+
+	if (strcmp(key, "kernel") && strcmp(key, "source") && strcmp(key, "unit") && strcmp(key, "cpus"))
+		return 1;
+	unsigned int bit = key[0] == 'k' ? SEEN_KERNEL : key[0] == 's' ? SEEN_SOURCE :
+			   key[0] == 'u' ? SEEN_UNIT : SEEN_CPUS;
+	if (em->nr_pd)
+		return PERR(p, "%s: after the first pd line", key);
+	if (p->seen & bit)
+		return PERR(p, "%s: given twice", key);
+	p->seen |= bit;
+	if (bit == SEEN_KERNEL || bit == SEEN_SOURCE) {
+		char *dst = bit == SEEN_KERNEL ? em->kernel : em->source;
+		size_t max = bit == SEEN_KERNEL ? sizeof(em->kernel) : sizeof(em->source);
 		if (strlen(rest) >= max)
 			return PERR(p, "%s: longer than %zu characters", key, max - 1);
 		memcpy(dst, rest, strlen(rest) + 1);
-	} else if (!strcmp(key, "unit")) {
+	} else if (bit == SEEN_UNIT) {
 		if (!strcmp(rest, "uW"))
 			em->unit = FS_POWER_UW;
 		else if (!strcmp(rest, "mW"))
@@ -212,48 +213,74 @@ static int parse_line(struct parser *p, char *line, struct fs_em *em, int *versi
 			em->unit = FS_POWER_BOGO;
 		else
 			return PERR(p, "unit: '%s', want uW, mW or bogoW", rest);
-	} else if (!strcmp(key, "cpus")) {
+	} else {
 		if (fs_parse_u64(rest, &v) || !v || v > FS_MAX_CPUS)
 			return PERR(p, "cpus: '%s', want 1..%d (FS_MAX_CPUS)", rest, FS_MAX_CPUS);
 		em->nr_cpus = (int)v;
-	} else if (!strcmp(key, "capacity")) {
-		char *val = rest + strcspn(rest, " ");
-		if (*val)
-			*val++ = '\0';
-		if (fs_parse_u64(rest, &v) || v >= FS_MAX_CPUS)
-			return PERR(p, "capacity: CPU '%s' is not a number below %d", rest, FS_MAX_CPUS);
-		if (fs_parse_u64(val, &cap) || cap > FS_SCHED_CAPACITY_SCALE)
-			return PERR(p, "capacity: cpu%llu: '%s' is not a number in 0..%d", (unsigned long long)v, val,
-				    FS_SCHED_CAPACITY_SCALE);
-		if (!(p->seen & SEEN_CPUS) || v >= (__u64)em->nr_cpus)
-			return PERR(p, "capacity: cpu%llu is not below the cpus line's %d", (unsigned long long)v,
-				    em->nr_cpus);
-		if (p->capacity_seen & (1ull << v))
-			return PERR(p, "capacity: cpu%llu given twice", (unsigned long long)v);
-		p->capacity_seen |= 1ull << v;
-		em->capacity[v] = (__u32)cap;
-	} else if (!strcmp(key, "pd")) {
+	}
+	return 0;
+}
+
+/* "capacity CPU VALUE": a CPU below the cpus line's count, once, in 0..1024. */
+static int parse_capacity(struct parser *p, char *rest, struct fs_em *em)
+{
+	char *val = rest + strcspn(rest, " ");
+	__u64 v, cap;
+
+	if (*val)
+		*val++ = '\0';
+	if (fs_parse_u64(rest, &v) || v >= FS_MAX_CPUS)
+		return PERR(p, "capacity: CPU '%s' is not a number below %d", rest, FS_MAX_CPUS);
+	if (fs_parse_u64(val, &cap) || cap > FS_SCHED_CAPACITY_SCALE)
+		return PERR(p, "capacity: cpu%llu: '%s' is not a number in 0..%d", (unsigned long long)v, val,
+			    FS_SCHED_CAPACITY_SCALE);
+	if (!(p->seen & SEEN_CPUS) || v >= (__u64)em->nr_cpus)
+		return PERR(p, "capacity: cpu%llu is not below the cpus line's %d", (unsigned long long)v,
+			    em->nr_cpus);
+	if (p->capacity_seen & (1ull << v))
+		return PERR(p, "capacity: cpu%llu given twice", (unsigned long long)v);
+	p->capacity_seen |= 1ull << v;
+	em->capacity[v] = (__u32)cap;
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *line, struct fs_em *em, int *version, int *want_ps, bool *ended)
+{
+	char *key = line, *rest = line + strcspn(line, " ");
+	int rc;
+
+	if (*rest)
+		*rest++ = '\0';
+	if (*ended)
+		return PERR(p, "'%s' after the end line", key);
+	if (!*version)
+		return parse_magic(p, key, rest, version);
+	if ((rc = parse_meta(p, key, rest, em)) <= 0)
+		return rc;
+	if (!strcmp(key, "capacity"))
+		return parse_capacity(p, rest, em);
+	if (!strcmp(key, "pd")) {
 		if (em->nr_pd && em->pd[em->nr_pd - 1].nr_ps != *want_ps)
 			return PERR(p, "pd: previous pd %s has %d ps lines, its states= said %d",
 				    em->pd[em->nr_pd - 1].name, em->pd[em->nr_pd - 1].nr_ps, *want_ps);
 		return parse_pd(p, rest, em, want_ps);
-	} else if (!strcmp(key, "ps")) {
+	}
+	if (!strcmp(key, "ps")) {
 		if (!em->nr_pd)
 			return PERR(p, "ps: before any pd line");
 		if (em->pd[em->nr_pd - 1].nr_ps == *want_ps)
 			return PERR(p, "ps: more states than pd %s's states=%d", em->pd[em->nr_pd - 1].name, *want_ps);
 		return parse_ps(p, rest, &em->pd[em->nr_pd - 1]);
-	} else if (!strcmp(key, "end")) {
-		if (em->nr_pd && em->pd[em->nr_pd - 1].nr_ps != *want_ps)
-			return PERR(p, "end: pd %s has %d ps lines, its states= said %d", em->pd[em->nr_pd - 1].name,
-				    em->pd[em->nr_pd - 1].nr_ps, *want_ps);
-		if ((p->seen & (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS)) != (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS))
-			return PERR(p, "end: no %s line before it", !(p->seen & SEEN_KERNEL) ? "kernel" :
-				    !(p->seen & SEEN_SOURCE) ? "source" : !(p->seen & SEEN_UNIT) ? "unit" : "cpus");
-		*ended = true;
-	} else {
-		return PERR(p, "unknown line '%s'", key);
 	}
+	if (strcmp(key, "end"))
+		return PERR(p, "unknown line '%s'", key);
+	if (em->nr_pd && em->pd[em->nr_pd - 1].nr_ps != *want_ps)
+		return PERR(p, "end: pd %s has %d ps lines, its states= said %d", em->pd[em->nr_pd - 1].name,
+			    em->pd[em->nr_pd - 1].nr_ps, *want_ps);
+	if ((p->seen & (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS)) != (SEEN_KERNEL | SEEN_SOURCE | SEEN_UNIT | SEEN_CPUS))
+		return PERR(p, "end: no %s line before it", !(p->seen & SEEN_KERNEL) ? "kernel" :
+			    !(p->seen & SEEN_SOURCE) ? "source" : !(p->seen & SEEN_UNIT) ? "unit" : "cpus");
+	*ended = true;
 	return 0;
 }
 

@@ -423,26 +423,29 @@ static int attach_one(struct bpf_program *prog, struct bpf_link **link, bool req
 	return -1;
 }
 
+/* Re-attaches of an event program that does not run before the run gives up. */
+#define MAX_REATTACHES 3
+
+/* An event program check_events_run() watches, in its variants (one is loaded). */
+struct watched_event {
+	__u32 counter;
+	const char *name;
+	struct bpf_program *prog[4]; /* NULL-padded */
+	struct bpf_link **link[4];
+	bool runs, optional;
+};
+
+#define NR_WATCHED 4
+
 /*
- * Check that the event programs our own threads must trigger (they are
- * created, sleep and wake on every CPU) run, and attach again any that does
- * not. sched_migrate_task is left out: our threads need not move. Programs
- * have been seen to attach without error, yet never run for the whole run
- * (docs/lab.md, Things seen in this guest): with sched_wakeup so, no wake-up
- * that stayed on its CPU was placed. The fentry on select_task_rq_fair is
- * optional: where it never runs, snapshots are taken at sched_waking
- * instead (else every wake-up parked for it is lost).
+ * The event programs our own threads must trigger (they are created, sleep
+ * and wake on every CPU). sched_migrate_task is left out: our threads need
+ * not move. The fentry on select_task_rq_fair is optional: where it never
+ * runs, snapshots are taken at sched_waking instead.
  */
-static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
+static void watched_events(struct feecscope_bpf *s, struct watched_event ev[NR_WATCHED])
 {
-	struct feecscope_bpf *s = b->skel;
-	struct {
-		__u32 counter;
-		const char *name;
-		struct bpf_program *prog[4]; /* the variants (one is loaded), NULL-padded */
-		struct bpf_link **link[4];
-		bool runs, optional;
-	} ev[] = {
+	const struct watched_event all[] = {
 		{ FS_CNT_WAKING, "sched_waking",
 		  { s->progs.tp_btf_sched_waking, s->progs.raw_sched_waking,
 		    s->progs.tp_btf_sched_waking_cast, s->progs.tp_btf_sched_waking_ksym },
@@ -461,58 +464,94 @@ static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
 		    &s->links.fentry_select_task_rq_fair_cast, &s->links.fentry_select_task_rq_fair_ksym },
 		  !s->bss->select_attached, true },
 	};
-	const size_t nr = sizeof(ev) / sizeof(ev[0]);
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == NR_WATCHED, "NR_WATCHED is the table's size");
+	memcpy(ev, all, sizeof(all));
+}
+
+/* Our threads wake on every CPU: the events seen running now are marked; returns how many are not. */
+static size_t mark_running(struct fs_live_bpf *b, struct watched_event *ev, int attempt)
+{
 	__u64 cnt[FS_CNT__NR], before[FS_CNT__NR];
+	size_t silent = 0;
 
-	for (int attempt = 0;; attempt++) {
-		size_t silent = 0;
+	fs_live_bpf_counters(b, before);
+	prime_cpus(b->nr_possible, ~0ull);
+	fs_live_bpf_counters(b, cnt);
+	for (size_t e = 0; e < NR_WATCHED; e++) {
+		if (ev[e].runs)
+			continue;
+		ev[e].runs = cnt[ev[e].counter] > before[ev[e].counter];
+		if (ev[e].runs && attempt)
+			vlog(1, "%s runs after %d re-attach(es)\n", ev[e].name, attempt);
+		silent += !ev[e].runs;
+	}
+	return silent;
+}
 
-		fs_live_bpf_counters(b, before);
-		prime_cpus(b->nr_possible, ~0ull);
-		fs_live_bpf_counters(b, cnt);
-		for (size_t e = 0; e < nr; e++) {
+/* The fentry never ran: detached, and every wake-up is snapshot at sched_waking (none parked for it). */
+static void drop_fentry(struct fs_live_bpf *b, struct watched_event *e)
+{
+	b->skel->bss->select_attached = false; /* parks nothing from now on */
+	for (int i = 0; i < 4 && e->link[i]; i++) {
+		bpf_link__destroy(*e->link[i]);
+		*e->link[i] = NULL;
+	}
+	note_lost(&b->feat, "fentry on select_task_rq_fair attached but never ran: "
+		  "snapshots at sched_waking, wake flags unknown");
+	b->feat.fentry_select = false;
+	b->feat.progs_loaded--;
+	e->runs = true;
+}
+
+/* Attach again the variant of e that is attached (one of them is loaded). */
+static int reattach_event(struct watched_event *e, char *err, size_t errlen)
+{
+	vlog(0, "warning: the %s program attached but did not run while our threads woke on "
+	     "every CPU; attaching it again\n", e->name);
+	for (int i = 0; i < 4 && e->link[i]; i++) {
+		if (!*e->link[i])
+			continue;
+		bpf_link__destroy(*e->link[i]);
+		*e->link[i] = NULL;
+		if (attach_one(e->prog[i], e->link[i], true, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Check that the event programs our own threads must trigger run, and
+ * attach again any that does not. Programs have been seen to attach
+ * without error, yet never run for the whole run (docs/lab.md, Things seen
+ * in this guest): with sched_wakeup so, no wake-up that stayed on its CPU
+ * was placed. An optional one (the fentry) that still does not run is
+ * dropped (else every wake-up parked for it is lost); a required one fails
+ * the start.
+ */
+static int check_events_run(struct fs_live_bpf *b, char *err, size_t errlen)
+{
+	struct watched_event ev[NR_WATCHED];
+
+	watched_events(b->skel, ev);
+	for (int attempt = 0; mark_running(b, ev, attempt); attempt++) {
+		for (size_t e = 0; e < NR_WATCHED; e++) {
 			if (ev[e].runs)
 				continue;
-			ev[e].runs = cnt[ev[e].counter] > before[ev[e].counter];
-			if (ev[e].runs && attempt)
-				vlog(1, "%s runs after %d re-attach(es)\n", ev[e].name, attempt);
-			silent += !ev[e].runs;
-		}
-		if (!silent)
-			return 0;
-		for (size_t e = 0; e < nr; e++) {
-			if (ev[e].runs)
-				continue;
-			if (attempt == 3 && ev[e].optional) {
-				s->bss->select_attached = false; /* parks nothing from now on */
-				for (int i = 0; i < 4 && ev[e].link[i]; i++) {
-					bpf_link__destroy(*ev[e].link[i]);
-					*ev[e].link[i] = NULL;
-				}
-				note_lost(&b->feat, "fentry on select_task_rq_fair attached but never ran: "
-					  "snapshots at sched_waking, wake flags unknown");
-				b->feat.fentry_select = false;
-				b->feat.progs_loaded--;
-				ev[e].runs = true;
-				continue;
-			}
-			if (attempt == 3) {
-				snprintf(err, errlen, "the %s program attached but never ran, even after 3 "
-					 "re-attaches: the placement of wake-ups would be unknown", ev[e].name);
-				return -1;
-			}
-			vlog(0, "warning: the %s program attached but did not run while our threads woke on "
-			     "every CPU; attaching it again\n", ev[e].name);
-			for (int i = 0; i < 4 && ev[e].link[i]; i++) {
-				if (!*ev[e].link[i])
-					continue;
-				bpf_link__destroy(*ev[e].link[i]);
-				*ev[e].link[i] = NULL;
-				if (attach_one(ev[e].prog[i], ev[e].link[i], true, err, errlen) < 0)
+			if (attempt < MAX_REATTACHES) {
+				if (reattach_event(&ev[e], err, errlen))
 					return -1;
+			} else if (ev[e].optional) {
+				drop_fentry(b, &ev[e]);
+			} else {
+				snprintf(err, errlen, "the %s program attached but never ran, even after %d "
+					 "re-attaches: the placement of wake-ups would be unknown", ev[e].name,
+					 MAX_REATTACHES);
+				return -1;
 			}
 		}
 	}
+	return 0;
 }
 
 /*
