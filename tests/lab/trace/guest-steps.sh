@@ -1,9 +1,10 @@
 # Sourced by the lab guest's /init (tests/qemu/guest-init.sh) through the
 # /lab/steps.sh that tests/lab/trace.sh writes: one run recorded twice.
-# trace_run SECONDS: tracefs records the events of docs/traces.md (clock mono,
-# the clock of feecscope's records; the tgid column) while `feecscope live
-# --record` runs; rt-app runs /lab/workload.json once live is attached, so
-# the workload lies inside both windows. Then tracing stops and the one
+# trace_run SECONDS: `feecscope live --record` starts; once it is attached
+# tracefs records the events of docs/traces.md (clock mono, the clock of
+# feecscope's records; the tgid column) while rt-app runs /lab/workload.json,
+# and stops before live does, so the workload lies inside both windows and
+# the trace's window inside the recording's. Then tracing stops and the one
 # buffer is kept twice: as tracefs text (the `trace` file, read without
 # consuming it) and, where /lab/trace-cmd is, as trace.dat (`trace-cmd
 # extract`, which consumes it). Files in /out: live.rec, live.out/.err/.rc,
@@ -28,7 +29,6 @@ trace_run() {
 		echo 1 >$T/events/$e/enable || echo "$e" >>/out/trace-missing
 	done
 	echo >$T/trace
-	echo 1 >$T/tracing_on
 	feecscope live --duration $((secs + 300)) --record /out/live.rec \
 		>/out/live.out 2>/out/live.err &
 	fs=$!
@@ -37,13 +37,16 @@ trace_run() {
 		kill -0 $fs 2>/dev/null || break
 		sleep 0.1; i=$((i + 1))
 	done
+	# The trace's window inside the recording's: the collector's start-up (hundreds
+	# of ms of CPU) and this wait are left out of both workloads' verdicts alike.
+	echo 1 >$T/tracing_on
 	rt-app /lab/workload.json >/out/rt-app.log 2>&1
 	echo $? >/out/rt-app.rc
 	sleep 0.2
+	echo 0 >$T/tracing_on
 	kill -TERM $fs 2>/dev/null
 	wait $fs
 	echo $? >/out/live.rc
-	echo 0 >$T/tracing_on
 	grep -H overrun $T/per_cpu/cpu*/stats >/out/trace.tstats
 	gzip -9 <$T/trace >/out/trace.txt.gz
 	[ -x /lab/trace-cmd ] || return 0
