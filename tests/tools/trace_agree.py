@@ -64,7 +64,7 @@ def kernel_charges(path):
     se.sum_exec_runtime and so a recording grows by) and the time it was on a CPU
     between its sched_switch events, in ns, from a tracefs text."""
     charged, oncpu, since, seen = {}, {}, {}, False
-    with open(path) as f:
+    with open(path, errors="replace") as f:
         for line in f:
             m = EVENT_RE.search(line)
             if not m:
@@ -176,6 +176,8 @@ def main():
                     "the recorded work is compared less the waits the kernel charged (lab physics)")
     a = ap.parse_args()
     if a.drop_wakeups:
+        sys.stdin.reconfigure(errors="surrogateescape")
+        sys.stdout.reconfigure(errors="surrogateescape")
         drop_wakeups(a.drop_wakeups, sys.stdin, sys.stdout)
         return 0
     if not a.recording or not a.trace or not a.em:
