@@ -162,7 +162,7 @@ static int parse_args(int argc, char **argv, struct live_opts *o)
 	const struct fs_io_path io[] = {
 		{ o->run.em_spec, "--em", false }, { o->btf, "--btf", false }, { o->record, "--record", true },
 		{ o->run.csv, "--csv", true }, { o->run.summary, "--summary", true }, { o->run.json, "--json", true },
-		{ o->run.perfetto, "--perfetto", true },
+		{ o->run.perfetto, "--perfetto", true }, { o->run.workload_csv, "--workload-csv", true },
 	};
 	char err[512];
 

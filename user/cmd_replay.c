@@ -218,6 +218,7 @@ static bool parse_args(int argc, char **argv, struct replay_args *a, int *exit_c
 		{ a->path, "FILE", false }, { a->ro.em_spec, "--em", false }, { a->ro.csv, "--csv", true },
 		{ a->ro.json, "--json", true }, { a->ro.summary, "--summary", true },
 		{ a->ro.perfetto, "--perfetto", true }, { a->conv_csv, "--convert-csv", true },
+		{ a->ro.workload_csv, "--workload-csv", true },
 		{ a->ro.packages, "--packages", false },
 		{ a->conv_rec, "--convert-record", true },
 	};

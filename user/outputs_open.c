@@ -43,6 +43,8 @@ int fs_outputs_open(struct fs_pipeline_opts *po, const struct fs_output_paths *p
 	if (paths->perfetto)
 		ADD(fs_output_perfetto(o, paths->perfetto, po->em->nr_cpus, po->nr_policies, po->policies,
 				       po->kernel_release, err, errlen));
+	if (paths->workload_csv)
+		ADD(fs_output_workload_csv(o, paths->workload_csv, err, errlen));
 #undef ADD
 	return 0;
 fail:

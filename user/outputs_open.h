@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Open the outputs of a run (--record, --csv, --summary, --json, --perfetto, the summary on stdout) for the pipeline. */
+/* Open the outputs of a run (--record, --csv, --summary, --json, --perfetto, --workload-csv, the summary on stdout) for the pipeline. */
 #ifndef FEECSCOPE_OUTPUTS_OPEN_H
 #define FEECSCOPE_OUTPUTS_OPEN_H
 
@@ -14,6 +14,7 @@ struct fs_output_paths {
 	const char *summary;                    /* the summary into a file */
 	const char *json;                       /* JSON report, "-" = stdout */
 	const char *perfetto;                   /* Perfetto trace ("*.gz": gzip) */
+	const char *workload_csv;               /* the closed loop's workload, a row per task */
 };
 
 /* --csv-layout NAME: 1 "wide", 0 "long" (the default), -1 neither. */

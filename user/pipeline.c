@@ -56,6 +56,9 @@ struct fs_pipeline {
 	bool has_trace;
 	struct fs_sim_workload trace_wl;
 	struct fs_sim_trace_inputs trace_in;
+	/* the workload simulated at the finish, kept for the outputs' finish (fs_report.workload) */
+	bool has_done_wl;
+	struct fs_sim_workload done_wl;
 	/* live (o.sim_live): the records the builder took, each at an 8-byte offset, and the last answer */
 	unsigned char *simlog;
 	size_t simlog_len, simlog_cap;
@@ -327,7 +330,8 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	if (!ret && in.keep_decisions && p->sim.ran)
 		ret = fs_trace_decisions(&wl, &p->sim, p->o.nr_policies, &p->o.filter, &p->st.trace_rows,
 					 &p->st.filtered, trace_row, p, err, errlen);
-	fs_sim_workload_free(&wl);
+	p->done_wl = wl;
+	p->has_done_wl = true;
 	return ret;
 }
 
@@ -975,6 +979,7 @@ int fs_pipeline_finish(struct fs_pipeline *p, char *err, size_t errlen)
 	if (ret || build_report(p, FS_BOOTSTRAP_ROUNDS, err, errlen) || sim_finish(p, err, errlen))
 		return -1;
 	p->rep.sim = &p->sim;
+	p->rep.workload = p->has_done_wl ? &p->done_wl : NULL;
 	/* Every output is finished even when one fails; err keeps the first failure. */
 	for (int i = 0; i < p->o.nr_outputs; i++) {
 		const struct fs_output *o = &p->o.outputs[i];
@@ -1012,6 +1017,8 @@ void fs_pipeline_free(struct fs_pipeline *p)
 	fs_sim_report_free(&p->sim);
 	if (p->has_trace)
 		fs_sim_workload_free(&p->trace_wl);
+	if (p->has_done_wl)
+		fs_sim_workload_free(&p->done_wl);
 	fs_sim_report_free(&p->sim_live);
 	free(p->simlog);
 	free(p);

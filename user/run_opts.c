@@ -40,6 +40,9 @@ const struct fs_opt fs_run_output_opts[] = {
 	{ "summary", FS_RUN_SUMMARY, "FILE", "Also write the summary to FILE." },
 	{ "perfetto", FS_RUN_PERFETTO, "FILE", "A Perfetto trace for ui.perfetto.dev (docs/perfetto.md); "
 	  "FILE ending in .gz is written gzip-compressed." },
+	{ "workload-csv", FS_RUN_WORKLOAD_CSV, "FILE", "The workload the closed loop simulated (docs/csv.md): "
+	  "a row per task, with its activations, work, CPU time and first and last wake-up; FILE ending in "
+	  ".gz is written gzip." },
 	{ "threads", FS_RUN_THREADS, NULL, "List each process's threads under it in the summary." },
 	{ "packages", FS_RUN_PACKAGES, "FILE", "Android's packages.list (adb pull "
 	  "/data/system/packages.list): the summary and JSON group processes by the app their uid is "
@@ -116,6 +119,7 @@ int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
 	case 'j': o->json = arg; return 1;
 	case FS_RUN_SUMMARY: o->summary = arg; return 1;
 	case FS_RUN_PERFETTO: o->perfetto = arg; return 1;
+	case FS_RUN_WORKLOAD_CSV: o->workload_csv = arg; return 1;
 	case FS_RUN_CSV_LAYOUT:
 		if (fs_csv_layout_wide(arg) < 0)
 			return fs_cli_usage(cmd, "--csv-layout '%s': expected long or wide", arg), -1;
@@ -137,6 +141,8 @@ int fs_run_opts_check(const char *cmd, const struct fs_run_opts *o)
 {
 	if (o->policies && o->kernel_policy)
 		return fs_cli_usage(cmd, "--policies and --kernel-policy exclude each other"), -1;
+	if (o->workload_csv && o->no_sim)
+		return fs_cli_usage(cmd, "--workload-csv: the workload is the simulation's: not with --no-sim"), -1;
 	return 0;
 }
 
@@ -191,6 +197,7 @@ void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *ou
 	out->json = o->json;
 	out->summary = o->summary;
 	out->perfetto = o->perfetto;
+	out->workload_csv = o->workload_csv;
 	out->csv_wide = o->csv_wide;
 	out->summary_out = fs_run_stdout_taken(o, out->record) ? NULL : stdout;
 }
@@ -198,7 +205,7 @@ void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *ou
 bool fs_run_stdout_taken(const struct fs_run_opts *o, const char *record)
 {
 	return fs_out_is_stdout(o->csv) || fs_out_is_stdout(o->json) || fs_out_is_stdout(o->summary) ||
-	       fs_out_is_stdout(o->perfetto) || fs_out_is_stdout(record);
+	       fs_out_is_stdout(o->perfetto) || fs_out_is_stdout(o->workload_csv) || fs_out_is_stdout(record);
 }
 
 int fs_run_filter_end(const char *cmd, const struct fs_stats *st, const struct fs_filter *f)

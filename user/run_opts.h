@@ -21,12 +21,13 @@ enum {
 	FS_RUN_PHYSICS,
 	FS_RUN_NO_SIM,
 	FS_RUN_PACKAGES,
+	FS_RUN_WORKLOAD_CSV,
 	FS_RUN_OWN = FS_OPT_LONG + 64,
 };
 
 extern const struct fs_opt fs_run_policy_opts[]; /* -e --em, -P --policies, -k --kernel-policy */
 extern const struct fs_opt fs_run_filter_opts[]; /* -p --pid, -c --comm */
-extern const struct fs_opt fs_run_output_opts[]; /* --csv, --csv-layout, -j --json, --summary, --perfetto, --threads, --packages */
+extern const struct fs_opt fs_run_output_opts[]; /* --csv, --csv-layout, -j --json, --summary, --perfetto, --threads, --packages, --workload-csv */
 
 struct fs_run_opts {
 	const char *em_spec;
@@ -34,6 +35,7 @@ struct fs_run_opts {
 	const char *kernel_policy; /* checked */
 	struct fs_filter filter;
 	const char *csv, *json, *summary, *perfetto;
+	const char *workload_csv;  /* --workload-csv FILE */
 	const char *packages;      /* --packages FILE (packages.list), NULL = none */
 	bool csv_wide;
 	bool threads;

@@ -101,6 +101,9 @@ replay @REC --csv @T/l.csv.gz --csv-layout long | 0 | ^margin
 replay @REC --csv-layout tall             | 2 | --csv-layout 'tall': expected long or wide
 replay @REC --perfetto @T/t.pftrace       | 0 | ^margin
 replay @REC --perfetto                    | 2 | option '--perfetto' needs a value \(FILE\)
+replay @REC --workload-csv @T/w.csv       | 0 | ^margin
+replay @REC --workload-csv                | 2 | option '--workload-csv' needs a value \(FILE\)
+replay @REC --no-sim --workload-csv @T/w.csv | 2 | --workload-csv: the workload is the simulation's
 replay @REC --threads                     | 0 | ^margin
 replay @REC --sim-physics lab             | 0 | lab physics
 replay @REC --sim-physics device          | 0 | device physics
@@ -135,6 +138,7 @@ live --csv-layout tall                    | 2 | --csv-layout 'tall': expected lo
 live --sim-physics x                      | 2 | --sim-physics 'x': expected device or lab
 live --no-sim=yes                         | 2 | option '--no-sim' takes no value
 live --perfetto                           | 2 | option '--perfetto' needs a value \(FILE\)
+live --workload-csv                       | 2 | option '--workload-csv' needs a value \(FILE\)
 live -h                                   | 0 | ^EXAMPLES
 live --help                               | 0 | --ringbuf-size N
 live --policies                           | 0 | ^POLICY

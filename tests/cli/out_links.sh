@@ -41,10 +41,12 @@ one_line() { [ "$(unwrap "$1" | wc -l)" -eq 1 ] && unwrap "$1" | grep -Eq "$2" &
 
 # Every output option (the path follows the option).
 CMDS=("replay in.fsr --csv" "replay in.fsr --csv-layout wide --csv" "replay in.fsr --json"
-	"replay in.fsr --summary" "replay in.fsr --perfetto" "replay in.fsr --convert-csv"
+	"replay in.fsr --summary" "replay in.fsr --perfetto" "replay in.fsr --workload-csv"
+	"replay in.fsr --convert-csv"
 	"replay in.csv --em pixel4 --convert-record" "report in.fsr --json" "report in.fsr --csv"
 	"em --em pixel4 --save")
-LIVE=("live -d 1 --record" "live -d 1 --csv" "live -d 1 --json" "live -d 1 --summary" "live -d 1 --perfetto")
+LIVE=("live -d 1 --record" "live -d 1 --csv" "live -d 1 --json" "live -d 1 --summary" "live -d 1 --perfetto"
+	"live -d 1 --workload-csv")
 
 # --- a link to a FIFO: refused, the FIFO receives nothing ----------------------
 ln -s fifo gz.link.gz # a .gz name goes through the same opener

@@ -114,6 +114,7 @@ struct fs_report {
 	bool threads;                         /* list threads under each process */
 	const struct fs_apps *apps;           /* uid -> app (packages.list); NULL = none: by process only */
 	const struct fs_sim_report *sim;      /* the closed-loop answer, at finish (NULL before) */
+	const struct fs_sim_workload *workload; /* the workload it simulated, at finish; NULL: none was built */
 };
 
 struct fs_view_sample; /* view_frame.h: the run so far, at a live interval */
@@ -158,6 +159,8 @@ int fs_output_json(struct fs_output *o, const char *path, char *err, size_t errl
 int fs_output_perfetto(struct fs_output *o, const char *path, int nr_cpus, int nr_policies,
 		       const struct fs_policy_desc *const *pols, const char *kernel_release, char *err,
 		       size_t errlen);
+/* The workload CSV (docs/csv.md): a row per task of the closed loop's workload, at the finish. */
+int fs_output_workload_csv(struct fs_output *o, const char *path, char *err, size_t errlen);
 struct fs_rec_meta;
 /* Binary recording (docs/recording.md) of every record, meta->em_text required. */
 int fs_output_recording(struct fs_output *o, const char *path, const struct fs_rec_meta *meta,

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""A recording and a kernel trace of the same run must give the same workload.
+
+usage: trace_agree.py [options] RECORDING TRACE
+       trace_agree.py --drop-wakeups COMM:PCT <trace.txt >dropped.txt
+
+The first form replays both with `feecscope replay --workload-csv --json` (the
+trace with --em; both with the same policies and physics) and prints one line per
+check, "ok WHAT" or "FAIL WHAT: WHY" (tests/lib.sh's report()):
+  - the tasks whose comm matches --comm are in both workloads, --tasks of them;
+  - per task (by pid): activations within --acts-pct (1 %), work within
+    --work-pct (2 %), and at least --min-acts activations (a task the run hardly
+    woke proves nothing). With --charges TEXT (a tracefs text of the run with
+    sched_stat_runtime, lab physics) the recorded work is taken less what the
+    kernel charged the task beyond its time on a CPU (the wait of a wake-up whose
+    rq clock update was skipped: docs/traces.md, "The lab's check");
+  - the closed-loop verdict of each lies inside the other's 95 % interval.
+The second form is the check's own test: it drops every (100/PCT)-th wake-up
+(sched_waking and the sched_wakeup that follows it) of the first task named
+COMM from a tracefs text, as a reader that lost them would, so the comparison
+must then fail on that task's activations (tests/lab/trace.sh, tests/cli/lab_trace.sh).
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+WAKE_RE = re.compile(r" (sched_waking|sched_wakeup): comm=(.*) pid=(\d+) ")
+
+
+def drop_wakeups(spec, src, dst):
+    """Copy src to dst without every step-th wake-up of COMM's first pid."""
+    comm, pct = spec.rsplit(":", 1)
+    step = max(1, round(100 / float(pct)))
+    pid, n, skip_wakeup = None, 0, False
+    for line in src:
+        m = WAKE_RE.search(line)
+        if m and m.group(2) == comm and pid is None:
+            pid = m.group(3)
+        if m and m.group(3) == pid:
+            if m.group(1) == "sched_waking":
+                n += 1
+                skip_wakeup = n % step == 0
+                if skip_wakeup:
+                    continue
+            elif skip_wakeup:
+                skip_wakeup = False
+                continue
+        dst.write(line)
+    if pid is None:
+        sys.exit(f"trace_agree.py: --drop-wakeups: no sched_waking of comm {comm} in the trace")
+
+
+EVENT_RE = re.compile(r"\[(\d+)\][^:]*? (\d+\.\d+): (sched_switch|sched_stat_runtime): (.*)")
+FIELD_RE = re.compile(r"\b(prev_pid|next_pid|pid|runtime)=(\d+)")
+
+
+def kernel_charges(path):
+    """Per pid: the CPU time the kernel charged (sched_stat_runtime's runtime, what
+    se.sum_exec_runtime and so a recording grows by) and the time it was on a CPU
+    between its sched_switch events, in ns, from a tracefs text."""
+    charged, oncpu, since, seen = {}, {}, {}, False
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = EVENT_RE.search(line)
+            if not m:
+                continue
+            cpu, ts, ev = int(m.group(1)), round(float(m.group(2)) * 1e9), m.group(3)
+            v = dict(FIELD_RE.findall(m.group(4)))
+            if ev == "sched_stat_runtime":
+                seen = True
+                charged[int(v["pid"])] = charged.get(int(v["pid"]), 0) + int(v["runtime"])
+                continue
+            prev, nxt = int(v["prev_pid"]), int(v["next_pid"])
+            if (cpu, prev) in since:
+                oncpu[prev] = oncpu.get(prev, 0) + ts - since.pop((cpu, prev))
+            since[(cpu, nxt)] = ts
+    return (charged, oncpu) if seen else (None, None)
+
+
+def replay(fs, path, opts, tmp, name):
+    """The workload rows by pid and the JSON of one replay; None and why on failure."""
+    wcsv, js = os.path.join(tmp, name + ".csv"), os.path.join(tmp, name + ".json")
+    cmd = [fs, "replay", path, "--workload-csv", wcsv, "-j", js] + opts
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, None, f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr.strip()[:300]}"
+    with open(wcsv, newline="") as f:
+        rows = {int(row["pid"]): row for row in csv.DictReader(f)}
+    with open(js) as f:
+        return rows, json.load(f), None
+
+
+def pct(a, b):
+    return 100.0 * (a - b) / b if b else float("inf") if a else 0.0
+
+
+def compare_tasks(a, rec, tr):
+    """Per task of the workload: activations and work; returns the lines."""
+    out = []
+    want = re.compile(a.comm)
+    # a thread's name in one workload may be the one before its task_rename (a
+    # recording keeps the comm of its first record): a pid named so in either is in
+    pids = {p for rows in (rec, tr) for p, r in rows.items() if want.search(r["comm"])}
+    r_t = {p: r for p, r in rec.items() if p in pids}
+    t_t = {p: r for p, r in tr.items() if p in pids}
+    n = len(r_t)
+    line = f"{n} tasks named /{a.comm}/ in the recording's workload, {len(t_t)} in the trace's"
+    if n == a.tasks and len(t_t) == a.tasks and set(r_t) == set(t_t):
+        out.append("ok " + line)
+    else:
+        out.append(f"FAIL the workload's tasks: {line}, {a.tasks} wanted, pids "
+                   f"{sorted(r_t)} and {sorted(t_t)}")
+    for pid in sorted(set(r_t) & set(t_t)):
+        r, t = r_t[pid], t_t[pid]
+        who = f"pid {pid} {t['comm']}"
+        ra, ta = int(r["activations"]), int(t["activations"])
+        rw, tw = int(r["work"]), int(t["work"])
+        da, dw = pct(ta, ra), pct(tw, rw)
+        if ra < a.min_acts:
+            out.append(f"FAIL {who}: activations: {ra} recorded, fewer than {a.min_acts}")
+        elif abs(da) <= a.acts_pct:
+            out.append(f"ok {who}: activations {ra} recorded, {ta} traced ({da:+.2f} %)")
+        else:
+            out.append(f"FAIL {who}: activations: {ra} recorded, {ta} traced ({da:+.2f} %, bound {a.acts_pct} %)")
+        # The kernel charges a task woken on an idle CPU from the wake-up on when the
+        # rq clock's update was skipped (rq_clock_skip_update() in check_preempt_curr(),
+        # kernel/sched/core.c, v6.1): the wait until it runs counts in its
+        # sum_exec_runtime, so in the recording, and not in the trace's switches.
+        wait = a.charged[0].get(pid, 0) - a.charged[1].get(pid, 0) if a.charged[0] else 0
+        dw = pct(tw, rw - wait)
+        how = f"recorded {rw}" + (f" - {wait} charged waiting" if a.charged[0] else "")
+        if abs(dw) <= a.work_pct and rw > 0:
+            out.append(f"ok {who}: work {how}, traced {tw} ({dw:+.2f} %)")
+        else:
+            out.append(f"FAIL {who}: work: {how}, traced {tw} ({dw:+.2f} %, bound {a.work_pct} %)")
+    return out
+
+
+def verdict(js):
+    v = js["simulation"]["verdicts"][0]
+    return v["policy"], v["twin"], v["delta_mj"], v["ci95_mj"]
+
+
+def compare_verdicts(rj, tj):
+    rp, rt, rd, (rlo, rhi) = verdict(rj)
+    tp, tt, td, (tlo, thi) = verdict(tj)
+    what = (f"verdict E({rp}) - E({rt}): recording {rd:+.3f} mJ [{rlo:+.3f}, {rhi:+.3f}], "
+            f"trace {td:+.3f} mJ [{tlo:+.3f}, {thi:+.3f}]")
+    if (rp, rt) != (tp, tt):
+        return [f"FAIL verdicts of the same policies: {what} (trace: {tp} - {tt})"]
+    if tlo <= rd <= thi and rlo <= td <= rhi:
+        return ["ok " + what + ", each in the other's interval"]
+    return [f"FAIL verdicts each in the other's interval: {what}"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("recording", nargs="?")
+    ap.add_argument("trace", nargs="?")
+    ap.add_argument("--feecscope", default="build/feecscope")
+    ap.add_argument("--em", help="the EM the trace is read with (the recording has its own)")
+    ap.add_argument("--comm", default=".", help="regex: the workload's tasks")
+    ap.add_argument("--tasks", type=int, default=0, help="how many tasks --comm must find")
+    ap.add_argument("--policies", default="v6.1,v6.1+margin")
+    ap.add_argument("--physics", default="lab")
+    ap.add_argument("--acts-pct", type=float, default=1.0)
+    ap.add_argument("--work-pct", type=float, default=2.0)
+    ap.add_argument("--min-acts", type=int, default=50)
+    ap.add_argument("--drop-wakeups", metavar="COMM:PCT")
+    ap.add_argument("--charges", metavar="TEXT", help="a tracefs text of the run with sched_stat_runtime: "
+                    "the recorded work is compared less the waits the kernel charged (lab physics)")
+    a = ap.parse_args()
+    if a.drop_wakeups:
+        sys.stdin.reconfigure(errors="surrogateescape")
+        sys.stdout.reconfigure(errors="surrogateescape")
+        drop_wakeups(a.drop_wakeups, sys.stdin, sys.stdout)
+        return 0
+    if not a.recording or not a.trace or not a.em:
+        ap.error("RECORDING, TRACE and --em are required")
+    a.charged = (None, None)
+    if a.charges:
+        if a.physics != "lab":
+            ap.error("--charges: the charged waits are CPU time, the work's unit under lab physics only")
+        a.charged = kernel_charges(a.charges)
+        if a.charged[0] is None:
+            print(f"FAIL [{os.path.basename(a.charges)}] has sched_stat_runtime events (the kernel's charges)")
+            return 1
+    opts = ["--policies", a.policies, "--sim-physics", a.physics]
+    with tempfile.TemporaryDirectory() as tmp:
+        rec, rj, why = replay(a.feecscope, a.recording, opts, tmp, "rec")
+        if why:
+            print(f"FAIL the recording replays: {why}")
+            return 1
+        tr, tj, why = replay(a.feecscope, a.trace, opts + ["--em", a.em], tmp, "trace")
+        if why:
+            print(f"FAIL the trace replays: {why}")
+            return 1
+    name = os.path.basename(a.trace)
+    lines = compare_tasks(a, rec, tr) + compare_verdicts(rj, tj)
+    for l in lines:
+        st, what = l.split(" ", 1)
+        print(f"{st} [{name}] {what}")
+    return 0 if all(l.startswith("ok ") for l in lines) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
