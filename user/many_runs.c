@@ -422,7 +422,7 @@ static int cmp_proc(const void *a, const void *b)
 /*
  * One app's label for all recordings: a shared uid's label names its uid
  * ("shared:uid 10123 (a, b)"), which differs between devices while the
- * packages are the same; then "shared:uid varies (a, b)".
+ * packages are the same; then "shared:uids (a, b)", no longer than it.
  */
 static void same_label(struct fs_run_proc *into, const struct fs_run_proc *p)
 {
@@ -431,7 +431,7 @@ static void same_label(struct fs_run_proc *into, const struct fs_run_proc *p)
 
 	if (!strcmp(into->app, p->app) || strncmp(into->app, "shared:uid ", 11) || !names)
 		return;
-	snprintf(buf, sizeof(buf), "shared:uid varies %s", names);
+	snprintf(buf, sizeof(buf), "shared:uids %s", names);
 	memcpy(into->app, buf, sizeof(buf));
 }
 

@@ -179,4 +179,79 @@ PY
 one_line "a damaged packages section: the file and the section's byte, exit 1" 1 \
 	"^feecscope replay: $TMP/bad.fsr: packages section at byte [0-9]+: CRC mismatch" \
 	"$FEECSCOPE" replay "$TMP/bad.fsr"
+# report: each recording's apps from its own list (uids differ between devices), summed by
+# package name. Device B installed com.example.rtapp as app id 10300 (10234 on A) and gave the
+# shared uid's packages 10500 (1000 on A): the same packages, other uids. Device C lists
+# another package on A's uid 10234. What report must sum is derived from each one's replay.
+sed -e 's/^com.example.rtapp 10234 /com.example.rtapp 10300 /' \
+	-e 's/^\(android\|com.android.settings\|com.android.providers.settings\) 1000 /\1 10500 /' "$PKG" >"$TMP/b.list"
+sed -e 's/,10234$/,10300/' -e 's/,1010234$/,1010300/' -e 's/,1000$/,10500/' "$A/apps.csv" >"$TMP/b.csv"
+check "device B's recording has other uids than A's" bash -c "! cmp -s '$A/apps.csv' '$TMP/b.csv' && grep -q ',10300\$' '$TMP/b.csv'"
+"$FEECSCOPE" replay "$TMP/b.csv" --em pixel4 --packages "$TMP/b.list" --convert-record "$TMP/b.fsr" >/dev/null 2>&1
+"$FEECSCOPE" replay "$TMP/own.fsr" --packages "$TMP/other.list" --convert-record "$TMP/c.fsr" >/dev/null 2>&1
+for x in b c; do "$FEECSCOPE" replay "$TMP/$x.fsr" --json "$TMP/$x.json" >/dev/null 2>&1; done
+cat >"$TMP/many.py" <<'PY'
+import json, sys
+# report JSON, then the replays' JSONs of its recordings in order ('-' for one without a list)
+rep, *ones = sys.argv[1:]
+rep = json.load(open(rep))
+labels, wakeups = {}, {}
+for one in ones:
+    if one == '-':
+        continue
+    for a in json.load(open(one))['apps']:
+        key = (tuple(sorted(a['packages'])), a['uid'] // 100000)
+        labels.setdefault(key, set()).add(a['label'])
+        wakeups[key] = wakeups.get(key, 0) + a['wakeups']
+want = {}
+for key, ls in labels.items():
+    l = ls.pop() if len(ls) == 1 else 'shared:uids ' + next(iter(ls)).split(' ', 2)[2]
+    want[l] = wakeups[key]
+got = {p['app']: p['wakeups'] for p in rep['processes'] if p['app']}
+print(json.dumps(got, sort_keys=True))
+sys.exit(0 if got == want else f'want {want}')
+PY
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --json "$TMP/ab.json" --csv "$TMP/ab.csv" >"$TMP/ab.txt" 2>"$TMP/ab.err"
+check "report of two devices' recordings, each with its list: exit 0, nothing on stderr" \
+	test -s "$TMP/ab.txt" -a ! -s "$TMP/ab.err"
+check "... an app sums over both by package name, a shared uid's label says its uids differ" \
+	python3 "$TMP/many.py" "$TMP/ab.json" "$TMP/own.json" "$TMP/b.json"
+sed 's/^/    /' "$TMP/out"
+check "... the shared uid and the app each on one row of the page, within 80 columns" bash -c "
+test \$(grep -c '^shared:uid' '$TMP/ab.txt') = 1 && grep -q '^shared:uids (android, ' '$TMP/ab.txt' &&
+test \$(grep -cE '^com\.example\.rtapp +[0-9]' '$TMP/ab.txt') = 1 && ! awk 'length > 80' '$TMP/ab.txt' | grep -q ."
+check "... the page says each recording's list named its apps" bash -c "
+grep -qx \"apps named by each recording's list, summed by package name:\" '$TMP/ab.txt' &&
+test \$(grep -cE '^  .*/(own|b)\.fsr +its own list \($(grep -c . "$PKG") packages\)\$' '$TMP/ab.txt') = 2"
+check "... JSON and CSV: apps_from of each recording" python3 -c "
+import csv, json
+r = json.load(open('$TMP/ab.json'))['recordings']
+c = list(csv.DictReader(open('$TMP/ab.csv')))
+want = [\"the recording's own list\"] * 2
+assert [x['apps_from'] for x in r] == want and [x['apps_from'] for x in c] == want, (r, c)"
+# --packages still names every recording's apps: B's uids are no app of A's list
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --packages "$PKG" --json "$TMP/abp.json" --csv "$TMP/abp.csv" \
+	>"$TMP/abp.txt" 2>&1
+check "report --packages overrides each recording's list: B's app ids name nothing" \
+	python3 "$TMP/many.py" "$TMP/abp.json" "$TMP/own.json" -
+sed 's/^/    /' "$TMP/out"
+unwrap "$TMP/abp.txt" >"$TMP/abp.cut"
+check "... the page, JSON and CSV say --packages named them all" bash -c "
+grep -qx 'apps named from --packages $PKG ($(grep -c . "$PKG") packages), every recording' '$TMP/abp.cut' &&
+python3 -c \"
+import csv, json
+r = json.load(open('$TMP/abp.json'))['recordings']
+c = list(csv.DictReader(open('$TMP/abp.csv')))
+assert [x['apps_from'] for x in r + c] == ['--packages $PKG'] * 4, (r, c)\""
+# a recording without a list: its processes by name, apps_from null; another package on the same uid
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/a.fsr" "$TMP/c.fsr" --json "$TMP/ac.json" >"$TMP/ac.txt" 2>&1
+check "a recording without a list adds by name; another list's package on the same uid is apart" \
+	python3 "$TMP/many.py" "$TMP/ac.json" "$TMP/own.json" - "$TMP/c.json"
+sed 's/^/    /' "$TMP/out"
+check "... its apps_from is null, the page says it has no list" bash -c "
+python3 -c \"
+import json
+r = json.load(open('$TMP/ac.json'))['recordings']
+assert [x['apps_from'] for x in r] == [\\\"the recording's own list\\\", None, \\\"the recording's own list\\\"], r\" &&
+grep -qE '^  .*/a\.fsr +no list: its processes by name\$' '$TMP/ac.txt'"
 finish

@@ -113,32 +113,24 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 
 /*
  * Where each recording's app names came from, for the recordings summed
- * (those with a verdict): one line when one list named them all
- * (--packages), else a line per recording (at most 10: the JSON and CSV
- * have every one's apps_from).
+ * (those with a verdict): one line when --packages named them all, else a
+ * line per recording (at most 10: the JSON and CSV have every one's
+ * apps_from).
  */
 static void print_apps_from(FILE *o, const struct fs_many *m)
 {
-	const struct fs_run_result *first = NULL;
-	bool same = true;
 	char cut[80];
 	size_t shown = 0, n = 0;
 
 	for (size_t i = 0; i < m->nr_runs; i++)
-		if (m->runs[i].has_verdict) {
-			n++;
-			if (!first)
-				first = &m->runs[i];
-			else if (strcmp(first->apps_from, m->runs[i].apps_from) || first->nr_packages != m->runs[i].nr_packages)
-				same = false;
-		}
-	if (!first)
+		n += m->runs[i].has_verdict;
+	if (!n)
 		return;
-	if (same) {
+	if (m->runs[0].apps) { /* --packages: the one list of every recording */
 		char line[FS_APPS_FROM + 64];
 
-		snprintf(line, sizeof(line), "apps named from %s (%zu packages), every recording", first->apps_from,
-			 first->nr_packages);
+		snprintf(line, sizeof(line), "apps named from %s (%zu packages), every recording",
+			 m->runs[0].apps->from, m->runs[0].apps->nr);
 		fs_cli_wrap_led(o, "  ", line);
 		return;
 	}
