@@ -167,6 +167,27 @@ assert at, 'no row for ' + app['label']
 tgids = [int(r.split()[0]) for r in rows[at[0] + 1:at[0] + 3] if r.split() and r.split()[0].isdigit()]
 assert tgids and set(tgids) <= set(app['tgids']), (tgids, app['tgids'])"
 fi
+# the records CSV keeps the list in "# package:" lines (docs/csv.md): recording -> CSV -> recording
+# gives the same file, and the CSV's rows are those of the same recording without a list
+"$FEECSCOPE" replay "$TMP/own.fsr" --convert-csv "$TMP/own.csv" >/dev/null 2>&1
+"$FEECSCOPE" replay "$TMP/own.csv" --convert-record "$TMP/own-back.fsr" >/dev/null 2>&1
+expect_same "recording -> records CSV -> recording keeps the packages list byte for byte" \
+	"$TMP/own.fsr" "$TMP/own-back.fsr"
+check "... the CSV holds a '# package:' line per line of packages.list" \
+	test "$(grep -c '^# package: ' "$TMP/own.csv")" = "$(wc -l <"$PKG")"
+"$FEECSCOPE" replay "$TMP/a.fsr" --convert-csv "$TMP/a.csv" >/dev/null 2>&1
+check "... and its rows, read as pandas reads them (comment='#'), are those without a list" python3 -c "
+import csv
+rows = lambda f: list(csv.reader(l for l in open(f) if not l.startswith('#')))
+a, b = rows('$TMP/a.csv'), rows('$TMP/own.csv')
+assert a == b and len(a) > 10, (len(a), len(b))"
+"$FEECSCOPE" replay "$TMP/own.csv" >"$TMP/own-csv.txt" 2>&1
+expect_same "... replaying the CSV names the apps from its list, as the recording" "$TMP/own-csv.txt" \
+	<("$FEECSCOPE" replay "$TMP/own.fsr" 2>&1)
+sed 's/^# package: com.example.rtapp .*/# package: com.example.rtapp 10234 1 \\q\\n/' "$TMP/own.csv" >"$TMP/badpk.csv"
+one_line "a bad '# package:' line: the file, its line and the escape, exit 1" 1 \
+	"^feecscope replay: $TMP/badpk.csv:[0-9]+: package: '\\\\q' at [0-9]+ is not an escape" \
+	"$FEECSCOPE" replay "$TMP/badpk.csv"
 # a damaged list: one line naming the file and the section, exit 1
 python3 - "$TMP/own.fsr" "$TMP/bad.fsr" <<'PY'
 import struct, sys
