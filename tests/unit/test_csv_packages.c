@@ -105,7 +105,7 @@ static void expect_error(const char *lines, const char *want)
 
 FS_TEST(csv_packages_bad_lines)
 {
-	expect_error("# package: com.a 1 \\q\\n\n", ":2: package: '\\q' at 11 is not an escape");
+	expect_error("# package: com.a 1 \\q\\n\n", ":2: package: '\\q' at 9 is not an escape");
 	expect_error("# package: com.a \\x4\n", ":2: package: '\\x' at 7 is not an escape");
 	expect_error("# package: com.a\\n x\n", ":2: package: text after the closing \\n at 6");
 	expect_error("# package: com.a\n# package: com.b\\n\n", ":3: package: a line after one without");
