@@ -176,11 +176,19 @@ expect_same "recording -> records CSV -> recording keeps the packages list byte 
 check "... the CSV holds a '# package:' line per line of packages.list" \
 	test "$(grep -c '^# package: ' "$TMP/own.csv")" = "$(wc -l <"$PKG")"
 "$FEECSCOPE" replay "$TMP/a.fsr" --convert-csv "$TMP/a.csv" >/dev/null 2>&1
-check "... and its rows, read as pandas reads them (comment='#'), are those without a list" python3 -c "
+check "... and its rows (the lines not starting with '#', Python's csv) are those without a list" python3 -c "
 import csv
 rows = lambda f: list(csv.reader(l for l in open(f) if not l.startswith('#')))
 a, b = rows('$TMP/a.csv'), rows('$TMP/own.csv')
 assert a == b and len(a) > 10, (len(a), len(b))"
+if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then # Debian's python3-pandas, as report.sh
+	check "... pandas (comment='#') reads the same table from both" /usr/bin/python3 -c "
+import pandas as pd
+a, b = pd.read_csv('$TMP/a.csv', comment='#'), pd.read_csv('$TMP/own.csv', comment='#')
+assert a.equals(b) and len(a) > 10, (a.shape, b.shape)"
+else
+	fail "python3-pandas is installed (scripts/install-deps.sh)"
+fi
 "$FEECSCOPE" replay "$TMP/own.csv" >"$TMP/own-csv.txt" 2>&1
 expect_same "... replaying the CSV names the apps from its list, as the recording" "$TMP/own-csv.txt" \
 	<("$FEECSCOPE" replay "$TMP/own.fsr" 2>&1)
