@@ -214,7 +214,7 @@ int fs_cmd_report(int argc, char **argv)
 	}
 	if (a.packages && (ret = fs_packages_load("report", a.packages, false, &apps)))
 		goto out;
-	ret = run_report(&files, &a, apps.nr ? &apps : NULL);
+	ret = run_report(&files, &a, a.packages ? &apps : NULL); /* empty: no app in any recording */
 	if (skipped) /* a *.fsr that is not a recording, said while scanning */
 		ret = FS_EXIT_FAIL;
 out:

@@ -245,9 +245,9 @@ static int trace_em(struct fs_run_result *r, struct fs_source *s, const char *em
 }
 
 /*
- * r's apps: --packages' for every recording, else the list the recording
- * kept (version 5, or a records CSV's "# package:" lines), parsed into own;
- * r says which. *apps NULL: no app (no list, or an empty one). 0, or -1
+ * r's apps: --packages' for every recording (an empty file: none, as
+ * replay), else the list the recording kept (version 5, or a records CSV's
+ * "# package:" lines), parsed into own; r says which. *apps NULL: no app (no list, or an empty one). 0, or -1
  * with err naming the file and the list's line.
  */
 static int run_apps(struct fs_run_result *r, const struct fs_source *s, struct fs_apps *own,
@@ -255,8 +255,8 @@ static int run_apps(struct fs_run_result *r, const struct fs_source *s, struct f
 {
 	char name[600];
 
-	*apps = r->apps;
-	if (!*apps && s->meta.packages_text) {
+	*apps = r->apps && r->apps->nr ? r->apps : NULL; /* --packages EMPTY: no app, as replay */
+	if (!r->apps && s->meta.packages_text) {
 		snprintf(name, sizeof(name), "%s: its packages list", r->path);
 		if (fs_apps_parse(own, s->meta.packages_text, s->meta.packages_len, name, err, errlen))
 			return -1;

@@ -272,6 +272,14 @@ import csv, json
 r = json.load(open('$TMP/abp.json'))['recordings']
 c = list(csv.DictReader(open('$TMP/abp.csv')))
 assert [x['apps_from'] for x in r + c] == ['--packages $PKG'] * 4, (r, c)\""
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --packages "$A/empty.list" --json "$TMP/abe.json" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/a.fsr" --json "$TMP/anone.json" >/dev/null 2>&1
+check "report --packages EMPTY: no app in any recording, as replay" python3 -c "
+import json
+r = json.load(open('$TMP/abe.json'))
+assert all(x['apps_from'] is None for x in r['recordings']), r['recordings']
+assert not any('app' in p for p in r['processes']), r['processes']
+assert len(r['processes']) == len(json.load(open('$TMP/anone.json'))['processes'])"
 # a recording without a list: its processes by name, apps_from null; another package on the same uid
 "$FEECSCOPE" report "$TMP/own.fsr" "$TMP/a.fsr" "$TMP/c.fsr" --json "$TMP/ac.json" >"$TMP/ac.txt" 2>&1
 check "a recording without a list adds by name; another list's package on the same uid is apart" \
