@@ -247,8 +247,9 @@ static int trace_em(struct fs_run_result *r, struct fs_source *s, const char *em
 /*
  * r's apps: --packages' for every recording (an empty file: none, as
  * replay), else the list the recording kept (version 5, or a records CSV's
- * "# package:" lines), parsed into own; r says which. *apps NULL: no app (no list, or an empty one). 0, or -1
- * with err naming the file and the list's line.
+ * "# package:" lines), parsed into own; r says which. *apps NULL: no app
+ * (no list, or an empty one). 0, or -1 with err naming the file and the
+ * list's line.
  */
 static int run_apps(struct fs_run_result *r, const struct fs_source *s, struct fs_apps *own,
 		    const struct fs_apps **apps, char *err, size_t errlen)
