@@ -196,6 +196,18 @@ sed 's/^# package: com.example.rtapp .*/# package: com.example.rtapp 10234 1 \\q
 one_line "a bad '# package:' line: the file, its line and the escape, exit 1" 1 \
 	"^feecscope replay: $TMP/badpk.csv:[0-9]+: package: '\\\\q' at [0-9]+ is not an escape" \
 	"$FEECSCOPE" replay "$TMP/badpk.csv"
+# a list that reads but is no packages.list: replay and report name the file, the list's line and field
+sed 's/^# package: com.example.rtapp 10234 /# package: com.example.rtapp 10x34 /' "$TMP/own.csv" >"$TMP/badlist.csv"
+n=$(grep -n '^# package: ' "$TMP/badlist.csv" | grep -n 10x34 | cut -d: -f1)
+one_line "replay of a CSV whose list is bad: the file, the list's line and field, exit 1" 1 \
+	"^feecscope replay: $TMP/badlist.csv: its packages list: line $n: uid: " "$FEECSCOPE" replay "$TMP/badlist.csv"
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/badlist.csv" --json "$TMP/bl.json" >"$TMP/bl.txt" 2>"$TMP/bl.err"; rc=$?
+[ $rc -eq 1 ] && grep -q "^feecscope report: $TMP/badlist.csv: its packages list: line $n: uid: " "$TMP/bl.err" &&
+	python3 -c "
+import json; r = json.load(open('$TMP/bl.json'))['recordings']
+assert r[0]['error'] is None and 'its packages list: line $n' in r[1]['error'], r" &&
+	pass "report: a recording whose list is bad is listed with the error, exit 1" ||
+	fail "report: a recording whose list is bad" "exit $rc: $(head -c 300 "$TMP/bl.err")"
 # a damaged list: one line naming the file and the section, exit 1
 python3 - "$TMP/own.fsr" "$TMP/bad.fsr" <<'PY'
 import struct, sys
