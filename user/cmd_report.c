@@ -22,7 +22,8 @@ static const struct fs_opt report_opts[] = {
 	{ "mix", O_MIX, NULL, "Combine recordings of different CPU counts or Energy Models (devices) into "
 	  "one verdict; without it such a report is refused (exit 2)." },
 	{ "packages", O_PACKAGES, "FILE", "Android's packages.list (adb pull /data/system/packages.list): "
-	  "processes are summed by the app their uid is, where it is one (docs/apps.md)." },
+	  "every recording's processes are summed by the app their uid is, where it is one, in place of "
+	  "the list each recording kept (docs/apps.md)." },
 	{ "em", O_EM, "EM", "The Energy Model of the kernel traces given (a built-in profile, a saved EM or "
 	  "a debugfs tree): a trace carries none (docs/traces.md). Recordings keep their own." },
 	FS_OPT_HELP,
@@ -213,7 +214,7 @@ int fs_cmd_report(int argc, char **argv)
 	}
 	if (a.packages && (ret = fs_packages_load("report", a.packages, false, &apps)))
 		goto out;
-	ret = run_report(&files, &a, apps.nr ? &apps : NULL);
+	ret = run_report(&files, &a, a.packages ? &apps : NULL); /* empty: no app in any recording */
 	if (skipped) /* a *.fsr that is not a recording, said while scanning */
 		ret = FS_EXIT_FAIL;
 out:

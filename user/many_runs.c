@@ -63,6 +63,35 @@ static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char
 	return 0;
 }
 
+/*
+ * What groups an app across recordings: its package names (all of them, for
+ * a shared uid) and Android user, FNV-1a. Not the uid: a package's app id
+ * differs between devices (PackageManager hands them out at install). 0 =
+ * no app.
+ */
+static __u64 app_key(const struct fs_apps *a, __u32 uid)
+{
+	size_t n, at = fs_apps_find(a, uid, &n);
+	__u64 h = 1469598103934665603ull ^ (uid / FS_PER_USER_RANGE);
+
+	if (!n)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		for (const char *c = a->pkgs[at + k].name;; c++) { /* each name with its NUL */
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+			if (!*c)
+				break;
+		}
+	return h ? h : 1;
+}
+
+/* A process's app: its label and key from uid, none where uid is no app's. */
+static void set_app(struct fs_run_proc *p, const struct fs_apps *a, __u32 uid)
+{
+	fs_apps_label(a, uid, p->app, sizeof(p->app));
+	p->app_key = p->app[0] ? app_key(a, uid) : 0;
+}
+
 /* The per-decision processes, each with its share of the per-decision verdict. */
 static void keep_decision_procs(struct fs_run_result *r, const struct fs_report *rep)
 {
@@ -71,7 +100,7 @@ static void keep_decision_procs(struct fs_run_result *r, const struct fs_report 
 		const struct fs_process *g = &rep->procs[i];
 
 		memcpy(r->procs[i].comm, g->comm, FS_COMM_LEN);
-		fs_apps_label(rep->apps, g->uid, r->procs[i].app, sizeof(r->procs[i].app));
+		set_app(&r->procs[i], rep->apps, g->uid);
 		r->procs[i].wakeups = g->wakeups;
 		r->procs[i].runtime_ns = g->runtime_ns;
 		r->procs[i].delta_fj = rep->nr_verdicts ? g->delta_fj[0] : 0;
@@ -93,8 +122,10 @@ static void keep_sim_procs(struct fs_run_result *r, const struct fs_report *rep)
 		r->procs[i].delta_fj = (fs_fj_t)p->delta_x[0] * f;
 		r->procs[i].wakeups = 0;
 		for (size_t k = 0; k < rep->nr_procs; k++)
-			if (rep->procs[k].tgid == p->tgid)
+			if (rep->procs[k].tgid == p->tgid) {
 				r->procs[i].wakeups = rep->procs[k].wakeups;
+				set_app(&r->procs[i], rep->apps, rep->procs[k].uid);
+			}
 	}
 }
 
@@ -174,7 +205,7 @@ static const struct fs_output_ops keep_ops = { .finish = keep_finish, .free = ke
 
 /* The pipeline of r's source: its kernel's policy and the twin, the one output keeping the result. */
 static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs_source *s, const struct fs_em *em,
-					char *err, size_t errlen)
+					const struct fs_apps *apps, char *err, size_t errlen)
 {
 	struct fs_pipeline_opts o = { 0 };
 	char why[400];
@@ -188,7 +219,7 @@ static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs
 	o.em = em;
 	o.emulate_eas = !s->meta.em_is_kernel || fs_source_is_trace(s);
 	o.kernel_release = r->kernel_release;
-	o.apps = r->apps;
+	o.apps = apps;
 	if (fs_source_is_trace(s)) /* no release in a trace: the reference stands for its kernel (as replay) */
 		o.sim_kernel_policy = d;
 	o.outputs[0] = (struct fs_output){ .ops = &keep_ops, .self = r };
@@ -213,11 +244,40 @@ static int trace_em(struct fs_run_result *r, struct fs_source *s, const char *em
 	return fs_source_prepare(s, em, FS_SIM_DEVICE, err, errlen);
 }
 
+/*
+ * r's apps: --packages' for every recording (an empty file: none, as
+ * replay), else the list the recording kept (version 5, or a records CSV's
+ * "# package:" lines), parsed into own; r says which. *apps NULL: no app
+ * (no list, or an empty one). 0, or -1 with err naming the file and the
+ * list's line.
+ */
+static int run_apps(struct fs_run_result *r, const struct fs_source *s, struct fs_apps *own,
+		    const struct fs_apps **apps, char *err, size_t errlen)
+{
+	char name[600];
+
+	*apps = r->apps && r->apps->nr ? r->apps : NULL; /* --packages EMPTY: no app, as replay */
+	if (!r->apps && s->meta.packages_text) {
+		snprintf(name, sizeof(name), "%s: its packages list", r->path);
+		if (fs_apps_parse(own, s->meta.packages_text, s->meta.packages_len, name, err, errlen))
+			return -1;
+		snprintf(own->from, sizeof(own->from), "the recording's own list");
+		*apps = own->nr ? own : NULL;
+	}
+	if (*apps) {
+		snprintf(r->apps_from, sizeof(r->apps_from), "%s", (*apps)->from);
+		r->nr_packages = (*apps)->nr;
+	}
+	return 0;
+}
+
 static void replay_one(struct fs_run_result *r, const char *em_spec)
 {
 	struct fs_source s = { 0 };
 	struct fs_em *em = calloc(1, sizeof(*em));
 	struct fs_pipeline *p = NULL;
+	struct fs_apps own = { 0 };
+	const struct fs_apps *apps;
 	struct fs_run_status st;
 	char err[512] = "", why[400];
 
@@ -238,7 +298,7 @@ static void replay_one(struct fs_run_result *r, const char *em_spec)
 		snprintf(err, sizeof(err), "%s: embedded EM: %s", r->path, why);
 		goto fail;
 	}
-	if (!(p = pipeline_for(r, &s, em, err, sizeof(err))))
+	if (run_apps(r, &s, &own, &apps, err, sizeof(err)) || !(p = pipeline_for(r, &s, em, apps, err, sizeof(err))))
 		goto fail;
 	/* like replay: what replayed before a damage still counts, and the error says where */
 	if (fs_run(p, &s, NULL, &st)) {
@@ -251,6 +311,7 @@ fail:
 	snprintf(r->error, sizeof(r->error), "%s", err[0] ? err : "failed");
 out:
 	fs_pipeline_free(p);
+	fs_apps_free(&own);
 	fs_source_close(&s);
 	free(em);
 }
@@ -331,31 +392,53 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 	return 0;
 }
 
-/* The name a process is summed under: its app's label, else its comm; apps first. */
-static int cmp_name(const void *a, const void *b)
+/* What a process is summed under: its app (by package names), else its comm; apps first. */
+static int cmp_group(const void *a, const void *b)
 {
 	const struct fs_run_proc *x = a, *y = b;
 
 	if (!x->app[0] != !y->app[0])
 		return x->app[0] ? -1 : 1;
 	if (x->app[0])
-		return strcmp(x->app, y->app);
+		return x->app_key < y->app_key ? -1 : x->app_key > y->app_key;
 	return strncmp(x->comm, y->comm, FS_COMM_LEN);
 }
 
+/* Largest |delta| first, then apps, then by label or comm: the order shown. */
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct fs_run_proc *x = a, *y = b;
 	fs_fj_t ax = x->delta_fj < 0 ? -x->delta_fj : x->delta_fj, ay = y->delta_fj < 0 ? -y->delta_fj : y->delta_fj;
+	int c;
 
 	if (ax != ay)
 		return ax > ay ? -1 : 1;
-	return cmp_name(a, b);
+	if (!x->app[0] != !y->app[0])
+		return x->app[0] ? -1 : 1;
+	if ((c = x->app[0] ? strcmp(x->app, y->app) : 0))
+		return c;
+	return cmp_group(a, b);
+}
+
+/*
+ * One app's label for all recordings: a shared uid's label names its uid
+ * ("shared:uid 10123 (a, b)"), which differs between devices while the
+ * packages are the same; then "shared:uids (a, b)", no longer than it.
+ */
+static void same_label(struct fs_run_proc *into, const struct fs_run_proc *p)
+{
+	const char *names = strchr(into->app, '(');
+	char buf[FS_APP_LABEL];
+
+	if (!strcmp(into->app, p->app) || strncmp(into->app, "shared:uid ", 11) || !names)
+		return;
+	snprintf(buf, sizeof(buf), "shared:uids %s", names);
+	memcpy(into->app, buf, sizeof(buf));
 }
 
 /*
  * Every recording's processes summed by name, tgids differing between runs:
- * an app's (all its processes) by its label, any other by comm.
+ * an app's (all its processes) by its package names, any other by comm.
  */
 static int merge_procs(struct fs_many *m)
 {
@@ -370,13 +453,14 @@ static int merge_procs(struct fs_many *m)
 		if (m->runs[i].has_verdict)
 			for (size_t j = 0; j < m->runs[i].nr_procs; j++)
 				all[k++] = m->runs[i].procs[j];
-	qsort(all, np, sizeof(*all), cmp_name);
+	qsort(all, np, sizeof(*all), cmp_group);
 	k = 0;
 	for (size_t i = 0; i < np; i++) {
-		if (k && !cmp_name(&all[k - 1], &all[i])) {
+		if (k && !cmp_group(&all[k - 1], &all[i])) {
 			all[k - 1].wakeups += all[i].wakeups;
 			all[k - 1].runtime_ns += all[i].runtime_ns;
 			all[k - 1].delta_fj += all[i].delta_fj;
+			same_label(&all[k - 1], &all[i]);
 		} else {
 			all[k++] = all[i];
 		}
@@ -466,7 +550,6 @@ int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs
 	if (!out->runs || !idx)
 		goto oom;
 	out->nr_runs = n;
-	out->by_app = apps != NULL;
 	for (size_t i = 0; i < n; i++) {
 		out->runs[i].path = paths[i];
 		out->runs[i].apps = apps;
@@ -520,8 +603,10 @@ int fs_many_run(const char *const *paths, size_t n, int threads, const struct fs
 		}
 	}
 	free(placed);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		idx[i] = i;
+		out->by_app |= out->runs[i].apps_from[0] != 0;
+	}
 	if (total(out, idx, n, &out->all) || merge_procs(out))
 		goto oom;
 	free(idx);

@@ -18,7 +18,9 @@ typedef void (*fs_many_progress_fn)(void *ctx, size_t done, size_t total);
 
 /*
  * Replay paths[0..n) with `threads` workers (0: one per online CPU); apps
- * (may be NULL) groups processes by app, em_spec (report --em: a profile,
+ * (--packages, may be NULL; an empty list: no app) names every recording's apps, else each
+ * recording's own list does where it kept one; processes are grouped by
+ * app across recordings by package names (not uid). em_spec (report --em: a profile,
  * saved EM or debugfs tree, may be NULL) is the EM of kernel traces. Returns
  * 0 with *out filled (per-recording errors are in runs[i].error), -1 out of
  * memory.

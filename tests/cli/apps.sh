@@ -167,6 +167,47 @@ assert at, 'no row for ' + app['label']
 tgids = [int(r.split()[0]) for r in rows[at[0] + 1:at[0] + 3] if r.split() and r.split()[0].isdigit()]
 assert tgids and set(tgids) <= set(app['tgids']), (tgids, app['tgids'])"
 fi
+# the records CSV keeps the list in "# package:" lines (docs/csv.md): recording -> CSV -> recording
+# gives the same file, and the CSV's rows are those of the same recording without a list
+"$FEECSCOPE" replay "$TMP/own.fsr" --convert-csv "$TMP/own.csv" >/dev/null 2>&1
+"$FEECSCOPE" replay "$TMP/own.csv" --convert-record "$TMP/own-back.fsr" >/dev/null 2>&1
+expect_same "recording -> records CSV -> recording keeps the packages list byte for byte" \
+	"$TMP/own.fsr" "$TMP/own-back.fsr"
+check "... the CSV holds a '# package:' line per line of packages.list" \
+	test "$(grep -c '^# package: ' "$TMP/own.csv")" = "$(wc -l <"$PKG")"
+"$FEECSCOPE" replay "$TMP/a.fsr" --convert-csv "$TMP/a.csv" >/dev/null 2>&1
+check "... and its rows (the lines not starting with '#', Python's csv) are those without a list" python3 -c "
+import csv
+rows = lambda f: list(csv.reader(l for l in open(f) if not l.startswith('#')))
+a, b = rows('$TMP/a.csv'), rows('$TMP/own.csv')
+assert a == b and len(a) > 10, (len(a), len(b))"
+if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then # Debian's python3-pandas, as report.sh
+	check "... pandas (comment='#') reads the same table from both" /usr/bin/python3 -c "
+import pandas as pd
+a, b = pd.read_csv('$TMP/a.csv', comment='#'), pd.read_csv('$TMP/own.csv', comment='#')
+assert a.equals(b) and len(a) > 10, (a.shape, b.shape)"
+else
+	fail "python3-pandas is installed (scripts/install-deps.sh)"
+fi
+"$FEECSCOPE" replay "$TMP/own.csv" >"$TMP/own-csv.txt" 2>&1
+expect_same "... replaying the CSV names the apps from its list, as the recording" "$TMP/own-csv.txt" \
+	<("$FEECSCOPE" replay "$TMP/own.fsr" 2>&1)
+sed 's/^# package: com.example.rtapp .*/# package: com.example.rtapp 10234 1 \\q\\n/' "$TMP/own.csv" >"$TMP/badpk.csv"
+one_line "a bad '# package:' line: the file, its line and the escape, exit 1" 1 \
+	"^feecscope replay: $TMP/badpk.csv:[0-9]+: package: '\\\\q' at [0-9]+ is not an escape" \
+	"$FEECSCOPE" replay "$TMP/badpk.csv"
+# a list that reads but is no packages.list: replay and report name the file, the list's line and field
+sed 's/^# package: com.example.rtapp 10234 /# package: com.example.rtapp 10x34 /' "$TMP/own.csv" >"$TMP/badlist.csv"
+n=$(grep -n '^# package: ' "$TMP/badlist.csv" | grep -n 10x34 | cut -d: -f1)
+one_line "replay of a CSV whose list is bad: the file, the list's line and field, exit 1" 1 \
+	"^feecscope replay: $TMP/badlist.csv: its packages list: line $n: uid: " "$FEECSCOPE" replay "$TMP/badlist.csv"
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/badlist.csv" --json "$TMP/bl.json" >"$TMP/bl.txt" 2>"$TMP/bl.err"; rc=$?
+[ $rc -eq 1 ] && grep -q "^feecscope report: $TMP/badlist.csv: its packages list: line $n: uid: " "$TMP/bl.err" &&
+	python3 -c "
+import json; r = json.load(open('$TMP/bl.json'))['recordings']
+assert r[0]['error'] is None and 'its packages list: line $n' in r[1]['error'], r" &&
+	pass "report: a recording whose list is bad is listed with the error, exit 1" ||
+	fail "report: a recording whose list is bad" "exit $rc: $(head -c 300 "$TMP/bl.err")"
 # a damaged list: one line naming the file and the section, exit 1
 python3 - "$TMP/own.fsr" "$TMP/bad.fsr" <<'PY'
 import struct, sys
@@ -179,4 +220,87 @@ PY
 one_line "a damaged packages section: the file and the section's byte, exit 1" 1 \
 	"^feecscope replay: $TMP/bad.fsr: packages section at byte [0-9]+: CRC mismatch" \
 	"$FEECSCOPE" replay "$TMP/bad.fsr"
+# report: each recording's apps from its own list (uids differ between devices), summed by
+# package name. Device B installed com.example.rtapp as app id 10300 (10234 on A) and gave the
+# shared uid's packages 10500 (1000 on A): the same packages, other uids. Device C lists
+# another package on A's uid 10234. What report must sum is derived from each one's replay.
+sed -e 's/^com.example.rtapp 10234 /com.example.rtapp 10300 /' \
+	-e 's/^\(android\|com.android.settings\|com.android.providers.settings\) 1000 /\1 10500 /' "$PKG" >"$TMP/b.list"
+sed -e 's/,10234$/,10300/' -e 's/,1010234$/,1010300/' -e 's/,1000$/,10500/' "$A/apps.csv" >"$TMP/b.csv"
+check "device B's recording has other uids than A's" bash -c "! cmp -s '$A/apps.csv' '$TMP/b.csv' && grep -q ',10300\$' '$TMP/b.csv'"
+"$FEECSCOPE" replay "$TMP/b.csv" --em pixel4 --packages "$TMP/b.list" --convert-record "$TMP/b.fsr" >/dev/null 2>&1
+"$FEECSCOPE" replay "$TMP/own.fsr" --packages "$TMP/other.list" --convert-record "$TMP/c.fsr" >/dev/null 2>&1
+for x in b c; do "$FEECSCOPE" replay "$TMP/$x.fsr" --json "$TMP/$x.json" >/dev/null 2>&1; done
+cat >"$TMP/many.py" <<'PY'
+import json, sys
+# report JSON, then the replays' JSONs of its recordings in order ('-' for one without a list)
+rep, *ones = sys.argv[1:]
+rep = json.load(open(rep))
+labels, wakeups = {}, {}
+for one in ones:
+    if one == '-':
+        continue
+    for a in json.load(open(one))['apps']:
+        key = (tuple(sorted(a['packages'])), a['uid'] // 100000)
+        labels.setdefault(key, set()).add(a['label'])
+        wakeups[key] = wakeups.get(key, 0) + a['wakeups']
+want = {}
+for key, ls in labels.items():
+    l = ls.pop() if len(ls) == 1 else 'shared:uids ' + next(iter(ls)).split(' ', 2)[2]
+    want[l] = wakeups[key]
+got = {p['app']: p['wakeups'] for p in rep['processes'] if p['app']}
+print(json.dumps(got, sort_keys=True))
+sys.exit(0 if got == want else f'want {want}')
+PY
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --json "$TMP/ab.json" --csv "$TMP/ab.csv" >"$TMP/ab.txt" 2>"$TMP/ab.err"
+check "report of two devices' recordings, each with its list: exit 0, nothing on stderr" \
+	test -s "$TMP/ab.txt" -a ! -s "$TMP/ab.err"
+check "... an app sums over both by package name, a shared uid's label says its uids differ" \
+	python3 "$TMP/many.py" "$TMP/ab.json" "$TMP/own.json" "$TMP/b.json"
+sed 's/^/    /' "$TMP/out"
+check "... the shared uid and the app each on one row of the page, within 80 columns" bash -c "
+test \$(grep -c '^shared:uid' '$TMP/ab.txt') = 1 && grep -q '^shared:uids (android, ' '$TMP/ab.txt' &&
+test \$(grep -cE '^com\.example\.rtapp +[0-9]' '$TMP/ab.txt') = 1 && ! awk 'length > 80' '$TMP/ab.txt' | grep -q ."
+check "... the page says each recording's list named its apps" bash -c "
+grep -qx \"apps named by each recording's list, summed by package name:\" '$TMP/ab.txt' &&
+test \$(grep -cE '^  .*/(own|b)\.fsr +its own list \($(grep -c . "$PKG") packages\)\$' '$TMP/ab.txt') = 2"
+check "... JSON and CSV: apps_from of each recording" python3 -c "
+import csv, json
+r = json.load(open('$TMP/ab.json'))['recordings']
+c = list(csv.DictReader(open('$TMP/ab.csv')))
+want = [\"the recording's own list\"] * 2
+assert [x['apps_from'] for x in r] == want and [x['apps_from'] for x in c] == want, (r, c)"
+# --packages still names every recording's apps: B's uids are no app of A's list
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --packages "$PKG" --json "$TMP/abp.json" --csv "$TMP/abp.csv" \
+	>"$TMP/abp.txt" 2>&1
+check "report --packages overrides each recording's list: B's app ids name nothing" \
+	python3 "$TMP/many.py" "$TMP/abp.json" "$TMP/own.json" -
+sed 's/^/    /' "$TMP/out"
+unwrap "$TMP/abp.txt" >"$TMP/abp.cut"
+check "... the page, JSON and CSV say --packages named them all" bash -c "
+grep -qx 'apps named from --packages $PKG ($(grep -c . "$PKG") packages), every recording' '$TMP/abp.cut' &&
+python3 -c \"
+import csv, json
+r = json.load(open('$TMP/abp.json'))['recordings']
+c = list(csv.DictReader(open('$TMP/abp.csv')))
+assert [x['apps_from'] for x in r + c] == ['--packages $PKG'] * 4, (r, c)\""
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/b.fsr" --packages "$A/empty.list" --json "$TMP/abe.json" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/a.fsr" --json "$TMP/anone.json" >/dev/null 2>&1
+check "report --packages EMPTY: no app in any recording, as replay" python3 -c "
+import json
+r = json.load(open('$TMP/abe.json'))
+assert all(x['apps_from'] is None for x in r['recordings']), r['recordings']
+assert not any('app' in p for p in r['processes']), r['processes']
+assert len(r['processes']) == len(json.load(open('$TMP/anone.json'))['processes'])"
+# a recording without a list: its processes by name, apps_from null; another package on the same uid
+"$FEECSCOPE" report "$TMP/own.fsr" "$TMP/a.fsr" "$TMP/c.fsr" --json "$TMP/ac.json" >"$TMP/ac.txt" 2>&1
+check "a recording without a list adds by name; another list's package on the same uid is apart" \
+	python3 "$TMP/many.py" "$TMP/ac.json" "$TMP/own.json" - "$TMP/c.json"
+sed 's/^/    /' "$TMP/out"
+check "... its apps_from is null, the page says it has no list" bash -c "
+python3 -c \"
+import json
+r = json.load(open('$TMP/ac.json'))['recordings']
+assert [x['apps_from'] for x in r] == [\\\"the recording's own list\\\", None, \\\"the recording's own list\\\"], r\" &&
+grep -qE '^  .*/a\.fsr +no list: its processes by name\$' '$TMP/ac.txt'"
 finish

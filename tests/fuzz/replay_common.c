@@ -160,6 +160,12 @@ void fuzz_csv_round_trip(const struct fs_rec_meta *meta, const struct fuzz_recor
 		fuzz_records_add(&back, h);
 	FUZZ_CHECK(rc == 0, "our own CSV does not read back: %s", err);
 	FUZZ_CHECK(back.nr == rs->nr, "CSV round trip: %zu records came back as %zu", rs->nr, back.nr);
+	/* the packages list in "# package:" lines: its bytes back exactly (an empty list is none, as in a recording) */
+	bool had = meta->packages_text && meta->packages_len;
+	FUZZ_CHECK(had == !!m2.packages_text && (!had || (m2.packages_len == meta->packages_len &&
+		   !memcmp(m2.packages_text, meta->packages_text, m2.packages_len))),
+		   "CSV round trip: the packages list (%zu bytes) reads back as %zu", had ? meta->packages_len : 0,
+		   m2.packages_text ? m2.packages_len : 0);
 	text2 = csv_text(&m2, &back, &len2);
 	if (len != len2 || memcmp(text, text2, len)) {
 		size_t i = 0, l0;

@@ -2,6 +2,7 @@
 /* feecscope report's outputs: text (80 columns), JSON and CSV of many recordings (docs/analysis.md). */
 #include <string.h>
 #include "many_report.h"
+#include "../cli.h"
 
 static void mj(char *b, size_t n, fs_fj_t fj)
 {
@@ -110,6 +111,48 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 		}
 }
 
+/*
+ * Where each recording's app names came from, for the recordings summed
+ * (those with a verdict): one line when --packages named them all, else a
+ * line per recording (at most 10: the JSON and CSV have every one's
+ * apps_from).
+ */
+static void print_apps_from(FILE *o, const struct fs_many *m)
+{
+	char cut[80];
+	size_t shown = 0, n = 0;
+
+	for (size_t i = 0; i < m->nr_runs; i++)
+		n += m->runs[i].has_verdict;
+	if (!n)
+		return;
+	if (m->runs[0].apps) { /* --packages: the one list of every recording */
+		char line[FS_APPS_FROM + 64];
+
+		snprintf(line, sizeof(line), "apps named from %s (%zu packages), every recording",
+			 m->runs[0].apps->from, m->runs[0].apps->nr);
+		fs_cli_wrap_led(o, "  ", line);
+		return;
+	}
+	fputs("apps named by each recording's list, summed by package name:\n", o);
+	for (size_t i = 0; i < m->nr_runs && shown < 10; i++) {
+		const struct fs_run_result *r = &m->runs[i];
+
+		if (!r->has_verdict)
+			continue;
+		shown++;
+		fprintf(o, "  %-19s ", tail(r->path, 19, cut, sizeof(cut)));
+		if (!r->apps_from[0])
+			fputs("no list: its processes by name\n", o);
+		else if (!strcmp(r->apps_from, "the recording's own list"))
+			fprintf(o, "its own list (%zu packages)\n", r->nr_packages);
+		else
+			fprintf(o, "%.40s (%zu packages)\n", r->apps_from, r->nr_packages);
+	}
+	if (n > shown)
+		fprintf(o, "  (+%zu more: the JSON's and CSV's apps_from)\n", n - shown);
+}
+
 /* The processes the margin costs most: by app (the label on a line of its own when long), else by comm. */
 static void print_procs(FILE *o, const struct fs_many *m)
 {
@@ -118,6 +161,8 @@ static void print_procs(FILE *o, const struct fs_many *m)
 
 	fprintf(o, "\n%s the margin costs most (all recordings, by %s):\n",
 		m->by_app ? "apps and processes" : "processes", m->by_app ? "app, else name" : "name");
+	if (m->by_app)
+		print_apps_from(o, m);
 	fprintf(o, "%-*s  WAKEUPS   CPU TIME s      DELTA mJ\n", w, m->by_app ? "APP / COMM" : "COMM");
 	for (size_t i = 0; i < m->nr_procs && i < 10; i++) {
 		const struct fs_run_proc *q = &m->procs[i];
@@ -198,6 +243,11 @@ void fs_many_print_json(FILE *o, const struct fs_many *m)
 		jstr(o, r->kernel_release);
 		fputs(", \"em\": ", o);
 		jstr(o, r->em);
+		fputs(", \"apps_from\": ", o); /* as replay's: which list named its apps, null = none */
+		if (r->apps_from[0])
+			jstr(o, r->apps_from);
+		else
+			fputs("null", o);
 		if (r->has_verdict) {
 			mj(a, sizeof(a), r->delta_fj);
 			mj(b, sizeof(b), r->lo_fj);
@@ -268,7 +318,7 @@ void fs_many_print_csv(FILE *o, const struct fs_many *m)
 	char a[64], b[64], c[64], d[64];
 
 	fputs("path,kernel_release,em,policy,twin,wakeups,duration_s,cpu_energy_mj,delta_mj,ci95_lo_mj,ci95_hi_mj,"
-	      "measurable,error\n", o);
+	      "measurable,error,apps_from\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {
 		const struct fs_run_result *r = &m->runs[i];
 
@@ -290,6 +340,8 @@ void fs_many_print_csv(FILE *o, const struct fs_many *m)
 			fputs(",,,,,,,,,,", o);
 		}
 		csv_cell(o, r->error);
+		fputc(',', o); /* last: the columns before it keep their places */
+		csv_cell(o, r->apps_from);
 		fputc('\n', o);
 	}
 }

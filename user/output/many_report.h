@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "../record.h"
+#include "../engine/apps.h"
 #include "../engine/fj.h"
 
 /* What fs_many_run() (user/many_runs.c) found: the report these functions print. */
@@ -13,7 +14,9 @@
 
 struct fs_run_proc {
 	char comm[FS_COMM_LEN];
-	char app[FS_APP_LABEL];         /* its app's label (--packages, engine/apps.h), "" = none */
+	char app[FS_APP_LABEL];         /* its app's label (engine/apps.h), "" = none */
+	__u64 app_key;                  /* its app's package names and Android user, hashed: what groups
+					 * it across recordings, whose uids differ (many_runs.c) */
 	__u64 wakeups, runtime_ns;
 	fs_fj_t delta_fj;               /* what the margin costs in this process */
 };
@@ -38,7 +41,9 @@ struct fs_run_result {
 	fs_fj_t *blocks;                /* the verdict's time-block sums, which the groups resample */
 	size_t nr_procs;
 	struct fs_run_proc *procs;
-	const struct fs_apps *apps;     /* uid -> app for its processes, NULL = none */
+	const struct fs_apps *apps;     /* --packages, for every recording; NULL = its own list, if any */
+	char apps_from[FS_APPS_FROM];            /* where its app names came from (fs_apps.from), "" = none */
+	size_t nr_packages;             /* the packages that list named */
 };
 
 /* A set of recordings summed: a group (same EM and kernel) or all of them. */
@@ -58,7 +63,7 @@ struct fs_many {
 	struct fs_runs_total all;
 	size_t nr_procs;
 	struct fs_run_proc *procs;      /* all recordings' processes by app, else comm, largest |delta| first */
-	bool by_app;                    /* --packages given: procs by app where known */
+	bool by_app;                    /* a list named apps (--packages, or a recording's own): procs by app where known */
 };
 
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "csv_records.h"
+#include "csv_packages.h"
 
 /* ---- column tables ---- */
 
@@ -162,6 +163,8 @@ int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 		fputc('\n', out);
 		p += n + (e ? 1 : 0);
 	}
+	if (m->packages_text && fs_csv_packages_write(out, m->packages_text, m->packages_len))
+		return -1;
 	for (int i = 0; i < NR_COLS; i++) {
 		if (i)
 			fputc(',', out);
@@ -349,6 +352,7 @@ struct fs_csv_reader {
 	char **cells;
 	int cells_cap;
 	__u64 records;
+	struct fs_csv_packages pk; /* "# package: " lines until the header row */
 	union { /* 60 KiB for an em record: made with the first row */
 		struct fs_rec_hdr hdr;
 		struct fs_wakeup w;
@@ -622,6 +626,17 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 				snprintf(err, errlen, "%s: no header row", r->path);
 			return -1;
 		}
+		/* a packages.list line, as exactly (csv_packages.h) */
+		const char *pv = fs_csv_package_line(r->line);
+		if (pv) {
+			char why[160];
+
+			if (fs_csv_packages_add(&r->pk, pv, FS_REC_MAX_CHUNK, why, sizeof(why))) {
+				free(em);
+				return cerr(r, err, errlen, -1, "%s", why);
+			}
+			continue;
+		}
 		/* keep the EM line exactly as written after "em: " (before trim() cuts its blanks) */
 		const char *v = em_line(r->line);
 		if (v) {
@@ -642,6 +657,12 @@ static int read_header(struct fs_csv_reader *r, struct fs_rec_meta *m, char *err
 	}
 	m->em_text = em;
 	m->em_len = em_len;
+	if (r->pk.len) { /* the recording's own list (version 5); an empty one is none, as there */
+		m->packages_text = r->pk.text;
+		m->packages_len = r->pk.len;
+		r->pk.text = NULL;
+	}
+	fs_csv_packages_free(&r->pk);
 
 	return read_columns(r, m, declared_cpus, err, errlen);
 }
@@ -1149,6 +1170,7 @@ void fs_csv_reader_close(struct fs_csv_reader *r)
 	if (r->f)
 		fclose(r->f);
 	free(r->line);
+	fs_csv_packages_free(&r->pk);
 	free(r->cells);
 	free(r->hcols);
 	free(r->rec);
