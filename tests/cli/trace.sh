@@ -150,6 +150,19 @@ assert t['wake_utils'] == 0 and t['util_compared'] == 0 and t['util_apart_mean']
 one_line "sched_pelt_cfs without util=: the line and the field" "cfs-bad.txt:[0-9]+: sched_pelt_cfs: util: missing" \
 	"$FEECSCOPE" replay "$TMP/cfs-bad.txt" --em "$EM"
 
+# ---- LISA's events in a trace.dat (uprobe events shaped as the lisa module's: tests/tools/make_lisa_dat.sh) ----
+"$FEECSCOPE" replay "$F/lisa-uprobes.dat" --em "$EM" --json "$TMP/lisa.json" >"$TMP/lisa.sum" 2>"$TMP/lisa.err"
+if grep -q 'trace.dat not supported in this build' "$TMP/lisa.err"; then
+	pass "trace.dat LISA events: not in this build (without libtracecmd)"
+else
+	check "trace.dat LISA events: the rq PELT traced, groups left, the other system's util_est_cfs found" python3 -c "
+t = __import__('json').load(open('$TMP/lisa.json'))['simulation']['trace']
+assert t['format'] == 'trace.dat' and t['rq_pelt'] == 'traced' and t['cfs_events'] == 16, t
+assert t['pelt_events'] == 16 and t['unknown_events'] == 0, t
+s = ' '.join(open('$TMP/lisa.sum').read().split())
+assert 'starts from its first sched_pelt_cfs (16 events of root cfs_rqs)' in s, s"
+fi
+
 # ---- replay --help names the trace formats, and fits 80 columns ----
 "$FEECSCOPE" replay --help >"$TMP/help.txt" 2>&1
 check "replay --help: exit 0, within 80 columns" fits80 "$TMP/help.txt"
