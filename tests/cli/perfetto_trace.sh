@@ -23,7 +23,7 @@ if ! command -v protoc >/dev/null; then
 	exit
 fi
 decode() { protoc --proto_path=tests/perfetto --decode=feecscope.ftrace_input.Trace "$PROTO" <"$1"; }
-for t in ftrace compact clocks clocks-mono; do
+for t in ftrace compact clocks clocks-mono generic; do
 	check "protoc decodes $t.pftrace" decode "$FX/$t.pftrace"
 	decode "$FX/$t.pftrace" >"$TMP/$t.txt" 2>&1
 	# unknown fields show as numbers: only the generator's field 1999
@@ -44,6 +44,12 @@ for t in ftrace clocks clocks-mono; do
 	done
 	[ -z "$bad" ] && pass "$t: every event type, as many as expected" || fail "$t: events" "$bad"
 done
+# LISA's events as generic ones: each the reader gives is a generic event of that name (or lisa__ that name)
+want=$(awk -F'\t' '$3 ~ /^sched_(pelt|util_est)_/' "$FX/generic.expected" | wc -l)
+got=$(grep -Ec '^ *event_name: "(lisa__)?sched_(pelt|util_est)_(se|cfs)"' "$TMP/generic.txt")
+all=$(grep -c '^ *generic {' "$TMP/generic.txt")
+[ "$want" = "$got" ] && [ "$all" = $((got + 1)) ] && pass "generic: $got of LISA's events, one other" ||
+	fail "generic events" "protoc finds $got of LISA's ($all generic), the reader is to give $want"
 sw=$(awk -F'\t' '$3 == "sched_switch"' "$FX/compact.expected" | wc -l)
 wk=$(awk -F'\t' '$3 == "sched_waking"' "$FX/compact.expected" | wc -l)
 got_sw=$(grep -c '^ *switch_timestamp:' "$TMP/compact.txt")
@@ -90,4 +96,16 @@ expect_fail "replay: wrong wire type" \
 	"$FEECSCOPE" replay "$FX/bad-wire.pftrace" --em hikey960
 expect_fail "replay: no sched events" "nosched.pftrace: no sched events" \
 	"$FEECSCOPE" replay "$FX/nosched.pftrace" --em hikey960
+expect_fail "replay: a generic event's field of the wrong kind" \
+	"bad-generic.pftrace: packet 2 \(offset [0-9]+\): ftrace_events.event.generic.sched_pelt_cfs: util: a string" \
+	"$FEECSCOPE" replay "$FX/bad-generic.pftrace" --em hikey960
+"$FEECSCOPE" replay "$FX/generic.pftrace" --em tests/fixtures/trace/one-cpu.em --json "$TMP/gen.json" \
+	>"$TMP/gen.sum" 2>"$TMP/gen.err"
+check "replay: LISA's generic events start the rq's PELT, the other is skipped by name" python3 -c "
+t = __import__('json').load(open('$TMP/gen.json'))['simulation']['trace']
+assert t['rq_pelt'] == 'traced' and t['cfs_events'] == 2 and t['pelt_events'] == 2, t
+assert t['unknown_events'] == 1, t
+s = ' '.join(open('$TMP/gen.sum').read().split())
+assert 'traced: rq PELT: CPU 0 starts from its first sched_pelt_cfs' in s, s
+assert '1 of other kinds skipped (first sched_overutilized)' in s, s"
 finish

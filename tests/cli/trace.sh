@@ -108,6 +108,61 @@ check "PELT events: the answer differs from util 0's (the inputs are used)" \
 one_line "sched_pelt_se without util=: the line and the field" "pelt-bad.txt:[0-9]+: .*sched_pelt_se.*util.*missing" \
 	"$FEECSCOPE" replay "$TMP/pelt-bad.txt" --em "$EM"
 
+# ---- LISA's cfs_rq events: each CPU's rq PELT starts from its first root sched_pelt_cfs, and
+# a wake-up's sched_pelt_se is the self-check's traced util (sched_tp's and the lisa module's names) ----
+for v in 0 1; do
+	awk -v lisa=$v -f tests/tools/trace_add_cfs.awk "$F/tracefs.txt" >"$TMP/cfs$v.txt"
+	"$FEECSCOPE" replay "$TMP/cfs$v.txt" --em "$EM" --json "$TMP/cfs$v.json" --csv "$TMP/cfs$v.csv" \
+		>"$TMP/cfs$v.sum" 2>"$TMP/cfs$v.err"
+	check "cfs_rq events (lisa=$v): replays (exit 0, nothing on stderr), within 80 columns" \
+		sh -c "test -s '$TMP/cfs$v.sum' && ! test -s '$TMP/cfs$v.err' && awk 'length > 80 { exit 1 }' '$TMP/cfs$v.sum'"
+	unwrap "$TMP/cfs$v.sum" >"$TMP/cfs$v.one"
+done
+check "cfs_rq events: JSON and summary say the rq PELT was traced, groups left, wake-up PELT compared" python3 -c "
+import json, re
+d = json.load(open('$TMP/cfs0.json'))['simulation']
+t = d['trace']
+lines = open('$TMP/cfs0.txt').read().splitlines()
+root = [l for l in lines if re.search(r' sched_(pelt|util_est)_cfs: cpu=\\d+ path=/ ', l)]
+se = [l for l in lines if ' sched_pelt_se: ' in l]
+assert t['cfs_events'] == len(root) == 4, (t['cfs_events'], len(root))
+assert t['rq_pelt'] == 'traced' and t['rq_traced_cpus'] == 3, t
+assert 0 < t['wake_utils'] <= len(se) and t['pelt'] == 'reconstructed', (t['wake_utils'], len(se))
+assert 0 < t['util_compared'] <= t['wake_utils'], t
+s = open('$TMP/cfs0.one').read()
+assert 'traced: rq PELT: CPUs 0-1 start from their first sched_pelt_cfs (4 events of root cfs_rqs)' in s, 'rq line'
+m = re.search(r'PELT at the wake-up: the simulated util_avg is ([0-9.]+) from the traced on average '
+              r'\\(simulated - traced ([-+][0-9.]+); traced (\\d+) of 1024\\) over (\\d+) wake-ups', s)
+assert m, 'self-check line'
+assert m.group(1) == '%.1f' % t['util_apart_mean'] and int(m.group(4)) == t['util_compared'], m.groups()
+assert m.group(2) == '%+.1f' % t['util_bias'], m.groups()"
+check "cfs_rq events: the lisa module's names read as sched_tp's (the same decisions)" cmp -s "$TMP/cfs0.csv" "$TMP/cfs1.csv"
+check "cfs_rq events: the traced rq start changes the answer" sh -c "! cmp -s '$TMP/cfs0.csv' '$TMP/t.csv'"
+grep -v ' sched_pelt_se: ' "$TMP/cfs0.txt" >"$TMP/cfs-only.txt"
+"$FEECSCOPE" replay "$TMP/cfs-only.txt" --em "$EM" --json "$TMP/cfs-only.json" >/dev/null 2>&1
+check "cfs_rq events without sched_pelt_se: no wake-up PELT figure" python3 -c "
+import json
+t = json.load(open('$TMP/cfs-only.json'))['simulation']['trace']
+assert t['wake_utils'] == 0 and t['util_compared'] == 0 and t['util_apart_mean'] is None, t"
+{ grep '^#' "$F/tracefs.txt"
+  echo "          <idle>-0       (-------) [001] d..1.  1650.175800: sched_pelt_cfs: cpu=1 path=/ load=1 runnable=1"
+  grep -v '^#' "$F/tracefs.txt"; } >"$TMP/cfs-bad.txt"
+one_line "sched_pelt_cfs without util=: the line and the field" "cfs-bad.txt:[0-9]+: sched_pelt_cfs: util: missing" \
+	"$FEECSCOPE" replay "$TMP/cfs-bad.txt" --em "$EM"
+
+# ---- LISA's events in a trace.dat (uprobe events shaped as the lisa module's: tests/tools/make_lisa_dat.sh) ----
+"$FEECSCOPE" replay "$F/lisa-uprobes.dat" --em "$EM" --json "$TMP/lisa.json" >"$TMP/lisa.sum" 2>"$TMP/lisa.err"
+if grep -q 'trace.dat not supported in this build' "$TMP/lisa.err"; then
+	pass "trace.dat LISA events: not in this build (without libtracecmd)"
+else
+	check "trace.dat LISA events: the rq PELT traced, groups left, the other system's util_est_cfs found" python3 -c "
+t = __import__('json').load(open('$TMP/lisa.json'))['simulation']['trace']
+assert t['format'] == 'trace.dat' and t['rq_pelt'] == 'traced' and t['cfs_events'] == 16, t
+assert t['pelt_events'] == 16 and t['unknown_events'] == 0, t
+s = ' '.join(open('$TMP/lisa.sum').read().split())
+assert 'starts from its first sched_pelt_cfs (16 events of root cfs_rqs)' in s, s"
+fi
+
 # ---- replay --help names the trace formats, and fits 80 columns ----
 "$FEECSCOPE" replay --help >"$TMP/help.txt" 2>&1
 check "replay --help: exit 0, within 80 columns" fits80 "$TMP/help.txt"

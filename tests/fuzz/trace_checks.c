@@ -72,5 +72,8 @@ int fuzz_trace_feed(void *ctx, const struct fs_tev *ev, char *err, size_t errlen
 	if (ev->type == FS_TEV_SWITCH)
 		FUZZ_CHECK(memchr(ev->sw.prev.comm, '\0', FS_COMM_LEN) && memchr(ev->sw.next.comm, '\0', FS_COMM_LEN),
 			   "switch comm not terminated");
+	if (ev->type == FS_TEV_PELT_SE || ev->type == FS_TEV_UTIL_EST_SE) /* LISA's events */
+		FUZZ_CHECK(memchr(ev->pelt.t.comm, '\0', FS_COMM_LEN) && ev->pelt.t.pid >= -1 && ev->pelt.cpu >= 0,
+			   "LISA event: comm not terminated or pid/cpu out of range");
 	return f->b ? fs_trace_wl_feed(f->b, ev, err, errlen) : 0;
 }

@@ -8,7 +8,14 @@ size spends the fuzzer's time in the library. This rewrites a version 6 file
 only the systems named, no ftrace formats, kallsyms or printk formats, and the
 per-CPU data pages moved up behind the smaller header, page aligned.
 
-Usage: trace_dat_seed.py IN.dat OUT.dat [SYSTEM...]   (default: sched task power)
+A file of `trace-cmd extract -B NAME` (the instance's data behind a buffer
+option, the top buffer empty) keeps its instance: the option's file offset
+is rewritten to where the instance's flyrecord section moves.
+
+SYSTEM:EVENT keeps one event of a system; --pids=P,Q keeps only those pids'
+saved command lines (a machine's are tens of KB).
+
+Usage: trace_dat_seed.py IN.dat OUT.dat [--pids=P,...] [SYSTEM[:EVENT]...]   (default: sched task power)
 """
 import struct
 import sys
@@ -16,7 +23,9 @@ import sys
 
 def main():
     src, dst = sys.argv[1], sys.argv[2]
-    keep = set(sys.argv[3:] or ['sched', 'task', 'power'])
+    args = [a for a in sys.argv[3:] if not a.startswith('--pids=')]
+    pids = [a[7:].split(',') for a in sys.argv[3:] if a.startswith('--pids=')]
+    keep = set(args or ['sched', 'task', 'power'])
     b = open(src, 'rb').read()
     assert b[:10] == b'\x17\x08Dtracing' and b[10:12] == b'6\x00', 'not a version 6 trace.dat'
     p = 12
@@ -48,8 +57,9 @@ def main():
             n = struct.unpack_from('<Q', b, p)[0]
             fmts.append(b[p:p + 8 + n])
             p += 8 + n
-        if name.decode() in keep:
-            systems.append((name, fmts))
+        one = [f for f in fmts if name.decode() + ':' + fmt_name(f) in keep]
+        if name.decode() in keep or one:
+            systems.append((name, fmts if name.decode() in keep else one))
     out += struct.pack('<I', len(systems))
     for name, fmts in systems:
         out += name + b'\x00' + struct.pack('<I', len(fmts)) + b''.join(fmts)
@@ -57,11 +67,15 @@ def main():
         p += 4 + struct.unpack_from('<I', b, p)[0]
         out += struct.pack('<I', 0)
     n = struct.unpack_from('<Q', b, p)[0]
-    out += b[p:p + 8 + n]  # saved command lines
+    lines = b[p + 8:p + 8 + n]
+    if pids:  # "PID COMM" per line
+        lines = b''.join(ln + b'\n' for ln in lines.split(b'\n') if ln.split(b' ')[0].decode() in pids[0])
+    out += struct.pack('<Q', len(lines)) + lines  # saved command lines
     p += 8 + n
     cpus = struct.unpack_from('<I', b, p)[0]
     out += b[p:p + 4]
     p += 4
+    buffers = []  # (where the option's offset sits in out, the instance's section in b)
     if b[p:p + 10] == b'options  \x00':
         out += b[p:p + 10]
         p += 10
@@ -72,9 +86,27 @@ def main():
                 p += 2
                 break
             n = struct.unpack_from('<I', b, p + 2)[0]
-            assert oid != 3, 'a buffer option holds file offsets: not handled'
+            if oid == 3:  # BUFFER: u64 offset of the instance's flyrecord section, then its name
+                buffers.append((len(out) + 6, struct.unpack_from('<Q', b, p + 6)[0]))
             out += b[p:p + 6 + n]
             p += 6 + n
+    rest = flyrecord(b, p, cpus, page, out)
+    for at, src in buffers:
+        out[at:at + 8] = struct.pack('<Q', len(out))
+        rest = max(rest, flyrecord(b, src, cpus, page, out))
+    if not buffers:
+        out += b[(rest + page - 1) // page * page:] if rest < len(b) else b''
+    open(dst, 'wb').write(out)
+
+
+def fmt_name(f):
+    """An event format's name (its first line, "name: NAME")."""
+    return f[8:].split(b'\n', 1)[0].split(b': ', 1)[-1].decode()
+
+
+def flyrecord(b, p, cpus, page, out):
+    """The flyrecord section at p (its per-CPU table, then the pages) onto out, the pages
+    page aligned; returns the end of the last CPU's data in b."""
     assert b[p:p + 10] == b'flyrecord\x00', b[p:p + 10]
     out += b[p:p + 10]
     p += 10
@@ -90,9 +122,7 @@ def main():
     out += table
     out += bytes(at - len(out))
     out += data
-    rest = max(off + size for off, size in cpu)
-    out += b[(rest + page - 1) // page * page:] if rest < len(b) else b''
-    open(dst, 'wb').write(out)
+    return max(off + size for off, size in cpu)
 
 
 if __name__ == '__main__':

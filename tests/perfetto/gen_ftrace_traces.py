@@ -21,8 +21,10 @@ switches and wakings, the other events ordinary), compact.gz (gzip'd),
 compressed (ftrace's packets in deflated compressed_packets), clocks
 (ftrace on MONOTONIC_RAW and one CPU on the global clock, a suspend between
 the two clock snapshots, events placed on BOOTTIME), clocks-mono (the
-primary clock MONOTONIC, ftrace on BOOTTIME), and bad ones: bad-wire,
-trunc-len, trunc-varint, nosched (see .expected: "error" and the field).
+primary clock MONOTONIC, ftrace on BOOTTIME), generic (LISA's PELT events
+as GenericFtraceEvent, written by hand, with an event of another name to
+be skipped), and bad ones: bad-wire, trunc-len, trunc-varint, nosched,
+bad-generic (see .expected: "error" and the field).
 Deterministic: the same command writes the same bytes.
 """
 import gzip
@@ -464,6 +466,61 @@ def fx_clocks(n, seed, mono_primary=False):
     return pkts, expected(m, tree_known(m), False), tree_truth(m)
 
 
+# --- generic events (FtraceEvent.generic = 327: GenericFtraceEvent, generic.proto) ---
+def g_field(name, v):
+    """A GenericFtraceEvent.Field: str_value = 3, int_value = 4 (signed kernel types), uint_value = 5."""
+    if isinstance(v, str):
+        val = f_bytes(3, v)
+    elif isinstance(v, tuple) or v < 0:
+        val = f_varint(4, v[0] if isinstance(v, tuple) else v)
+    else:
+        val = f_varint(5, v)
+    return f_bytes(2, f_bytes(1, name) + val)
+
+
+def g_event(ts, pid, name, fields, name_last=False):
+    body = b"".join(g_field(n, v) for n, v in fields)
+    body = body + f_bytes(1, name) if name_last else f_bytes(1, name) + body
+    return f_bytes(2, f_varint(1, ts) + f_varint(2, pid) + f_bytes(327, body))
+
+
+def fx_generic():
+    """LISA's events, as traced_probes writes an event it has no proto for; int fields (cpu, pid) as
+    int_value, unsigned ones as uint_value, char arrays as str_value (sched_tp's TP_STRUCT__entry)."""
+    t0 = 7_000_000_000
+    sw = f_bytes(1, "sh") + f_varint(2, 5) + f_varint(3, 120) + f_varint(4, 1) + f_bytes(5, "cat") \
+        + f_varint(6, 12) + f_varint(7, 120)
+    evs = [
+        g_event(t0 + 100, 0, "sched_pelt_cfs", [("cpu", (0,)), ("path", "/"), ("load", 310), ("runnable", 320),
+                                                ("util", 300), ("update_time", 6_999_000_000)]),
+        g_event(t0 + 100, 0, "lisa__sched_pelt_cfs", [("cpu", (0,)), ("path", "/autogroup-4"), ("load", 9),
+                                                      ("util", 8), ("update_time", 1), ("runnable", 9)]),
+        g_event(t0 + 200, 5, "sched_util_est_cfs", [("cpu", (0,)), ("path", "(null)"), ("enqueued", 150),
+                                                    ("ewma", 140), ("util", 300)], name_last=True),
+        g_event(t0 + 300, 5, "sched_pelt_se", [("cpu", (0,)), ("path", "(null)"), ("comm", "cat"), ("pid", (12,)),
+                                               ("load", 1), ("runnable", 1), ("util", 212), ("update_time", 1)]),
+        g_event(t0 + 300, 5, "lisa__sched_util_est_se", [("cpu", (0,)), ("path", "(null)"), ("comm", "cat"),
+                                                         ("pid", (12,)), ("enqueued", 200), ("ewma", 190),
+                                                         ("util", 212)]),
+        g_event(t0 + 350, 5, "sched_pelt_se", [("cpu", (0,)), ("path", "/"), ("comm", "(null)"), ("pid", -1),
+                                               ("load", 1), ("util", 77)]),
+        g_event(t0 + 400, 5, "sched_overutilized", [("overutilized", (1,)), ("span", "0x3")]),
+        f_bytes(2, f_varint(1, t0 + 500) + f_varint(2, 5) + f_bytes(4, sw)),
+    ]
+    pkts = [clock_packet([(BOOTTIME, t0)]), packet(f_bytes(1, f_varint(1, 0) + b"".join(evs)))]
+    common = lambda ts, pid, name: [ts, 0, name, pid, -1, "<idle>" if pid == 0 else ""]
+    lines = [
+        common(t0 + 100, 0, "sched_pelt_cfs") + [0, 1, 300, 0, 0],
+        common(t0 + 100, 0, "sched_pelt_cfs") + [0, 0, 8, 0, 0],
+        common(t0 + 200, 5, "sched_util_est_cfs") + [0, 1, 300, 150, 140],
+        common(t0 + 300, 5, "sched_pelt_se") + ["cat", 12, 0, 212, 0, 0],
+        common(t0 + 300, 5, "sched_util_est_se") + ["cat", 12, 0, 212, 200, 190],
+        common(t0 + 350, 5, "sched_pelt_se") + ["(null)", -1, 0, 77, 0, 0],
+        common(t0 + 500, 5, "sched_switch")[:5] + ["sh", "sh", 5, 120, 1, "cat", 12, 120],  # sh: learned here
+    ]
+    return pkts, lines, []
+
+
 def bad_fixtures():
     """name -> (bytes, the error after "<file>: ")."""
     ok_clock = clock_packet([(BOOTTIME, 1000)])
@@ -476,7 +533,11 @@ def bad_fixtures():
                  + packed(4, [120, 120]) + packed(6, [0, 0]))
     compact = packet(f_bytes(1, f_varint(1, 3) + cs))
     o1 = len(ok_clock)
+    gen = packet(f_bytes(1, f_varint(1, 0) + g_event(6000, 5, "sched_pelt_cfs", [("cpu", (0,)), ("path", "/"),
+                                                                                  ("util", "300")])))
     return {
+        "bad-generic": (ok_clock + good + gen, "packet 2 (offset %d): ftrace_events.event.generic.sched_pelt_cfs: "
+                        "util: a string, expected a number" % (o1 + len(good))),
         "bad-wire": (ok_clock + bad, "packet 1 (offset %d): ftrace_events.event.sched_switch: next_pid (field 6): "
                      "length-delimited, expected varint" % o1),
         "bad-compact": (ok_clock + good + compact, "packet 2 (offset %d): ftrace_events.compact_sched."
@@ -500,6 +561,7 @@ def main(argv):
         "compact": lambda: fx_ftrace(n, 32, compact=True),
         "clocks": lambda: fx_clocks(n, 33),
         "clocks-mono": lambda: fx_clocks(n, 34, mono_primary=True),
+        "generic": fx_generic,
     }
     for name, make in fixtures.items():
         if only and only != name:

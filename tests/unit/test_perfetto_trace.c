@@ -86,6 +86,13 @@ static int as_line(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	case FS_TEV_LOST:
 		add(l, "\t%llu", (unsigned long long)ev->lost.nr);
 		break;
+	case FS_TEV_PELT_SE: case FS_TEV_UTIL_EST_SE:
+		add(l, "\t%s\t%d\t%d\t%u\t%u\t%u", ev->pelt.t.comm, ev->pelt.t.pid, ev->pelt.cpu, ev->pelt.util,
+		    ev->pelt.enqueued, ev->pelt.ewma);
+		break;
+	case FS_TEV_PELT_CFS: case FS_TEV_UTIL_EST_CFS:
+		add(l, "\t%d\t%d\t%u\t%u\t%u", ev->cfs.cpu, ev->cfs.root, ev->cfs.util, ev->cfs.enqueued, ev->cfs.ewma);
+		break;
 	}
 	add(l, "\n");
 	return 0;
@@ -125,8 +132,8 @@ static void expect_same_text(const char *got, const char *want, const char *what
 		   (int)strcspn(got + start, "\n"), got + start, (int)strcspn(want + start, "\n"), want + start);
 }
 
-/* The fixture name.pftrace (or file) read; its events and tree against name.expected. */
-static void check_fixture(const char *name, const char *file)
+/* The fixture name.pftrace (or file) read; its events (more than min_n) and tree against name.expected. */
+static void check_fixture_n(const char *name, const char *file, size_t min_n, struct fs_trace_stats *out)
 {
 	char path[512], err[512] = "", *want, *data;
 	struct lines l = { 0 };
@@ -159,12 +166,19 @@ static void check_fixture(const char *name, const char *file)
 		expect_same_text(l.buf, want, file);
 		EXPECT_EQ(st.events, l.n);
 		EXPECT_TRUE(!l.backwards);
-		EXPECT_TRUE(l.n > 500);
+		EXPECT_TRUE(l.n > min_n);
 		free(tree.tasks);
 	}
+	if (out)
+		*out = st;
 	free(l.buf);
 	free(want);
 	free(data);
+}
+
+static void check_fixture(const char *name, const char *file)
+{
+	check_fixture_n(name, file, 500, NULL);
 }
 
 FS_TEST(perfetto_ftrace_events) { check_fixture("ftrace", "ftrace.pftrace"); }
@@ -178,6 +192,22 @@ FS_TEST(perfetto_bad_compact) { check_fixture("bad-compact", "bad-compact.pftrac
 FS_TEST(perfetto_truncated_length) { check_fixture("trunc-len", "trunc-len.pftrace"); }
 FS_TEST(perfetto_truncated_varint) { check_fixture("trunc-varint", "trunc-varint.pftrace"); }
 FS_TEST(perfetto_no_sched_events) { check_fixture("nosched", "nosched.pftrace"); }
+FS_TEST(perfetto_bad_generic) { check_fixture("bad-generic", "bad-generic.pftrace"); }
+
+/*
+ * LISA's events as GenericFtraceEvents (generic.pftrace, by hand): decoded
+ * by their fields' names into the text reader's events (a field's name
+ * after its value, the event's name after its fields, sched_tp's and the
+ * lisa module's names); the other generic event skipped and named.
+ */
+FS_TEST(perfetto_generic_events)
+{
+	struct fs_trace_stats st;
+
+	check_fixture_n("generic", "generic.pftrace", 6, &st);
+	EXPECT_EQ_U64(st.unknown_events, 1);
+	EXPECT_STR(st.first_unknown, "sched_overutilized");
+}
 
 /* A trace of one packet: a bundle on CPU 0 with ftrace_clock clk (0: none) and one sched_switch at ts. */
 static void one_switch_trace(struct fs_pb *pb, unsigned clk, uint64_t ts, bool snapshot, uint64_t boot, uint64_t raw)

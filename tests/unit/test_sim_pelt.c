@@ -174,3 +174,37 @@ FS_TEST(sim_util_est_skips_waited_and_saturated_tasks)
 		EXPECT_EQ(st.ue_enqueued, c[i].want_enq);
 	}
 }
+
+/*
+ * A trace's root cfs_rq util (sim_rq_traced_start()): a task of util 200
+ * attached to little makes its rq 200; a traced 500 lifts it to 500 with
+ * the sum at 500 x the divider (LOAD_AVG_MAX - 1024 + period_contrib 0 =
+ * 46,718); one below what the tasks bring (100) leaves it; one above 1024
+ * is cut there. Then 32 idle periods of 1024 us halve it: decay_load(sum,
+ * 32) = sum >> 1, less one from its multiply by 0xffffffff / 2^32 (y^0),
+ * 23,919,615 / 46,718 = 511.
+ */
+FS_TEST(sim_pelt_rq_starts_from_traced_util)
+{
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	machine(&s, &em, &t, &st, "v6.12");
+	st.avg.util_avg = st.avg.runnable_avg = 200;
+	sim_attach(&s, 0, 0);
+	EXPECT_EQ_U64(s.cpu[0].avg.util_avg, 200);
+	sim_rq_traced_start(&s, 0, 500);
+	EXPECT_EQ_U64(s.cpu[0].avg.util_avg, 500);
+	EXPECT_EQ_U64(s.cpu[0].avg.util_sum, 500ull * 46718);
+	sim_rq_traced_start(&s, 0, 100);
+	EXPECT_EQ_U64(s.cpu[0].avg.util_avg, 500);
+	sim_rq_traced_start(&s, 1, 3000);
+	EXPECT_EQ_U64(s.cpu[1].avg.util_avg, 1024);
+	EXPECT_EQ_U64(s.cpu[1].avg.util_sum, 1024ull * 46718);
+	s.cpu[1].clock_pelt = 32ull * 1024 * 1024;
+	sim_rq_pelt_update(&s, 1);
+	EXPECT_EQ_U64(s.cpu[1].avg.util_sum, 23919615);
+	EXPECT_EQ_U64(s.cpu[1].avg.util_avg, 511);
+}

@@ -91,3 +91,41 @@ FS_TEST(trace_check_by_hand)
 	fs_sim_trace_check(&em, &wl, &r, &c);
 	EXPECT_NEAR(c.opp_pct[0], 0.0);
 }
+
+/*
+ * PELT at the wake-up (pelt_apart()): of five activations, two count: a
+ * traced 100 simulated 130 (+30) and a traced 200 simulated 150 (-50):
+ * 40 apart on average, bias -10, traced mean 150. A fork, one the
+ * simulation did not place and one without a traced util are left; the
+ * high half of act_util (task_util_est()) is not the util_avg compared.
+ */
+FS_TEST(trace_check_pelt_apart_by_hand)
+{
+	struct fs_em em;
+	struct fs_sim_act acts[5] = {
+		{ .rec_cpu = 0, .flags = FS_SIM_ACT_UTIL_TRACED, .traced_util = 100 },
+		{ .rec_cpu = 0, .flags = FS_SIM_ACT_UTIL_TRACED, .traced_util = 200 },
+		{ .rec_cpu = 0, .flags = FS_SIM_ACT_UTIL_TRACED | FS_SIM_ACT_FORK, .traced_util = 900 },
+		{ .rec_cpu = 0, .flags = FS_SIM_ACT_UTIL_TRACED, .traced_util = 900 },
+		{ .rec_cpu = 0, .traced_util = 900 },
+	};
+	struct fs_sim_workload wl = { .nr_acts = 5, .acts = acts };
+	__s32 act_cpu[5] = { 0, 1, 0, -1, 0 };
+	__s8 act_how[5] = { 0, 0, 3, -1, 0 };
+	__u32 act_util[5] = { 130 | 999u << 16, 150 | 999u << 16, 5, 5, 5 };
+	struct fs_sim_result r = { .act_cpu = act_cpu, .act_how = act_how, .act_util = act_util };
+	struct fs_sim_trace_check c;
+
+	fs_test_em_2pd(&em);
+	fs_sim_trace_check(&em, &wl, &r, &c);
+	EXPECT_EQ_U64(c.util_n, 2);
+	EXPECT_NEAR(c.util_mad, 40.0);
+	EXPECT_NEAR(c.util_bias, -10.0);
+	EXPECT_NEAR(c.util_traced_mean, 150.0);
+	/* none traced: no figure */
+	for (int i = 0; i < 5; i++)
+		acts[i].flags &= ~FS_SIM_ACT_UTIL_TRACED;
+	fs_sim_trace_check(&em, &wl, &r, &c);
+	EXPECT_EQ_U64(c.util_n, 0);
+	EXPECT_TRUE(isnan(c.util_mad) && isnan(c.util_bias));
+}

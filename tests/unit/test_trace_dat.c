@@ -279,3 +279,71 @@ FS_TEST(trace_dat_lost_and_unknown_as_report)
 	free(dat.ev);
 	free(text.ev);
 }
+
+/*
+ * LISA's events in a trace.dat (trace/lisa-uprobes.dat, made by
+ * tests/tools/make_lisa_dat.sh: uprobe events named and shaped as the lisa
+ * module's, fired by tests/tools/lisa_tp.c with values of its round i):
+ * each round a root lisa__sched_pelt_cfs of util 300 + 10 i, a task
+ * group's of 900, a sched_util_est_cfs of another system (found by its
+ * name) of 200 + i, 190 + i and 300 + 10 i, then the program's own
+ * lisa__sched_pelt_se of util 100 + 20 i and lisa__sched_util_est_se of
+ * 110 + i, 105 + i, 100 + 20 i. The strings are dynamic (__data_loc) here,
+ * char arrays in LISA's module: both are read.
+ */
+FS_TEST(trace_dat_lisa_events)
+{
+	struct evs e = { 0 };
+	struct fs_trace_stats st;
+	char err[512];
+	int n[FS_TEV_NR_TYPES] = { 0 }, round[FS_TEV_NR_TYPES] = { 0 }, groups = 0;
+	__s32 pid = -1;
+
+	if (!fs_trace_dat_supported())
+		return; /* the refusal is trace_dat_same_as_report's */
+	if (fs_trace_dat_read_file(fs_fixture("trace/lisa-uprobes.dat"), collect, &e, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	EXPECT_EQ_U64(st.unknown_events, 0);
+	for (size_t k = 0; k < e.nr; k++) {
+		const struct fs_tev *v = &e.ev[k];
+		__u32 i;
+
+		n[v->type]++;
+		if (v->type == FS_TEV_PELT_CFS && !v->cfs.root) {
+			groups++;
+			EXPECT_EQ(v->cfs.util, 900);
+			continue;
+		}
+		i = (__u32)round[v->type]++;
+		switch (v->type) {
+		case FS_TEV_PELT_CFS: case FS_TEV_UTIL_EST_CFS:
+			EXPECT_TRUE(v->cfs.root);
+			EXPECT_EQ(v->cfs.cpu, v->cpu);
+			EXPECT_EQ(v->cfs.util, 300 + 10 * i);
+			if (v->type == FS_TEV_UTIL_EST_CFS) {
+				EXPECT_EQ(v->cfs.enqueued, 200 + i);
+				EXPECT_EQ(v->cfs.ewma, 190 + i);
+			}
+			break;
+		case FS_TEV_PELT_SE: case FS_TEV_UTIL_EST_SE:
+			pid = pid < 0 ? v->common_pid : pid;
+			EXPECT_EQ(v->pelt.t.pid, pid);
+			EXPECT_EQ(v->common_pid, pid);
+			EXPECT_STR(v->pelt.t.comm, "lisa_tp");
+			EXPECT_EQ(v->pelt.cpu, v->cpu);
+			EXPECT_EQ(v->pelt.util, 100 + 20 * i);
+			if (v->type == FS_TEV_UTIL_EST_SE) {
+				EXPECT_EQ(v->pelt.enqueued, 110 + i);
+				EXPECT_EQ(v->pelt.ewma, 105 + i);
+			}
+			break;
+		}
+	}
+	EXPECT_EQ(n[FS_TEV_PELT_CFS], 16);
+	EXPECT_EQ(groups, 8);
+	EXPECT_EQ(n[FS_TEV_UTIL_EST_CFS], 8);
+	EXPECT_EQ(n[FS_TEV_PELT_SE], 8);
+	EXPECT_EQ(n[FS_TEV_UTIL_EST_SE], 8);
+	EXPECT_TRUE(n[FS_TEV_SWITCH] > 8 && pid > 0);
+	free(e.ev);
+}

@@ -329,3 +329,68 @@ FS_TEST(trace_text_plugin_as_kernel_format)
 				   (unsigned long long)x->ts_ns);
 	}
 }
+
+/*
+ * LISA's cfs_rq events in each module's layout (sched_tp: runnable= before
+ * util=; the lisa module: "lisa__" names, runnable= last; the first module:
+ * sched_load_cfs_rq with rbl_load=), root ("/", "(null)") and task-group
+ * paths; sched_load_se reads as sched_pelt_se.
+ */
+FS_TEST(trace_text_pelt_cfs)
+{
+	static const char pre[] = "  <idle>-0 [001] d..1. 5.000001: ";
+	static const struct { const char *f; __u32 type; int cpu; bool root; __u32 util, enq, ewma; } c[] = {
+		{ "sched_pelt_cfs: cpu=1 path=/ load=210 runnable=230 util=187 update_time=4999000000",
+		  FS_TEV_PELT_CFS, 1, true, 187, 0, 0 },
+		{ "lisa__sched_pelt_cfs: cpu=0 path=/autogroup-12 load=5 util=44 update_time=1 runnable=61",
+		  FS_TEV_PELT_CFS, 0, false, 44, 0, 0 },
+		{ "sched_load_cfs_rq: cpu=3 path=(null) load=7 rbl_load=7 util=1024", FS_TEV_PELT_CFS, 3, true, 1024, 0, 0 },
+		{ "sched_util_est_cfs: cpu=2 path=/ enqueued=310 ewma=296 util=280", FS_TEV_UTIL_EST_CFS, 2, true, 280, 310, 296 },
+		{ "lisa__sched_util_est_cfs: cpu=2 path=/foo enqueued=1 ewma=2 util=3", FS_TEV_UTIL_EST_CFS, 2, false, 3, 1, 2 },
+	};
+	struct fs_tev ev;
+	char line[256], err[256];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(line, sizeof(line), "%s%s", pre, c[i].f);
+		ASSERT_TRUE(one(line, &ev, err, sizeof(err)) == 1);
+		EXPECT_EQ(ev.type, c[i].type);
+		EXPECT_EQ(ev.cfs.cpu, c[i].cpu);
+		EXPECT_EQ(ev.cfs.root, c[i].root);
+		EXPECT_EQ(ev.cfs.util, c[i].util);
+		EXPECT_EQ(ev.cfs.enqueued, c[i].enq);
+		EXPECT_EQ(ev.cfs.ewma, c[i].ewma);
+	}
+	snprintf(line, sizeof(line), "%ssched_load_se: cpu=0 path=(null) comm=kworker/0:1 pid=44 load=3 rbl_load=3 util=77", pre);
+	ASSERT_TRUE(one(line, &ev, err, sizeof(err)) == 1);
+	EXPECT_EQ(ev.type, FS_TEV_PELT_SE);
+	EXPECT_EQ(ev.pelt.t.pid, 44);
+	EXPECT_STR(ev.pelt.t.comm, "kworker/0:1");
+	EXPECT_EQ(ev.pelt.util, 77);
+	snprintf(line, sizeof(line), "%slisa__sched_pelt_se: cpu=0 path=(null) comm=sh pid=9 load=3 util=88 update_time=1 "
+		 "runnable=3", pre);
+	ASSERT_TRUE(one(line, &ev, err, sizeof(err)) == 1);
+	EXPECT_EQ(ev.type, FS_TEV_PELT_SE);
+	EXPECT_EQ(ev.pelt.util, 88);
+}
+
+/* A cfs_rq line that does not read: the name as the trace gives it, and the field. */
+FS_TEST(trace_text_pelt_cfs_bad)
+{
+	static const struct { const char *f, *err; } c[] = {
+		{ "sched_pelt_cfs: cpu=1 path=/ load=210 runnable=230", "t.txt:1: sched_pelt_cfs: util: missing" },
+		{ "sched_util_est_cfs: cpu=1 path=/ enqueued=x ewma=1 util=1",
+		  "t.txt:1: sched_util_est_cfs: enqueued: 'x' is not a number" },
+		{ "lisa__sched_pelt_cfs: cpu=-1 path=/ load=1 util=1", "t.txt:1: lisa__sched_pelt_cfs: cpu: -1 is out of "
+		  "range 0..2147483647" },
+		{ "sched_load_cfs_rq: cpu=1 load=1 rbl_load=1 util=1", "t.txt:1: sched_load_cfs_rq: path: missing" },
+	};
+	struct fs_tev ev;
+	char line[256], err[256];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(line, sizeof(line), "  <idle>-0 [001] d..1. 5.000001: %s", c[i].f);
+		EXPECT_EQ(one(line, &ev, err, sizeof(err)), -1);
+		EXPECT_STR(err, c[i].err);
+	}
+}

@@ -243,3 +243,63 @@ FS_TEST(trace_workload_bad_input)
 		EXPECT_STR(err, c[i].err);
 	}
 }
+
+/*
+ * LISA's cfs_rq events and a wake-up's sched_pelt_se: CPU 0's first root
+ * sched_pelt_cfs (300) starts its rq, its task group's (900) and a later
+ * root one (500) do not; CPU 2 has only util_est_cfs: no start. taskA's
+ * sched_pelt_se between its wake-up and its first run (123) is its traced
+ * util at that wake-up; the one while it runs (130) is not, and neither
+ * gives its first activation a traced start (they came after it opened).
+ */
+FS_TEST(trace_workload_cfs_and_wake_util)
+{
+	static const char text[] =
+		"  <idle>-0   [000] d..1. 100.000000: sched_pelt_cfs: cpu=0 path=/autogroup-3 load=1 runnable=1 util=900 "
+		"update_time=1\n"
+		"  <idle>-0   [000] d..1. 100.000000: sched_pelt_cfs: cpu=0 path=/ load=1 runnable=1 util=300 update_time=1\n"
+		"  <idle>-0   [002] d..1. 100.000000: sched_util_est_cfs: cpu=2 path=/ enqueued=5 ewma=6 util=7\n"
+		"  <idle>-0   [002] d..2. 100.000000: sched_waking: comm=taskA pid=100 prio=120 target_cpu=002\n"
+		"  <idle>-0   [002] d..1. 100.000005: sched_pelt_se: cpu=2 path=(null) comm=taskA pid=100 load=1 runnable=1 "
+		"util=123 update_time=1\n"
+		"  <idle>-0   [002] d..2. 100.000010: sched_wakeup: comm=taskA pid=100 prio=120 target_cpu=002\n"
+		"  <idle>-0   [002] d..2. 100.000020: sched_switch: prev_comm=swapper/2 prev_pid=0 prev_prio=120 "
+		"prev_state=R ==> next_comm=taskA next_pid=100 next_prio=120\n"
+		"   taskA-100 [002] d..1. 100.000500: sched_pelt_se: cpu=2 path=(null) comm=taskA pid=100 load=1 runnable=1 "
+		"util=130 update_time=1\n"
+		"  <idle>-0   [000] d..1. 100.000600: lisa__sched_pelt_cfs: cpu=0 path=/ load=1 util=500 update_time=1 "
+		"runnable=1\n"
+		"   taskA-100 [002] d..2. 100.001020: sched_switch: prev_comm=taskA prev_pid=100 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/2 next_pid=0 next_prio=120\n";
+	struct fs_sim_workload wl;
+	struct fs_trace_wl_info info;
+	char err[256];
+
+	ASSERT_TRUE(build(text, FS_SIM_DEVICE, &wl, &info, err, sizeof(err)) == 0);
+	EXPECT_EQ_U64(info.cfs_events, 3);
+	EXPECT_EQ_U64(info.cfs_group_events, 1);
+	EXPECT_EQ_U64(info.rq_traced_cpus, 1);
+	EXPECT_EQ_U64(wl.init_rq_traced, 1);
+	EXPECT_EQ(wl.init_rq_util[0], 300);
+	EXPECT_EQ(wl.init_rq_util[2], 0);
+	EXPECT_EQ_U64(info.pelt_events, 2);
+	EXPECT_EQ_U64(info.wake_utils, 1);
+	EXPECT_EQ_U64(info.pelt_tasks, 0);
+	ASSERT_TRUE(wl.nr_acts == 1);
+	EXPECT_TRUE(wl.acts[0].flags & FS_SIM_ACT_UTIL_TRACED);
+	EXPECT_EQ(wl.acts[0].traced_util, 123);
+	EXPECT_EQ(wl.tasks[0].init_util, 0);
+	fs_sim_workload_free(&wl);
+}
+
+/* A cfs_rq event of a CPU the EM lacks is refused, naming it. */
+FS_TEST(trace_workload_cfs_bad_cpu)
+{
+	static const char text[] =
+		"  <idle>-0   [000] d..1. 100.000000: sched_pelt_cfs: cpu=9 path=/ load=1 runnable=1 util=300 update_time=1\n";
+	struct fs_sim_workload wl;
+	char err[256];
+
+	EXPECT_EQ(build(text, FS_SIM_DEVICE, &wl, NULL, err, sizeof(err)), -1);
+	EXPECT_STR(err, "sched_pelt_cfs at 100000000000 ns: cpu 9 is not a CPU of the EM (4 CPUs)");
+}

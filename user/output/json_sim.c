@@ -76,10 +76,17 @@ static void write_trace(FILE *o, const struct fs_report *r, const struct fs_sim_
 		t->pelt_tasks ? "traced" : "reconstructed", (unsigned long long)t->pelt_tasks,
 		(unsigned long long)t->freq_assumed_cpus,
 		(unsigned long long)t->freq_assumed_ns, t->tgid_assumed);
+	fprintf(o, ", \"cfs_events\": %llu, \"rq_pelt\": \"%s\", \"rq_traced_cpus\": %llu, \"wake_utils\": %llu",
+		(unsigned long long)t->cfs_events, t->rq_traced_cpus ? "traced" : "reconstructed",
+		(unsigned long long)t->rq_traced_cpus, (unsigned long long)t->wake_utils);
 	if (s->has_check) {
 		fprintf(o, ", \"placed\": %llu, \"agree\": %llu, \"agree_pct\": ", (unsigned long long)c->placed,
 			(unsigned long long)c->agree);
 		num(o, c->agree_pct);
+		fprintf(o, ", \"util_compared\": %llu, \"util_apart_mean\": ", (unsigned long long)c->util_n);
+		num(o, c->util_mad);
+		fputs(", \"util_bias\": ", o);
+		num(o, c->util_bias);
 		fputs(", \"opp\": [", o);
 		for (int p = 0; p < c->nr_pd; p++) {
 			fprintf(o, "%s{\"pd\": \"%s\", \"residency_apart_pct\": ", p ? ", " : "", r->em->pd[p].name);

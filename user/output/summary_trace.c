@@ -67,6 +67,15 @@ static void print_reconstructed(FILE *out, const struct fs_sim_trace_inputs *t, 
 			 "sched_util_est_se of its own in the trace); affinity, uclamp and uid unknown");
 	}
 	wrap(out, "  reconstructed: ", text, 4);
+	if (t->rq_traced_cpus) { /* LISA's sched_pelt_cfs (trace_workload.c, on_cfs()) */
+		fmt_cpus(cpus, sizeof(cpus), t->rq_traced_cpus);
+		bool one = !(t->rq_traced_cpus & (t->rq_traced_cpus - 1));
+
+		snprintf(text, sizeof(text), "rq PELT: CPU%s %s start%s from %s first sched_pelt_cfs (%llu events of "
+			 "root cfs_rqs), carried on by the simulation", one ? "" : "s", cpus, one ? "s" : "",
+			 one ? "its" : "their", (unsigned long long)t->cfs_events);
+		wrap(out, "  traced: ", text, 4);
+	}
 	if (t->freq_assumed_cpus) {
 		fmt_cpus(cpus, sizeof(cpus), t->freq_assumed_cpus);
 		bool one = !(t->freq_assumed_cpus & (t->freq_assumed_cpus - 1));
@@ -103,6 +112,12 @@ static void print_check(FILE *out, const struct fs_report *r, wrap_fn wrap)
 		snprintf(text, sizeof(text), "%.16s: %.1f %% of busy time at other OPPs than traced; mean %.0f MHz "
 			 "simulated, %.0f traced", r->em->pd[pd].name, c->opp_pct[pd], c->mhz_sim[pd], c->mhz_obs[pd]);
 		wrap(out, "  OPP residency ", text, 4);
+	}
+	if (c->util_n) { /* trace_check.c, pelt_apart() */
+		snprintf(text, sizeof(text), "the simulated util_avg is %.1f from the traced on average "
+			 "(simulated - traced %+.1f; traced %.0f of 1024) over %llu wake-ups", c->util_mad,
+			 c->util_bias, c->util_traced_mean, (unsigned long long)c->util_n);
+		wrap(out, "  PELT at the wake-up: ", text, 4);
 	}
 }
 

@@ -8,6 +8,7 @@
 #ifndef FEECSCOPE_TRACE_EVENT_H
 #define FEECSCOPE_TRACE_EVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "../record.h"
 
@@ -30,8 +31,16 @@ enum fs_tev_type {
 	 * events): a sched_entity's PELT and util_est as the kernel updated
 	 * them. A task group's entity has pid -1.
 	 */
-	FS_TEV_PELT_SE,      /* sched_pelt_se: util= (util_avg) */
+	FS_TEV_PELT_SE,      /* sched_pelt_se (sched_load_se before v5.3's module): util= (util_avg) */
 	FS_TEV_UTIL_EST_SE,  /* sched_util_est_se: enqueued=, ewma=, util= */
+	/*
+	 * The same module's cfs_rq events (pelt_cfs_tp, v5.3+, and
+	 * sched_util_est_cfs_tp, v5.10+): a cfs_rq's PELT and util_est. The
+	 * root cfs_rq (the CPU's rq->cfs) has path "/" ("(null)" without
+	 * CONFIG_FAIR_GROUP_SCHED); a task group's has its cgroup's path.
+	 */
+	FS_TEV_PELT_CFS,     /* sched_pelt_cfs (sched_load_cfs_rq before): util= */
+	FS_TEV_UTIL_EST_CFS, /* sched_util_est_cfs: enqueued=, ewma=, util= */
 	FS_TEV_LOST,         /* a "CPU:N [LOST N EVENTS]" line, or the reader's lost count */
 	FS_TEV_NR_TYPES
 };
@@ -80,12 +89,20 @@ struct fs_tev {
 		struct { __u32 state; __s32 cpu_id; } power;                  /* kHz for cpu_frequency */
 		/* pelt_se (util) and util_est_se (all three); prio unset (0) */
 		struct { struct fs_tev_task t; __s32 cpu; __u32 util, enqueued, ewma; } pelt;
+		/* pelt_cfs (util) and util_est_cfs (all three); root: the CPU's own cfs_rq */
+		struct { __s32 cpu; bool root; __u32 util, enqueued, ewma; } cfs;
 		struct { __u64 nr; } lost;                                    /* cpu: the CPU that lost them */
 	};
 };
 
 /* The event's trace name ("sched_switch"), "?" for a type out of range. */
 const char *fs_tev_name(__u32 type);
+/*
+ * The type of the event a trace names so, 0 for one we do not take: the
+ * names above, LISA's older names and its lisa module's "lisa__" ones
+ * (trace_text.c, the readers' one table).
+ */
+int fs_tev_type_of_name(const char *name);
 
 /* What a reader saw besides the events it handed out. */
 struct fs_trace_stats {

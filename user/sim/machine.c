@@ -162,6 +162,9 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 		if (!t->nr_act || !(wl->acts[t->first_act].flags & FS_SIM_ACT_FORK))
 			sim_task_arrive(s, i, sim_home_cpu(s, i));
 	}
+	for (int c = 0; c < s->ncpu; c++)
+		if (wl->init_rq_traced >> c & 1)
+			sim_rq_traced_start(s, c, wl->init_rq_util[c]);
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		sim_sugov_update(s, pd);
 	return 0;

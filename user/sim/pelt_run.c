@@ -112,6 +112,27 @@ void sim_attach(struct sim *s, int ti, int cpu)
 	t->cpu = cpu;
 }
 
+/*
+ * A trace's root cfs_rq util_avg of the CPU (LISA's sched_pelt_cfs, the
+ * first the trace gave): the rq starts from it where it is above what the
+ * tasks homed there brought (sim_attach()), the rest standing for blocked
+ * util of tasks the workload does not hold or starts at util 0. The sum
+ * follows the average with the rq's divider, as attach_entity_load_avg()
+ * rebuilds an entity's (kernel/sched/fair.c, v5.13+), so it decays from
+ * there as the rq's own PELT (___update_load_avg(), kernel/sched/pelt.c).
+ */
+void sim_rq_traced_start(struct sim *s, int cpu, __u32 util)
+{
+	struct fs_pelt_avg *rq = &s->cpu[cpu].avg;
+
+	if (util > FS_SCHED_CAPACITY_SCALE)
+		util = FS_SCHED_CAPACITY_SCALE; /* a cfs_rq's util_avg is at most 1024 (PELT's ceiling) */
+	if (util <= rq->util_avg)
+		return;
+	rq->util_sum += (util - rq->util_avg) * fs_pelt_divider(rq);
+	rq->util_avg = util;
+}
+
 static __u64 lsub(__u64 a, __u64 b)
 {
 	return a > b ? a - b : 0;

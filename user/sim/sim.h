@@ -44,6 +44,7 @@ struct fs_sim_act {
 	__s32 waker;     /* task index of the waker, FS_SIM_NO_TASK if unknown */
 	__u32 flags;     /* FS_SIM_ACT_* */
 	__s32 waker_cpu; /* the CPU the recorded waker ran on (the recorded kernel's, not the simulation's) */
+	__u32 traced_util; /* with FS_SIM_ACT_UTIL_TRACED: the task's util_avg a trace gave at this wake-up */
 };
 #define FS_SIM_ACT_FORK        (1u << 0) /* the task's first activation is its fork (no feec) */
 #define FS_SIM_ACT_SYNC        (1u << 1) /* WF_SYNC as recorded */
@@ -51,6 +52,7 @@ struct fs_sim_act {
 #define FS_SIM_ACT_UNKNOWN     (1u << 2)
 #define FS_SIM_ACT_BALANCED    (1u << 3) /* the recorded kernel's balancer moved it part-way */
 #define FS_SIM_ACT_CPU_GUESSED (1u << 4) /* placement not recorded: work derived on the kernel policy's CPU */
+#define FS_SIM_ACT_UTIL_TRACED (1u << 5) /* traced_util holds a trace's PELT of the task at this wake-up */
 
 struct fs_sim_task {
 	__s32 pid, tgid;
@@ -104,6 +106,13 @@ struct fs_sim_workload {
 	__u64 pid_reuses;            /* a pid's wake-up was another task (exit seen or lost; pipeline's rule) */
 	__u64 rec_cpu_ns;            /* sum of the activations' rec_cpu_ns */
 	__u64 work;                  /* sum of the activations' work */
+	/*
+	 * A trace's root cfs_rq util_avg of each CPU in init_rq_traced (mask),
+	 * the first it gave: the simulated rq's PELT starts from it (0: from
+	 * the tasks it holds alone, as for a recording).
+	 */
+	__u64 init_rq_traced;
+	__u32 init_rq_util[FS_MAX_CPUS];
 };
 
 struct fs_sim_builder;

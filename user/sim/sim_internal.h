@@ -102,6 +102,7 @@ void sim_idle_enter(struct sim *s, int cpu);
 void sim_rq_pelt_update(struct sim *s, int cpu);
 void sim_task_pelt_update(struct sim *s, int ti);
 void sim_attach(struct sim *s, int ti, int cpu);
+void sim_rq_traced_start(struct sim *s, int cpu, __u32 util);
 void sim_detach(struct sim *s, int ti);
 void sim_util_est_dequeue(struct sim *s, int ti);
 __u32 sim_task_ue(const struct sim *s, int ti);

@@ -28,6 +28,32 @@ static void agreement(const struct fs_sim_workload *wl, const struct fs_sim_resu
 	c->agree_pct = c->placed ? (double)c->agree * 100.0 / (double)c->placed : NAN;
 }
 
+/*
+ * The simulation's util_avg at each wake-up the trace gave one for
+ * (r->act_util's low half: the task synced to its wake-up, events.c)
+ * against the trace's; forks and activations it did not place are left.
+ */
+static void pelt_apart(const struct fs_sim_workload *wl, const struct fs_sim_result *r, struct fs_sim_trace_check *c)
+{
+	double abs_sum = 0, sum = 0, traced = 0;
+
+	for (__u64 i = 0; i < wl->nr_acts; i++) {
+		const struct fs_sim_act *a = &wl->acts[i];
+
+		if (!(a->flags & FS_SIM_ACT_UTIL_TRACED) || (a->flags & FS_SIM_ACT_FORK) || r->act_cpu[i] < 0)
+			continue;
+		double d = (double)(r->act_util[i] & 0xffff) - (double)a->traced_util;
+
+		c->util_n++;
+		abs_sum += fabs(d);
+		sum += d;
+		traced += a->traced_util;
+	}
+	c->util_mad = c->util_n ? abs_sum / (double)c->util_n : NAN;
+	c->util_bias = c->util_n ? sum / (double)c->util_n : NAN;
+	c->util_traced_mean = c->util_n ? traced / (double)c->util_n : NAN;
+}
+
 /* Busy-time weighted mean frequency (MHz) of one PD's residency row; NAN if no busy time. */
 static double mean_mhz(const struct fs_em_pd *d, const __u64 *ns, __u64 total)
 {
@@ -66,6 +92,7 @@ void fs_sim_trace_check(const struct fs_em *em, const struct fs_sim_workload *wl
 {
 	memset(c, 0, sizeof(*c));
 	agreement(wl, r, c);
+	pelt_apart(wl, r, c);
 	c->nr_pd = em->nr_pd;
 	for (int pd = 0; pd < em->nr_pd && pd < FS_MAX_PDS; pd++)
 		residency(em, wl, r, pd, c);

@@ -21,6 +21,9 @@ struct fs_sim_trace_inputs {
 	__u64 switch_events, wake_events, freq_events, migrate_events;
 	__u64 pelt_events;          /* sched_pelt_se / sched_util_est_se of tasks (LISA's sched_tp) */
 	__u64 pelt_tasks;           /* tasks that started from a traced PELT or util_est (the rest: util 0) */
+	__u64 wake_utils;           /* wake-ups with the task's traced util (sched_pelt_se before it ran) */
+	__u64 cfs_events;           /* sched_pelt_cfs / sched_util_est_cfs of root cfs_rqs */
+	__u64 rq_traced_cpus;       /* CPUs whose rq PELT started from the trace's (mask) */
 	__u64 freq_assumed_cpus;    /* CPUs that ran before any cpu_frequency (mask) */
 	__u64 freq_assumed_ns;      /* CPU time taken at the PD's top frequency */
 	int tgid_assumed;           /* tasks whose tgid no event gave */
@@ -35,6 +38,15 @@ struct fs_sim_trace_check {
 	double opp_pct[FS_MAX_PDS];  /* OPP residency apart: half the sum of |share sim - share trace|, 0..100 */
 	double mhz_obs[FS_MAX_PDS];  /* busy-time weighted mean frequency, the trace's */
 	double mhz_sim[FS_MAX_PDS];  /* ... the simulation's */
+	/*
+	 * PELT: at the wake-ups where the trace gave the task's util_avg
+	 * (FS_SIM_ACT_UTIL_TRACED) and the simulation placed it, the
+	 * simulation's own util_avg then against the traced one.
+	 */
+	__u64 util_n;
+	double util_mad;             /* mean |simulated - traced|, util units (of 1024); NAN if none */
+	double util_bias;            /* mean simulated - traced */
+	double util_traced_mean;     /* mean traced util_avg */
 };
 
 /* The OPP of em's PD pd a cpu_frequency of khz stands for: the lowest at or above it, else the top. */

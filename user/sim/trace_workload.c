@@ -21,7 +21,7 @@
 struct tw_act {
 	__u64 wake_ns, work, cpu_ns;
 	__s32 task, waker, rec_cpu;
-	__u32 flags;
+	__u32 flags, traced_util;
 };
 
 struct tw_task {
@@ -37,6 +37,7 @@ struct tw_task {
 	__u32 util, ue_ewma;
 	__u32 init_util, init_util_est;
 	bool init_traced;
+	bool want_util;     /* woken, not run yet: a sched_pelt_se now is its util at the wake-up */
 };
 
 struct tw_cpu {
@@ -65,6 +66,7 @@ struct fs_trace_wl {
 	struct fs_sim_observed obs;
 	struct fs_trace_wl_info info;
 	__u64 never_ns_total;
+	__u32 rq_util[FS_MAX_CPUS]; /* the first root sched_pelt_cfs of each CPU in info.rq_traced_cpus */
 	bool oom;
 };
 
@@ -228,9 +230,42 @@ static void on_pelt(struct fs_trace_wl *b, const struct fs_tev *ev)
 		t->has_pelt = true;
 		t->util = ev->pelt.util;
 		t->pelt_ts = ev->ts_ns;
+		/*
+		 * Between a wake-up and the first run comes the enqueue's
+		 * update_load_avg() (enqueue_entity(), kernel/sched/fair.c),
+		 * whose __update_load_avg_se() fires pelt_se_tp: the task's util
+		 * at this wake-up, for the self-check (trace_check.c).
+		 */
+		if (t->want_util && t->open >= 0) {
+			b->acts[t->open].traced_util = ev->pelt.util;
+			b->acts[t->open].flags |= FS_SIM_ACT_UTIL_TRACED;
+			b->info.wake_utils++;
+		}
+		t->want_util = false;
 	} else {
 		t->has_ue = true;
 		t->ue_ewma = ev->pelt.ewma;
+	}
+}
+
+/*
+ * LISA's sched_pelt_cfs / sched_util_est_cfs: a root cfs_rq's first
+ * sched_pelt_cfs starts the simulated rq's PELT (sim_rq_traced_start());
+ * the rest, util_est_cfs and task groups' cfs_rqs are counted (the
+ * simulated machine's rqs follow its own placements from there).
+ */
+static void on_cfs(struct fs_trace_wl *b, const struct fs_tev *ev)
+{
+	int c = ev->cfs.cpu;
+
+	if (!ev->cfs.root) {
+		b->info.cfs_group_events++;
+		return;
+	}
+	b->info.cfs_events++;
+	if (ev->type == FS_TEV_PELT_CFS && !(b->info.rq_traced_cpus >> c & 1)) {
+		b->info.rq_traced_cpus |= 1ull << c;
+		b->rq_util[c] = ev->cfs.util;
 	}
 }
 
@@ -256,6 +291,7 @@ static long act_open(struct fs_trace_wl *b, int ti, __u64 ts, int waker, __u32 f
 	if (!b->tasks[ti].nr_act)
 		take_traced_pelt(b, &b->tasks[ti], ts);
 	b->tasks[ti].nr_act++;
+	b->tasks[ti].want_util = true;
 	return b->tasks[ti].open = b->nr_acts++;
 }
 
@@ -299,6 +335,7 @@ static void on_switch(struct fs_trace_wl *b, const struct fs_tev *ev)
 		struct tw_task *t = &b->tasks[next];
 		t->run_cpu = c;
 		t->waking = false;
+		t->want_util = false;
 		if (t->open >= 0 && b->acts[t->open].rec_cpu < 0)
 			b->acts[t->open].rec_cpu = c;
 	}
@@ -399,6 +436,8 @@ static int check_event(struct fs_trace_wl *b, const struct fs_tev *ev, char *err
 		return check_cpu(b, ev, "dest_cpu", ev->mig.dest_cpu, err, errlen);
 	case FS_TEV_CPU_FREQ:
 		return check_cpu(b, ev, "cpu_id", ev->power.cpu_id, err, errlen);
+	case FS_TEV_PELT_CFS: case FS_TEV_UTIL_EST_CFS:
+		return check_cpu(b, ev, "cpu", ev->cfs.cpu, err, errlen);
 	}
 	return 0;
 }
@@ -446,6 +485,9 @@ int fs_trace_wl_feed(struct fs_trace_wl *b, const struct fs_tev *ev, char *err, 
 		break;
 	case FS_TEV_PELT_SE: case FS_TEV_UTIL_EST_SE:
 		on_pelt(b, ev);
+		break;
+	case FS_TEV_PELT_CFS: case FS_TEV_UTIL_EST_CFS:
+		on_cfs(b, ev);
 		break;
 	case FS_TEV_LOST: /* who ran there since is unknown until its next switch */
 		b->info.lost_events += ev->lost.nr == FS_TEV_LOST_UNKNOWN ? 1 : ev->lost.nr;
@@ -534,6 +576,7 @@ static int place_acts(struct fs_trace_wl *b, const int *map, struct fs_sim_workl
 		o->rec_cpu = a->rec_cpu;
 		o->waker = a->waker >= 0 ? map[a->waker] : FS_SIM_NO_TASK;
 		o->flags = a->flags;
+		o->traced_util = a->traced_util;
 		wl->acts_unknown_work += !a->cpu_ns;
 		b->obs.wakeups += a->rec_cpu >= 0;
 		if (o->flags & FS_SIM_ACT_FORK && wl->tasks[ti].init_cpu < 0)
@@ -581,6 +624,8 @@ int fs_trace_wl_finish(struct fs_trace_wl *b, struct fs_sim_workload *out, struc
 	out->physics = b->physics;
 	out->nr_acts = (__u64)b->nr_acts;
 	out->observed = b->obs;
+	out->init_rq_traced = b->info.rq_traced_cpus;
+	memcpy(out->init_rq_util, b->rq_util, sizeof(out->init_rq_util));
 	if (info)
 		*info = b->info;
 	rc = 0;

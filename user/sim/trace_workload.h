@@ -25,6 +25,10 @@ struct fs_trace_wl_info {
 	__u64 idle_events;         /* cpu_idle events (not used yet) */
 	__u64 pelt_events;         /* sched_pelt_se / sched_util_est_se of tasks (LISA's sched_tp) */
 	__u64 pelt_tasks;          /* tasks whose first activation took a traced PELT or util_est */
+	__u64 wake_utils;          /* activations with a sched_pelt_se between their wake-up and first run */
+	__u64 cfs_events;          /* sched_pelt_cfs / sched_util_est_cfs of root cfs_rqs (LISA) */
+	__u64 cfs_group_events;    /* ... of task groups' cfs_rqs: counted, not used */
+	__u64 rq_traced_cpus;      /* CPUs whose rq PELT starts from their first root sched_pelt_cfs (mask) */
 	__u64 lost_events;         /* from lost-events reports (an unknown count adds 1) */
 	__u64 acts_open_at_end;    /* activations still running or runnable when the trace ended */
 	__u64 untracked_ns;        /* a task's CPU time before its CPU's first sched_switch or after lost events: not counted */

@@ -4,7 +4,8 @@
  * FtraceEventBundle (protos/perfetto/trace/ftrace/ftrace_event_bundle.proto)
  * into its CPU's sorted event buffer. The ordinary events are read by one
  * table per event (field numbers of ftrace_event.proto, sched.proto,
- * power.proto, task.proto); the compact sched encoding by its own loop.
+ * power.proto, task.proto); the compact sched encoding by its own loop;
+ * generic events (LISA's) by perfetto_trace_generic.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,8 +184,9 @@ static int one_event(struct pft *p, struct pft_cpu *c, uint32_t cpu, const uint8
 	const struct edesc *e = NULL;
 	uint64_t ts = 0, pid = 0;
 	bool have_ts = false;
+	struct fs_tev gen;
+	int rc, gtype = 0;
 	struct pft_ev *x;
-	int rc;
 
 	fs_pbr_init(&r, b, len);
 	while ((rc = fs_pbr_next(&r, &f)) > 0) {
@@ -202,19 +204,23 @@ static int one_event(struct pft *p, struct pft_cpu *c, uint32_t cpu, const uint8
 		return pft_bad_pb(p, path, rc, &f);
 	if (!pl.num) /* an event with no payload (a field of a later schema): nothing to take */
 		return unknown(p, 0), 0;
-	if (!e)
+	if (pl.num == PFT_GENERIC && (gtype = pft_generic(p, pl.data, pl.len, &gen)) <= 0)
+		return gtype; /* skipped (counted by its name) or bad */
+	if (!e && !gtype)
 		return unknown(p, pl.num), 0;
 	if (!have_ts)
-		return pft_bad(p, path, "%s: no timestamp", e->name);
+		return pft_bad(p, path, "%s: no timestamp", e ? e->name : fs_tev_name((__u32)gtype));
 	if (pid > INT32_MAX)
 		return pft_bad(p, "ftrace_events.event.pid", "%llu is out of range", (unsigned long long)pid);
 	if (!(x = ev_add(p, c)))
 		return -1;
-	x->ev.type = e->type;
+	if (gtype)
+		x->ev = gen;
+	x->ev.type = e ? e->type : (__u32)gtype;
 	x->ev.ts_ns = ts;
 	x->ev.cpu = (__s32)cpu;
 	x->ev.common_pid = (__s32)pid;
-	return payload(p, e, pl.data, pl.len, &x->ev);
+	return e ? payload(p, e, pl.data, pl.len, &x->ev) : 0;
 }
 
 /* The arrays of FtraceEventBundle.CompactSched: one packed field each. */

@@ -2,7 +2,8 @@
 /*
  * Shared by the Perfetto reader's files (perfetto_trace.h): the packet walk
  * (perfetto_trace.c), the clocks (perfetto_trace_clock.c), the tasks
- * (perfetto_trace_tasks.c) and the bundle decoder (perfetto_trace_events.c).
+ * (perfetto_trace_tasks.c), the bundle decoder (perfetto_trace_events.c) and
+ * its generic events (perfetto_trace_generic.c).
  * Field numbers are upstream Perfetto's (protos/perfetto/trace/...).
  */
 #ifndef FEECSCOPE_PERFETTO_TRACE_INT_H
@@ -113,6 +114,15 @@ int pft_clock_finish(struct pft *p);
 /* ts on clock src to the primary clock (the CPU's cache helps); -1 with err if no snapshot relates them. */
 int pft_clock_to_primary(struct pft *p, struct pft_cpu *c, int src, uint64_t ts, __u64 *out);
 void pft_clock_free(struct pft *p);
+
+/* perfetto_trace_generic.c */
+#define PFT_GENERIC 327 /* FtraceEvent.generic: a GenericFtraceEvent (ftrace_event.proto) */
+/*
+ * A GenericFtraceEvent's bytes: LISA's PELT and util_est events into ev
+ * (its type returned, the common fields left to the caller), 0 for any
+ * other event (counted as skipped), -1 with err for one that does not read.
+ */
+int pft_generic(struct pft *p, const uint8_t *b, size_t len, struct fs_tev *ev);
 
 /* perfetto_trace_tasks.c */
 int pft_process_tree(struct pft *p, const uint8_t *b, size_t len);

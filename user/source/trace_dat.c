@@ -92,6 +92,19 @@ static const char *const dat_events[FS_TEV_NR_TYPES][2] = {
 	[FS_TEV_CPU_FREQ] = { "power", "cpu_frequency" },      [FS_TEV_CPU_IDLE] = { "power", "cpu_idle" },
 	/* LISA's sched_tp module defines them in the sched system */
 	[FS_TEV_PELT_SE] = { "sched", "sched_pelt_se" },       [FS_TEV_UTIL_EST_SE] = { "sched", "sched_util_est_se" },
+	[FS_TEV_PELT_CFS] = { "sched", "sched_pelt_cfs" },     [FS_TEV_UTIL_EST_CFS] = { "sched", "sched_util_est_cfs" },
+};
+
+/*
+ * LISA's other names for its events, tried when the file lacks the one
+ * above: the lisa module's (TRACE_SYSTEM lisa, "lisa__" names:
+ * lisa/_assets/kmodules/lisa/ftrace_events.h) and the first module's
+ * sched_load_se / sched_load_cfs_rq (the same fields).
+ */
+static const struct { int type; const char *sys, *name; } dat_aliases[] = {
+	{ FS_TEV_PELT_SE, "lisa", "lisa__sched_pelt_se" },   { FS_TEV_UTIL_EST_SE, "lisa", "lisa__sched_util_est_se" },
+	{ FS_TEV_PELT_CFS, "lisa", "lisa__sched_pelt_cfs" }, { FS_TEV_UTIL_EST_CFS, "lisa", "lisa__sched_util_est_cfs" },
+	{ FS_TEV_PELT_SE, "sched", "sched_load_se" },        { FS_TEV_PELT_CFS, "sched", "sched_load_cfs_rq" },
 };
 
 bool fs_trace_dat_supported(void)
@@ -272,6 +285,28 @@ static int decode_pelt(struct rec *x, struct fs_tev *ev)
 	return 0;
 }
 
+/*
+ * LISA's sched_pelt_cfs / sched_util_est_cfs: the CPU, whether the cfs_rq
+ * is the root (path "/", or "(null)" without CONFIG_FAIR_GROUP_SCHED:
+ * sched_helpers.h, cfs_rq_tg_path()), util, and util_est's pair.
+ */
+static int decode_cfs(struct rec *x, struct fs_tev *ev)
+{
+	long long v[3] = { 0 };
+	char path[FS_COMM_LEN];
+
+	if (s32(x, "cpu", 0, &ev->cfs.cpu) || str(x, "path", path) || num(x, "util", 0, 0xffffffffll, &v[0]))
+		return -1;
+	if (ev->type == FS_TEV_UTIL_EST_CFS &&
+	    (num(x, "enqueued", 0, 0xffffffffll, &v[1]) || num(x, "ewma", 0, 0xffffffffll, &v[2])))
+		return -1;
+	ev->cfs.root = !strcmp(path, "/") || !strcmp(path, "(null)");
+	ev->cfs.util = (__u32)v[0];
+	ev->cfs.enqueued = (__u32)v[1];
+	ev->cfs.ewma = (__u32)v[2];
+	return 0;
+}
+
 static int decode_sched(struct rec *x, struct fs_tev *ev)
 {
 	long long v;
@@ -294,6 +329,8 @@ static int decode_sched(struct rec *x, struct fs_tev *ev)
 	case FS_TEV_FORK:
 		return task(x, "parent_comm", "parent_pid", NULL, &ev->fork.parent) ||
 		       task(x, "child_comm", "child_pid", NULL, &ev->fork.child);
+	case FS_TEV_PELT_CFS: case FS_TEV_UTIL_EST_CFS:
+		return decode_cfs(x, ev);
 	}
 	return decode_pelt(x, ev);
 }
@@ -411,6 +448,28 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 }
 
 /*
+ * The file's event of a type: by its system and name, then by LISA's other
+ * names (dat_aliases), then by any of those names in any system, as the
+ * text reader matches `trace-cmd report`'s lines by the name alone (a
+ * synthetic event or an eprobe carrying LISA's fields: tests/cli/trace.sh).
+ */
+static struct tep_event *find_event(struct tep_handle *tep, int type)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, dat_events[type][0], dat_events[type][1]);
+	size_t n = sizeof(dat_aliases) / sizeof(dat_aliases[0]);
+
+	for (size_t i = 0; !e && i < n; i++)
+		if (dat_aliases[i].type == type)
+			e = tep_find_event_by_name(tep, dat_aliases[i].sys, dat_aliases[i].name);
+	if (!e && type >= FS_TEV_PELT_SE) /* LISA's: their system has moved between modules */
+		e = tep_find_event_by_name(tep, NULL, dat_events[type][1]);
+	for (size_t i = 0; !e && type >= FS_TEV_PELT_SE && i < n; i++)
+		if (dat_aliases[i].type == type)
+			e = tep_find_event_by_name(tep, NULL, dat_aliases[i].name);
+	return e;
+}
+
+/*
  * libtracecmd 1.3.1 cannot close a handle whose tracecmd_init_data() failed
  * (a version 6 file cut short in its data): tracecmd_close() crashes on what
  * the failure freed, and tracecmd_open() calls it so. Such handles are kept
@@ -449,7 +508,7 @@ int fs_trace_dat_read_here(const char *path, fs_tev_fn fn, void *ctx, struct fs_
 		open_hook(open_hook_ctx);
 	d.tep = tracecmd_get_tep(h);
 	for (int t = 1; t < FS_TEV_LOST; t++) {
-		struct tep_event *e = tep_find_event_by_name(d.tep, dat_events[t][0], dat_events[t][1]);
+		struct tep_event *e = find_event(d.tep, t);
 
 		d.id[t] = e ? e->id : -1;
 		d.event[t] = e;

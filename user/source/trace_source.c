@@ -50,6 +50,9 @@ static void fill_inputs(struct trace_src *t, const struct fs_trace_stats *st, co
 	in->tgid_assumed = wi->tgid_assumed;
 	in->pelt_events = wi->pelt_events;
 	in->pelt_tasks = wi->pelt_tasks;
+	in->wake_utils = wi->wake_utils;
+	in->cfs_events = wi->cfs_events;
+	in->rq_traced_cpus = wi->rq_traced_cpus;
 }
 
 static int trace_prepare(void *self, const struct fs_em *em, enum fs_sim_physics ph, char *err, size_t errlen)

@@ -39,7 +39,20 @@ static const char *const tev_names[FS_TEV_NR_TYPES] = {
 	[FS_TEV_NEWTASK] = "task_newtask",        [FS_TEV_RENAME] = "task_rename",
 	[FS_TEV_CPU_FREQ] = "cpu_frequency",      [FS_TEV_CPU_IDLE] = "cpu_idle",
 	[FS_TEV_PELT_SE] = "sched_pelt_se",       [FS_TEV_UTIL_EST_SE] = "sched_util_est_se",
+	[FS_TEV_PELT_CFS] = "sched_pelt_cfs",     [FS_TEV_UTIL_EST_CFS] = "sched_util_est_cfs",
 	[FS_TEV_LOST] = "lost events",
+};
+
+/*
+ * Other names of LISA's events: sched_load_se / sched_load_cfs_rq of its
+ * first module (kernel/sched/sched_events.h of 2019, the same fields less
+ * update_time), and the lisa module's (lisa/_assets/kmodules/lisa/
+ * ftrace_events.h: TRACE_SYSTEM lisa, each name prefixed "lisa__"), which
+ * fs_tev_type_of_name() strips first.
+ */
+static const struct { const char *name; int type; } tev_aliases[] = {
+	{ "sched_load_se", FS_TEV_PELT_SE },
+	{ "sched_load_cfs_rq", FS_TEV_PELT_CFS },
 };
 
 const char *fs_tev_name(__u32 type)
@@ -379,30 +392,39 @@ static int parse_power(struct lctx *c, const char *s, struct fs_tev *ev)
 	return KV_INT(c, &kv, 1, 0, &ev->power.cpu_id);
 }
 
+/* The number after key (" util=") somewhere in s, up to a blank: LISA's modules move fields between versions. */
+static int field_after(struct lctx *c, const char *s, const char *key, __u32 *out)
+{
+	const char *v = strstr(s, key);
+	char name[24];
+	long long n;
+
+	key_field(key, name, sizeof(name));
+	if (!v)
+		return bad(c, name, "missing");
+	v += strlen(key);
+	if (get_int(c, name, v, strcspn(v, " "), 0, 0xffffffffll, &n))
+		return -1;
+	*out = (__u32)n;
+	return 0;
+}
+
 /*
  * LISA's sched_pelt_se: "cpu= path= comm= pid= load= runnable= util=
- * update_time=" (rbl_load= before v5.7, no update_time in older modules);
- * only the entity and util= are taken, util= found after pid=.
+ * update_time=" (rbl_load= before v5.7, no update_time in older modules,
+ * runnable= last in the lisa module); only the entity and util= are taken,
+ * util= found after pid=.
  */
 static int parse_pelt_se(struct lctx *c, const char *s, struct fs_tev *ev)
 {
 	static const char *const keys[] = { "cpu=", " path=", " comm=", " pid=" };
 	struct kv kv;
-	long long v;
-	const char *u;
 
 	if (kv_split(c, s, keys, 4, false, &kv) || KV_INT(c, &kv, 0, 0, &ev->pelt.cpu) ||
 	    KV_INT(c, &kv, 3, -1, &ev->pelt.t.pid))
 		return -1;
 	put_comm(ev->pelt.t.comm, kv.v[2], kv.len[2]);
-	u = strstr(kv.v[3], " util=");
-	if (!u)
-		return bad(c, "util", "missing");
-	u += 6;
-	if (get_int(c, "util", u, strcspn(u, " "), 0, 0xffffffffll, &v))
-		return -1;
-	ev->pelt.util = (__u32)v;
-	return 0;
+	return field_after(c, kv.v[3], " util=", &ev->pelt.util);
 }
 
 /* LISA's sched_util_est_se: "cpu= path= comm= pid= enqueued= ewma= util=". */
@@ -425,6 +447,45 @@ static int parse_util_est_se(struct lctx *c, const char *s, struct fs_tev *ev)
 	return 0;
 }
 
+/*
+ * The cfs_rq's "cpu= path=" of LISA's sched_pelt_cfs / sched_util_est_cfs:
+ * the root cfs_rq's path is "/" (cgroup_path() of the root task group), or
+ * "(null)" without CONFIG_FAIR_GROUP_SCHED, where the root is the only one
+ * (sched_helpers.h, cfs_rq_tg_path()); a task group's is its cgroup's path.
+ */
+static int cfs_rq_of(struct lctx *c, const char *s, struct fs_tev *ev, const char **rest)
+{
+	static const char *const keys[] = { "cpu=", " path=" };
+	struct kv kv;
+
+	if (kv_split(c, s, keys, 2, false, &kv) || KV_INT(c, &kv, 0, 0, &ev->cfs.cpu))
+		return -1;
+	ev->cfs.root = (kv.len[1] == 1 && kv.v[1][0] == '/') || (kv.len[1] == 6 && !strncmp(kv.v[1], "(null)", 6));
+	*rest = kv.v[1] + kv.len[1];
+	return 0;
+}
+
+/*
+ * LISA's sched_pelt_cfs: "cpu= path= load= runnable= util= update_time="
+ * (rbl_load= before v5.7; the lisa module puts runnable= last) and
+ * sched_load_cfs_rq's "cpu= path= load= rbl_load= util=": util= is taken.
+ */
+static int parse_pelt_cfs(struct lctx *c, const char *s, struct fs_tev *ev)
+{
+	const char *rest;
+
+	return cfs_rq_of(c, s, ev, &rest) || field_after(c, rest, " util=", &ev->cfs.util) ? -1 : 0;
+}
+
+/* LISA's sched_util_est_cfs: "cpu= path= enqueued= ewma= util=". */
+static int parse_util_est_cfs(struct lctx *c, const char *s, struct fs_tev *ev)
+{
+	const char *rest;
+
+	return cfs_rq_of(c, s, ev, &rest) || field_after(c, rest, " enqueued=", &ev->cfs.enqueued) ||
+	       field_after(c, rest, " ewma=", &ev->cfs.ewma) || field_after(c, rest, " util=", &ev->cfs.util) ? -1 : 0;
+}
+
 typedef int (*field_parser)(struct lctx *c, const char *s, struct fs_tev *ev);
 static const field_parser parsers[FS_TEV_NR_TYPES] = {
 	[FS_TEV_SWITCH] = parse_switch,   [FS_TEV_WAKING] = parse_wake,     [FS_TEV_WAKEUP] = parse_wake,
@@ -432,6 +493,7 @@ static const field_parser parsers[FS_TEV_NR_TYPES] = {
 	[FS_TEV_EXIT] = parse_proc,       [FS_TEV_FREE] = parse_proc,       [FS_TEV_NEWTASK] = parse_newtask,
 	[FS_TEV_RENAME] = parse_rename,   [FS_TEV_CPU_FREQ] = parse_power,  [FS_TEV_CPU_IDLE] = parse_power,
 	[FS_TEV_PELT_SE] = parse_pelt_se, [FS_TEV_UTIL_EST_SE] = parse_util_est_se,
+	[FS_TEV_PELT_CFS] = parse_pelt_cfs, [FS_TEV_UTIL_EST_CFS] = parse_util_est_cfs,
 };
 
 /* "SEC.FRAC" (6 digits from tracefs and trace-cmd, 9 with report -t) in ns. */
@@ -578,11 +640,16 @@ static void count_lost(struct fs_trace_text *t, const struct fs_tev *ev)
 	t->st.lost_events += ev->lost.nr == FS_TEV_LOST_UNKNOWN ? 1 : ev->lost.nr;
 }
 
-static int event_type(const char *name)
+int fs_tev_type_of_name(const char *name)
 {
+	if (!strncmp(name, "lisa__", 6))
+		name += 6;
 	for (int i = 1; i < FS_TEV_LOST; i++)
 		if (!strcmp(name, tev_names[i]))
 			return i;
+	for (size_t i = 0; i < sizeof(tev_aliases) / sizeof(tev_aliases[0]); i++)
+		if (!strcmp(name, tev_aliases[i].name))
+			return tev_aliases[i].type;
 	return 0;
 }
 
@@ -614,13 +681,13 @@ int fs_trace_text_line(struct fs_trace_text *t, const char *line, size_t len, st
 	}
 	if (split_line(&c, t->buf, ev, &name, &fields))
 		return -1;
-	type = event_type(name);
+	type = fs_tev_type_of_name(name);
 	if (!type) {
 		if (!t->st.unknown_events++)
 			snprintf(t->st.first_unknown, sizeof(t->st.first_unknown), "%s", name);
 		return 0;
 	}
-	c.event = tev_names[type];
+	c.event = name; /* as the trace names it: an alias is named so in errors */
 	ev->type = (__u32)type;
 	if (parsers[type](&c, fields, ev))
 		return -1;
