@@ -152,6 +152,7 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	}
 	if (fs_policy_init(&s->pol, p->policy, p->em, err, errlen))
 		return -1;
+	s->own_pol = true;
 	sim_sugov_init(s);
 	for (int i = 0; i < wl->nr_tasks; i++) {
 		const struct fs_sim_task *t = &wl->tasks[i];
@@ -172,11 +173,13 @@ void sim_teardown(struct sim *s)
 	for (int c = 0; c < FS_MAX_CPUS; c++)
 		free(s->cpu[c].q);
 	free(s->task);
-	fs_policy_fini(&s->pol);
+	sim_loop_free(&s->lp);
+	if (s->own_pol)
+		fs_policy_fini(&s->pol);
 }
 
 /* EM power unit x ns -> EM unit x s; mJ from mW x s or uW x s, none from bogoWatts. */
-static void results(const struct sim *s, struct fs_sim_result *r)
+void sim_results(const struct sim *s, struct fs_sim_result *r)
 {
 	const double scale = s->em->unit == FS_POWER_MW ? 1.0 : s->em->unit == FS_POWER_UW ? 1e-3 : NAN;
 
@@ -229,7 +232,7 @@ int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, 
 			ret = 0;
 	}
 	if (!ret)
-		results(s, r);
+		sim_results(s, r);
 	sim_teardown(s);
 	free(s);
 	if (ret)
