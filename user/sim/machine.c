@@ -11,7 +11,7 @@
 #include <string.h>
 #include "sim_internal.h"
 
-static int check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen)
+int sim_check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen)
 {
 	const struct fs_em *em = p ? p->em : NULL;
 
@@ -102,6 +102,13 @@ static void timing(struct sim *s)
 	}
 }
 
+/* What act_dec holds for an activation the simulation never placed. */
+struct fs_sim_act_dec sim_act_dec_none(void)
+{
+	return (struct fs_sim_act_dec){ .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
+		.threshold = UINT64_MAX, .prev_cpu = -1, .feec_cpu = -1, .cpu = -1, .reason = FS_FEEC__NR, .how = -1 };
+}
+
 /* fs_sim_result.act_dec, each as an activation the simulation never placed. */
 static int decisions_new(struct fs_sim_result *r, __u64 nr_acts, char *err, size_t errlen)
 {
@@ -111,9 +118,7 @@ static int decisions_new(struct fs_sim_result *r, __u64 nr_acts, char *err, size
 		return -1;
 	}
 	for (__u64 i = 0; i <= nr_acts; i++)
-		r->act_dec[i] = (struct fs_sim_act_dec){ .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
-			.threshold = UINT64_MAX, .prev_cpu = -1, .feec_cpu = -1, .cpu = -1,
-			.reason = FS_FEEC__NR, .how = -1 };
+		r->act_dec[i] = sim_act_dec_none();
 	return 0;
 }
 
@@ -217,7 +222,7 @@ int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, 
 		return -1;
 	}
 	memset(r, 0, sizeof(*r));
-	if (check(wl, p, err, errlen))
+	if (sim_check(wl, p, err, errlen))
 		return -1;
 	s = calloc(1, sizeof(*s));
 	if (!s) {

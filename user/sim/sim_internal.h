@@ -161,10 +161,12 @@ void sim_newidle(struct sim *s, int cpu);
 void sim_migrate(struct sim *s, int ti, int dst);
 
 /* machine.c */
+int sim_check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen);
 int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
 	      struct fs_sim_result *r, char *err, size_t errlen);
 void sim_teardown(struct sim *s);
 void sim_results(const struct sim *s, struct fs_sim_result *r);
+struct fs_sim_act_dec sim_act_dec_none(void);
 int sim_home_cpu(const struct sim *s, int ti);
 void sim_task_arrive(struct sim *s, int ti, int cpu);
 
