@@ -143,7 +143,8 @@ static int machine_copy(const struct sim *s, const struct fs_sim_result *r, int 
 		ds->task[i].cpu = -1;
 	for (int c = 0; c < s->ncpu; c++)
 		memcpy(ds->cpu[c].q, s->cpu[c].q, (size_t)s->cpu[c].nr * sizeof(int));
-	memcpy(ds->lp.blk.e, s->lp.blk.e, s->lp.blk.n * sizeof(*ds->lp.blk.e));
+	if (s->lp.blk.n) /* no blocks reached yet: no array */
+		memcpy(ds->lp.blk.e, s->lp.blk.e, s->lp.blk.n * sizeof(*ds->lp.blk.e));
 	dr->nr_tasks = n;
 	return 0;
 }
@@ -261,11 +262,13 @@ static int acts_adopt(struct fs_sim_resumer *z, const struct fs_sim_workload *wl
 
 		first[ti] = f;
 		nr[ti] = wl->tasks[ti].nr_act;
-		memcpy(cpu + f, z->act_cpu + (m ? z->first[ti] : 0), m * sizeof(*cpu));
-		memcpy(how + f, z->act_how + (m ? z->first[ti] : 0), m);
-		memcpy(util + f, z->act_util + (m ? z->first[ti] : 0), m * sizeof(*util));
+		if (!m)
+			continue;
+		memcpy(cpu + f, z->act_cpu + z->first[ti], m * sizeof(*cpu));
+		memcpy(how + f, z->act_how + z->first[ti], m);
+		memcpy(util + f, z->act_util + z->first[ti], m * sizeof(*util));
 		if (d && z->act_dec)
-			memcpy(d + f, z->act_dec + (m ? z->first[ti] : 0), m * sizeof(*d));
+			memcpy(d + f, z->act_dec + z->first[ti], m * sizeof(*d));
 	}
 	acts_free(z);
 	z->act_cpu = cpu;
