@@ -219,3 +219,38 @@ FS_TEST(sim_resume_change_is_the_earliest_difference)
 	fs_test_wl_free(&a);
 	fs_test_wl_free(&b);
 }
+
+/* A new EM (the kernel changed its table mid-run): every kept state dropped, the run from t0 under the new one. */
+FS_TEST(sim_resume_new_em_runs_from_t0)
+{
+	struct fs_sim_workload full, a, b;
+	struct fs_em em1, em2;
+	struct fs_sim_result x, y;
+	struct fs_sim_resumer *z = fs_sim_resumer_new(0);
+	__u64 seed = 0x5eed0e11;
+	char err[256];
+
+	fs_test_em_pixel4(&em1, FS_POWER_UW);
+	em2 = em1;
+	em2.pd[2].ps[0].power *= 2;
+	full_workload(&full, &em1, 600 * MS, &seed);
+	cut_workload(&full, 300 * MS, &a, &seed);
+	cut_workload(&full, 450 * MS, &b, &seed);
+	struct fs_sim_params p = { .em = &em1, .policy = fs_policy_find("v6.1"), .physics = FS_SIM_DEVICE,
+				   .block_ns = fs_blocks_width(a.end_ns) };
+
+	ASSERT_TRUE(fs_sim_resumer_run(z, &a, 0, &p, &x, err, sizeof(err)) == 0);
+	fs_sim_result_free(&x);
+	p.em = &em2;
+	p.block_ns = fs_blocks_width(b.end_ns);
+	ASSERT_TRUE(fs_sim_resumer_run(z, &b, fs_sim_wl_changed(&a, &b), &p, &x, err, sizeof(err)) == 0);
+	ASSERT_TRUE(fs_sim_run(&b, &p, &y, err, sizeof(err)) == 0);
+	EXPECT_TRUE(same_result(&x, &y, b.nr_acts));
+	EXPECT_EQ_U64(fs_sim_resumer_stats(z)->from_start, 2);
+	fs_sim_result_free(&x);
+	fs_sim_result_free(&y);
+	fs_test_wl_free(&a);
+	fs_test_wl_free(&b);
+	fs_test_wl_free(&full);
+	fs_sim_resumer_free(z);
+}
