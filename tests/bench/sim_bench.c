@@ -426,6 +426,18 @@ static int bench_intervals(const struct recs *rc)
 	}
 	struct fs_sim_resume_stats st;
 	const int m = k < 20 ? k / 2 : 10;
+	struct fs_sim_report e;
+	const double t = cpu_s();
+
+	/* an interval without records: what grows with the run (snapshot, comparison, per-activation results) */
+	if (fs_sim_live_answer(l, log, 0, &in, &e, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: intervals: %s\n", err);
+		goto out;
+	}
+	const double idle = cpu_s() - t;
+	const unsigned long long acts = (unsigned long long)e.activations;
+
+	fs_sim_report_free(&e);
 
 	fs_sim_live_stats(l, &st);
 	printf("  first %d intervals: %.2f ms resumed, %.2f ms re-simulated; last %d: %.2f ms, %.2f ms\n", m,
@@ -434,6 +446,8 @@ static int bench_intervals(const struct recs *rc)
 	       (double)st.sim_ns / 1e9, (double)st.whole_ns / 1e9, (double)st.whole_ns / (double)st.sim_ns,
 	       (unsigned long long)st.from_start, (unsigned long long)st.runs,
 	       differ ? "ANSWERS DIFFER" : "every answer the same");
+	printf("  an interval without new records: %.2f ms with %llu activations so far (%.1f us per 1000)\n",
+	       idle * 1e3, acts, idle * 1e6 / ((double)acts / 1000));
 	rc_ = differ != 0;
 out:
 	fs_sim_live_free(l);
