@@ -10,7 +10,7 @@
  *   2. a generated 8-CPU workload (pixel4's three-PD EM) under two
  *      policies, for a longer and busier span;
  *   3. live's closed loop at each 1 s interval of the recording, played
- *      FS_BENCH_LOOPS times (5) back to back (each copy's times and CPU
+ *      FS_BENCH_LOOPS times (10) back to back (each copy's times and CPU
  *      times continued from the last, exits left out), resumed from the last interval
  *      (fs_sim_live_answer()) beside re-simulated from t0 (a builder of
  *      every record so far and fs_sim_closed_loop(), what live did before):
@@ -382,7 +382,7 @@ static double mean(const double *v, int from, int to)
 static int bench_intervals(const struct recs *rc)
 {
 	const char *env = getenv("FS_BENCH_LOOPS");
-	const int loops = env && atoi(env) > 0 ? atoi(env) : 5;
+	const int loops = env && atoi(env) > 0 ? atoi(env) : 10;
 	const struct fs_sim_builder_opts bo = { .kernel_policy = rc->pol[0], .emulate_eas = !rc->meta.em_is_kernel };
 	const struct fs_sim_run_in in = { .em = &rc->em, .policies = rc->pol, .nr_policies = 2,
 					  .kernel_policy = rc->pol[0], .physics = FS_SIM_LAB, .rec_energy = NAN };
