@@ -510,12 +510,14 @@ static const struct fs_source_ops live_ops = { .next = live_next, .close = live_
 
 /*
  * The live verdict's simulation (docs/simulation.md, "Live"): a job of the
- * records so far on a thread of its own, so the collector never waits for
- * it; each interval publishes a finished job and starts the next. A job
- * re-simulates the whole window, so its cost grows with the run: the next
- * starts only after SIM_IDLE_FACTOR times the last one's wall time, which
- * keeps the simulation under 1 / (1 + SIM_IDLE_FACTOR) of one core (25 %)
- * and the verdict at most about 4 job times old.
+ * records since the last one on a thread of its own, so the collector never
+ * waits for it; each interval publishes a finished job and starts the next.
+ * A job resumes the simulation from its last state before the new records'
+ * first change, so it costs about the new part, not the whole window; one
+ * that must go far back (a task seen for the first time) can still take
+ * long, so the next starts only after SIM_IDLE_FACTOR times the last one's
+ * wall time, which keeps the simulation under 1 / (1 + SIM_IDLE_FACTOR) of
+ * one core (25 %) and the verdict at most about 4 job times old.
  */
 #define SIM_IDLE_FACTOR 3.0
 

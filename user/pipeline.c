@@ -59,10 +59,15 @@ struct fs_pipeline {
 	/* the workload simulated at the finish, kept for the outputs' finish (fs_report.workload) */
 	bool has_done_wl;
 	struct fs_sim_workload done_wl;
-	/* live (o.sim_live): the records the builder took, each at an 8-byte offset, and the last answer */
+	/*
+	 * live (o.sim_live): the records the builder took since the last job,
+	 * each at an 8-byte offset; the closed loop kept between jobs (NULL
+	 * while a job has it); the last answer
+	 */
 	unsigned char *simlog;
 	size_t simlog_len, simlog_cap;
 	bool simlog_failed;                 /* out of memory: no more live answers */
+	struct fs_sim_live *live;
 	struct fs_sim_report sim_live;
 	bool has_sim_live;
 };
@@ -181,6 +186,9 @@ static void sim_start(struct fs_pipeline *p)
 	p->simb = fs_sim_builder_new_opts(&p->em, p->o.sim_physics, &bo, err, sizeof(err));
 	if (!p->simb)
 		sim_stop(p, err);
+	/* live's own builder, as simb: the run's EM at the start (sim_finish() builds with it too) */
+	if (p->simb && p->o.sim_live && !(p->live = fs_sim_live_new(&p->em, p->o.sim_physics, &bo, err, sizeof(err))))
+		p->simlog_failed = true;
 }
 
 /* Live keeps what the builder took, for the simulation of the records so far (fs_pipeline_sim_job). */
@@ -223,8 +231,8 @@ struct fs_sim_job {
 	struct fs_em em;
 	const struct fs_policy_desc *pols[FS_MAX_POLICIES];
 	struct fs_sim_run_in in;
-	struct fs_sim_builder_opts bo;
-	unsigned char *log;
+	struct fs_sim_live *live;           /* the pipeline's, until published */
+	unsigned char *log;                 /* the records since the last job */
 	size_t len;
 	int rc;
 	struct fs_sim_report rep;
@@ -236,30 +244,33 @@ void fs_sim_job_free(struct fs_sim_job *j)
 	if (!j)
 		return;
 	fs_sim_report_free(&j->rep);
+	fs_sim_live_free(j->live); /* a job dropped unpublished (the run's end) */
 	free(j->log);
 	free(j);
 }
 
+/*
+ * The job takes the records since the last one and the closed loop kept
+ * between jobs; the pipeline has it back at publish. One job at a time.
+ */
 struct fs_sim_job *fs_pipeline_sim_job(struct fs_pipeline *p)
 {
 	const struct fs_report *r = &p->rep; /* the last snapshot's CPU energy, for the self-check */
 	struct fs_sim_job *j;
 
-	if (!p->simb || !p->o.sim_live || p->simlog_failed || p->finished || !(j = calloc(1, sizeof(*j))))
+	if (!p->simb || !p->o.sim_live || p->simlog_failed || !p->live || p->finished || !(j = calloc(1, sizeof(*j))))
 		return NULL;
-	j->log = malloc(p->simlog_len ? p->simlog_len : 1);
-	if (!j->log) {
-		free(j);
-		return NULL;
-	}
-	memcpy(j->log, p->simlog, p->simlog_len);
+	j->log = p->simlog;
 	j->len = p->simlog_len;
+	p->simlog = NULL;
+	p->simlog_len = p->simlog_cap = 0;
+	j->live = p->live;
+	p->live = NULL;
 	j->em = p->em;
 	memcpy(j->pols, p->o.policies, sizeof(j->pols));
-	j->bo = (struct fs_sim_builder_opts){ .kernel_policy = kernel_policy(p), .emulate_eas = p->o.emulate_eas };
 	j->in = (struct fs_sim_run_in){
 		.em = &j->em, .policies = j->pols, .nr_policies = p->o.nr_policies,
-		.kernel_policy = j->bo.kernel_policy, .physics = p->o.sim_physics, .max_span_ns = p->o.sim_max_span_ns,
+		.kernel_policy = kernel_policy(p), .physics = p->o.sim_physics, .max_span_ns = p->o.sim_max_span_ns,
 		.rec_energy = !r->st || r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
 			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
 	};
@@ -268,7 +279,7 @@ struct fs_sim_job *fs_pipeline_sim_job(struct fs_pipeline *p)
 
 int fs_sim_job_run(struct fs_sim_job *j)
 {
-	j->rc = fs_sim_closed_loop_records(j->log, j->len, &j->bo, &j->in, &j->rep, j->err, sizeof(j->err));
+	j->rc = fs_sim_live_answer(j->live, j->log, j->len, &j->in, &j->rep, j->err, sizeof(j->err));
 	return j->rc;
 }
 
@@ -279,6 +290,10 @@ void fs_pipeline_sim_publish(struct fs_pipeline *p, struct fs_sim_job *j)
 		p->sim_live = j->rep;
 		memset(&j->rep, 0, sizeof(j->rep));
 		p->has_sim_live = true;
+		p->live = j->live;
+		j->live = NULL;
+	} else {
+		p->simlog_failed = true; /* out of memory half-way: no more live answers */
 	}
 	fs_sim_job_free(j);
 }
@@ -1021,6 +1036,7 @@ void fs_pipeline_free(struct fs_pipeline *p)
 		fs_sim_workload_free(&p->done_wl);
 	fs_sim_report_free(&p->sim_live);
 	free(p->simlog);
+	fs_sim_live_free(p->live);
 	free(p);
 }
 

@@ -8,13 +8,21 @@
  *      same records with the same two policies in the same run: replay
  *      without the simulation (--no-sim) and with it;
  *   2. a generated 8-CPU workload (pixel4's three-PD EM) under two
- *      policies, for a longer and busier span.
+ *      policies, for a longer and busier span;
+ *   3. live's closed loop at each 1 s interval of the recording, played
+ *      FS_BENCH_LOOPS times (10) back to back (each copy's times and CPU
+ *      times continued from the last, exits left out), resumed from the last interval
+ *      (fs_sim_live_answer()) beside re-simulated from t0 (a builder of
+ *      every record so far and fs_sim_closed_loop(), what live did before):
+ *      the CPU time of each (this thread's: the host is shared), so the
+ *      per-interval cost as the run grows.
  * Usage: sim_bench [SECONDS [RECORDING]] (SECONDS simulated in 2, 10 by
  * default); FS_BENCH_POLICIES="a,b" picks the generated run's pair
  * (v6.1,v6.1+margin). Runs from the source tree (make bench does). The
  * energy is kept by time block as the closed loop does (its interval);
  * FS_BENCH_NO_BLOCKS=1 leaves that out.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +32,7 @@
 #include "engine/time_blocks.h"
 #include "pipeline.h"
 #include "records/recording.h"
+#include "sim/closed_loop.h"
 
 #define MS 1000000ull
 
@@ -275,6 +284,178 @@ out:
 	return rc_;
 }
 
+/*
+ * The recording played `loops` times, each copy's times and CPU times after
+ * the last's, its exits left out so that a copy's tasks are the last copy's
+ * (a task that exited and wakes again is one seen for the first time, which
+ * only a run from t0 simulates right): 8-byte aligned records.
+ */
+static unsigned char *loop_log(const struct recs *rc, int loops, size_t **at, size_t *n)
+{
+	__u64 span = rc->r[rc->n - 1]->ts_ns - rc->r[0]->ts_ns + 1000000, cpu = 0, len = 0;
+
+	for (size_t i = 0; i < rc->n; i++) {
+		const struct fs_rec_hdr *h = rc->r[i];
+		__u64 sum = FS_NO_RUNTIME;
+
+		if (h->type == FS_REC_WAKEUP)
+			sum = ((const struct fs_wakeup *)h)->sum_exec_ns;
+		else if (h->type == FS_REC_MIGRATE)
+			sum = ((const struct fs_migrate *)h)->sum_exec_ns;
+		else if (h->type == FS_REC_EXIT || h->type == FS_REC_RUNTIME)
+			sum = ((const struct fs_task_time *)h)->sum_exec_ns;
+		cpu = sum != FS_NO_RUNTIME && sum > cpu ? sum : cpu;
+		len += (h->size + 7) & ~7u;
+	}
+	unsigned char *log = calloc(1, len * (size_t)loops + 8);
+
+	*at = calloc(rc->n * (size_t)loops + 1, sizeof(**at));
+	*n = 0;
+	len = 0;
+	for (int c = 0; log && *at && c < loops; c++)
+		for (size_t i = 0; i < rc->n; i++) {
+			struct fs_rec_hdr *h = (struct fs_rec_hdr *)(log + len);
+			__u64 *sum = NULL;
+
+			if (rc->r[i]->type == FS_REC_EXIT)
+				continue;
+			memcpy(h, rc->r[i], rc->r[i]->size);
+			h->ts_ns += (__u64)c * span;
+			if (h->type == FS_REC_WAKEUP)
+				sum = &((struct fs_wakeup *)h)->sum_exec_ns;
+			else if (h->type == FS_REC_MIGRATE)
+				sum = &((struct fs_migrate *)h)->sum_exec_ns;
+			else if (h->type == FS_REC_EXIT || h->type == FS_REC_RUNTIME)
+				sum = &((struct fs_task_time *)h)->sum_exec_ns;
+			if (sum && *sum != FS_NO_RUNTIME)
+				*sum += (__u64)c * (cpu + 1);
+			(*at)[(*n)++] = len;
+			len += (h->size + 7) & ~7u;
+		}
+	if (*at)
+		(*at)[*n] = len;
+	return log;
+}
+
+/* This thread's CPU time: the host is shared, and a job's cost is the CPU it takes. */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The closed loop of log[0 .. len) from t0, as live's job did before resuming: CPU seconds, or -1. */
+static double whole_window(const struct fs_sim_run_in *in, const struct fs_sim_builder_opts *bo,
+			   const unsigned char *log, size_t len, struct fs_sim_report *rep)
+{
+	char err[256];
+	const double t0 = cpu_s();
+	struct fs_sim_builder *b = fs_sim_builder_new_opts(in->em, in->physics, bo, err, sizeof(err));
+	struct fs_sim_workload wl;
+
+	for (size_t at = 0; b && at < len; at += (((const struct fs_rec_hdr *)(log + at))->size + 7) & ~7u)
+		if (fs_sim_builder_feed(b, (const void *)(log + at), err, sizeof(err))) {
+			fs_sim_builder_free(b);
+			b = NULL;
+		}
+	if (!b || fs_sim_builder_finish(b, &wl, err, sizeof(err)) || fs_sim_closed_loop(&wl, in, rep, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: intervals: %s\n", err);
+		return -1;
+	}
+	fs_sim_workload_free(&wl);
+	return cpu_s() - t0;
+}
+
+/* The mean of v[from .. to). */
+static double mean(const double *v, int from, int to)
+{
+	double m = 0;
+
+	for (int i = from; i < to; i++)
+		m += v[i] / (to - from);
+	return m;
+}
+
+/* Each 1 s interval's job, resumed and from t0, in one run: their wall times side by side. */
+static int bench_intervals(const struct recs *rc)
+{
+	const char *env = getenv("FS_BENCH_LOOPS");
+	const int loops = env && atoi(env) > 0 ? atoi(env) : 10;
+	const struct fs_sim_builder_opts bo = { .kernel_policy = rc->pol[0], .emulate_eas = !rc->meta.em_is_kernel };
+	const struct fs_sim_run_in in = { .em = &rc->em, .policies = rc->pol, .nr_policies = 2,
+					  .kernel_policy = rc->pol[0], .physics = FS_SIM_LAB, .rec_energy = NAN };
+	size_t *at = NULL, n = 0, done = 0;
+	unsigned char *log = loop_log(rc, loops, &at, &n);
+	char err[256];
+	struct fs_sim_live *l = log && at ? fs_sim_live_new(&rc->em, FS_SIM_LAB, &bo, err, sizeof(err)) : NULL;
+	double res[4096], whole[4096];
+	int k = 0, rc_ = 1, differ = 0;
+
+	if (!l)
+		goto out;
+	const __u64 t0 = ((const struct fs_rec_hdr *)log)->ts_ns;
+
+	printf("live's closed loop at each 1 s interval, live.fsr played %d times (%.0f s), LAB physics\n", loops,
+	       (double)(((const struct fs_rec_hdr *)(log + at[n - 1]))->ts_ns - t0) / 1e9);
+	printf("  interval  resumed (CPU) re-simulated  ratio\n");
+	while (done < n && k < 4096) {
+		struct fs_sim_report a, b;
+		size_t cut = done;
+
+		while (cut < n && ((const struct fs_rec_hdr *)(log + at[cut]))->ts_ns < t0 + (__u64)(k + 1) * 1000000000ull)
+			cut++;
+		const double t = cpu_s();
+
+		if (fs_sim_live_answer(l, log + at[done], at[cut] - at[done], &in, &a, err, sizeof(err))) {
+			fprintf(stderr, "sim_bench: intervals: %s\n", err);
+			goto out;
+		}
+		res[k] = cpu_s() - t;
+		if ((whole[k] = whole_window(&in, &bo, log, at[cut], &b)) < 0)
+			goto out;
+		differ += a.ran != b.ran || (a.ran && a.answer.v[0].delta_x != b.answer.v[0].delta_x);
+		k++;
+		if (k <= 3 || k % 5 == 0 || cut == n)
+			printf("  %6d s %9.2f ms %10.2f ms %6.1fx\n", k, res[k - 1] * 1e3, whole[k - 1] * 1e3,
+			       whole[k - 1] / res[k - 1]);
+		fs_sim_report_free(&a);
+		fs_sim_report_free(&b);
+		done = cut;
+	}
+	struct fs_sim_resume_stats st;
+	const int m = k < 20 ? k / 2 : 10;
+	struct fs_sim_report e;
+	const double t = cpu_s();
+
+	/* an interval without records: what grows with the run (snapshot, comparison, per-activation results) */
+	if (fs_sim_live_answer(l, log, 0, &in, &e, err, sizeof(err))) {
+		fprintf(stderr, "sim_bench: intervals: %s\n", err);
+		goto out;
+	}
+	const double idle = cpu_s() - t;
+	const unsigned long long acts = (unsigned long long)e.activations;
+
+	fs_sim_report_free(&e);
+
+	fs_sim_live_stats(l, &st);
+	printf("  first %d intervals: %.2f ms resumed, %.2f ms re-simulated; last %d: %.2f ms, %.2f ms\n", m,
+	       mean(res, 0, m) * 1e3, mean(whole, 0, m) * 1e3, m, mean(res, k - m, k) * 1e3, mean(whole, k - m, k) * 1e3);
+	printf("  simulated %.1f s resumed, %.1f s from t0 (%.1fx); %llu of %llu runs from t0; %s\n",
+	       (double)st.sim_ns / 1e9, (double)st.whole_ns / 1e9, (double)st.whole_ns / (double)st.sim_ns,
+	       (unsigned long long)st.from_start, (unsigned long long)st.runs,
+	       differ ? "ANSWERS DIFFER" : "every answer the same");
+	printf("  an interval without new records: %.2f ms with %llu activations so far (%.1f us per 1000)\n",
+	       idle * 1e3, acts, idle * 1e6 / ((double)acts / 1000));
+	rc_ = differ != 0;
+out:
+	fs_sim_live_free(l);
+	free(log);
+	free(at);
+	return rc_;
+}
+
 int main(int argc, char **argv)
 {
 	const __u64 secs = argc > 1 ? strtoull(argv[1], NULL, 10) : 10;
@@ -299,6 +480,15 @@ int main(int argc, char **argv)
 	}
 	printf("simulation speed, one core, best of 3: %s, LAB physics\n", rec);
 	rc = bench_recording(rec);
+	if (!rc) {
+		struct recs rcs = { 0 };
+
+		rc = recs_load(rec, &rcs) || bench_intervals(&rcs);
+		for (size_t i = 0; i < rcs.n; i++)
+			free(rcs.r[i]);
+		free(rcs.r);
+		fs_rec_meta_free(&rcs.meta);
+	}
 	printf("a generated workload: 8 CPUs (%s), %d tasks, %llu activations, DEVICE physics\n", em.source,
 	       wl.nr_tasks, (unsigned long long)wl.nr_acts);
 	for (int i = 0; i < 2 && !rc; i++)

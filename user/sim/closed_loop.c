@@ -43,9 +43,23 @@ static int index_of(const struct fs_sim_run_in *in, const struct fs_policy_desc 
 	return -1;
 }
 
+/* One policy's simulation by the caller's runner: fs_sim_run(), or a resumed one (rerun.c). */
+struct runner {
+	fs_sim_run_fn fn;
+	void *ctx;
+};
+
+static int run_plain(void *ctx, int slot, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
+		     struct fs_sim_result *r, char *err, size_t errlen)
+{
+	(void)ctx;
+	(void)slot;
+	return fs_sim_run(wl, p, r, err, errlen);
+}
+
 static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in,
-		    const struct fs_sim_report *rep, const struct fs_policy_desc *d, struct fs_sim_result *r,
-		    char *err, size_t errlen)
+		    const struct fs_sim_report *rep, const struct runner *run, int slot,
+		    const struct fs_policy_desc *d, struct fs_sim_result *r, char *err, size_t errlen)
 {
 	const struct fs_sim_params p = {
 		.em = in->em, .policy = d, .physics = in->physics,
@@ -55,17 +69,17 @@ static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in
 		.keep_decisions = in->keep_decisions,
 	};
 
-	return fs_sim_run(wl, &p, r, err, errlen);
+	return run->fn(run->ctx, slot, wl, &p, r, err, errlen);
 }
 
 /* The self-check: the kernel's policy's run, res[k] if it is among the run's, else one more. */
 static int self_check(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
-		      const struct fs_sim_result *res, char *err, size_t errlen)
+		      const struct runner *run, const struct fs_sim_result *res, char *err, size_t errlen)
 {
 	int k = index_of(in, in->kernel_policy);
 	struct fs_sim_result extra;
 
-	if (k < 0 && simulate(wl, in, rep, in->kernel_policy, &extra, err, errlen))
+	if (k < 0 && simulate(wl, in, rep, run, in->nr_policies, in->kernel_policy, &extra, err, errlen))
 		return -1;
 	fs_sim_selfcheck(in->em, &wl->observed, in->rec_energy, k < 0 ? &extra : &res[k], &rep->check);
 	if (in->trace)
@@ -80,6 +94,13 @@ static int self_check(const struct fs_sim_workload *wl, const struct fs_sim_run_
 int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
 		       char *err, size_t errlen)
 {
+	return fs_sim_closed_loop_with(wl, in, run_plain, NULL, rep, err, errlen);
+}
+
+int fs_sim_closed_loop_with(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, fs_sim_run_fn fn,
+			    void *ctx, struct fs_sim_report *rep, char *err, size_t errlen)
+{
+	const struct runner run = { fn, ctx };
 	struct fs_sim_result res[FS_MAX_POLICIES];
 	int n = 0, ret = -1;
 
@@ -105,7 +126,7 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 		return 0;
 	}
 	for (; n < in->nr_policies; n++) {
-		if (simulate(wl, in, rep, in->policies[n], &res[n], err, errlen))
+		if (simulate(wl, in, rep, &run, n, in->policies[n], &res[n], err, errlen))
 			goto out;
 		fill_row(&res[n], in->em->nr_cpus, &rep->pol[n]);
 		rep->dec[n] = res[n].act_dec; /* the report's now */
@@ -114,7 +135,7 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 	rep->nr_policies = n;
 	if (fs_sim_answer_build(wl, in->policies, res, n, 0, &rep->answer, err, errlen))
 		goto out;
-	if (in->kernel_policy && self_check(wl, in, rep, res, err, errlen))
+	if (in->kernel_policy && self_check(wl, in, rep, &run, res, err, errlen))
 		goto out;
 	rep->ran = true;
 	ret = 0;

@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "trace_check.h"
+#include "resume.h"
 
 /* The machine's settings where the recording cannot tell (docs/simulation.md, "Settings"). */
 #define FS_SIM_DEFAULT_HZ 250                    /* Debian's and Android's arm64 CONFIG_HZ */
@@ -74,11 +75,38 @@ int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run
 		       char *err, size_t errlen);
 void fs_sim_report_free(struct fs_sim_report *rep);
 /*
- * The same from a log of records (each at an 8-byte offset, as fed to a
- * builder) built with bo (rerun.c): live's verdict at an interval. A record
- * the builder refuses leaves rep->ran false with rep->why; 0, or -1 with err.
+ * One policy's simulation for fs_sim_closed_loop_with(): slot is the
+ * policy's index in the run, nr_policies for the self-check's kernel
+ * policy when it is not among them. As fs_sim_run(): 0 or -1 with err.
  */
-int fs_sim_closed_loop_records(const unsigned char *log, size_t len, const struct fs_sim_builder_opts *bo,
-			       const struct fs_sim_run_in *in, struct fs_sim_report *rep, char *err, size_t errlen);
+typedef int (*fs_sim_run_fn)(void *ctx, int slot, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
+			     struct fs_sim_result *r, char *err, size_t errlen);
+/* fs_sim_closed_loop() with each simulation run by fn (rerun.c: resumed between intervals). */
+int fs_sim_closed_loop_with(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, fs_sim_run_fn fn,
+			    void *ctx, struct fs_sim_report *rep, char *err, size_t errlen);
+
+/*
+ * Live's closed loop at each interval (rerun.c): a builder kept between
+ * intervals takes the records that came since the last one, and each
+ * policy's simulation resumes from the last interval's (resume.h), so an
+ * interval costs its new records, not the whole window, and gives the
+ * answer fs_sim_closed_loop() gives for every record so far.
+ */
+struct fs_sim_live;
+
+/* The builder's EM and options, as the pipeline's own builder has them. NULL with err. */
+struct fs_sim_live *fs_sim_live_new(const struct fs_em *em, enum fs_sim_physics physics,
+				    const struct fs_sim_builder_opts *bo, char *err, size_t errlen);
+void fs_sim_live_free(struct fs_sim_live *l);
+/*
+ * The records since the last call (each at an 8-byte offset, as fed to a
+ * builder), then the answer of every record so far into rep. A record the
+ * builder refuses leaves rep->ran false with rep->why, for good. 0, or -1
+ * with err (out of memory: the state is then unusable).
+ */
+int fs_sim_live_answer(struct fs_sim_live *l, const unsigned char *log, size_t len, const struct fs_sim_run_in *in,
+		       struct fs_sim_report *rep, char *err, size_t errlen);
+/* Simulated time run and what runs from t0 would have run, over every policy and interval. */
+void fs_sim_live_stats(const struct fs_sim_live *l, struct fs_sim_resume_stats *st);
 
 #endif /* FEECSCOPE_SIM_CLOSED_LOOP_H */

@@ -5,13 +5,8 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sim_internal.h"
-
-struct sim_ev {
-	__u64 ns;
-	__u32 act;  /* index into the workload's acts */
-	__s32 task;
-};
 
 /* Time order; at equal times the workload's order (task, then its own wake order). */
 static int ev_cmp(const void *a, const void *b)
@@ -23,24 +18,34 @@ static int ev_cmp(const void *a, const void *b)
 	return x->act < y->act ? -1 : x->act > y->act;
 }
 
-static struct sim_ev *sorted_events(const struct fs_sim_workload *wl, __u64 *n)
+/*
+ * The activations not woken yet (each task's from its `woken` on: all of
+ * them in a new machine, the new part in a resumed one), in time order.
+ */
+int sim_loop_events(struct sim *s)
 {
-	struct sim_ev *ev = calloc(wl->nr_acts + 1, sizeof(*ev));
+	const struct fs_sim_workload *wl = s->wl;
+	struct sim_loop *lp = &s->lp;
+	__u64 n = 0;
 
-	*n = 0;
-	if (!ev)
-		return NULL;
 	for (int ti = 0; ti < wl->nr_tasks; ti++)
-		for (__u32 i = 0; i < wl->tasks[ti].nr_act; i++) {
+		n += wl->tasks[ti].nr_act - s->task[ti].woken;
+	free(lp->ev);
+	lp->n = lp->i = 0;
+	lp->ev = calloc(n + 1, sizeof(*lp->ev));
+	if (!lp->ev)
+		return -1;
+	for (int ti = 0; ti < wl->nr_tasks; ti++)
+		for (__u32 i = s->task[ti].woken; i < wl->tasks[ti].nr_act; i++) {
 			const __u32 ai = wl->tasks[ti].first_act + i;
 
-			ev[*n].ns = wl->acts[ai].wake_ns;
-			ev[*n].act = ai;
-			ev[*n].task = ti;
-			(*n)++;
+			lp->ev[lp->n].ns = wl->acts[ai].wake_ns;
+			lp->ev[lp->n].act = ai;
+			lp->ev[lp->n].task = ti;
+			lp->n++;
 		}
-	qsort(ev, *n, sizeof(*ev), ev_cmp);
-	return ev;
+	qsort(lp->ev, lp->n, sizeof(*lp->ev), ev_cmp);
+	return 0;
 }
 
 static unsigned int log2_bucket(__u64 v)
@@ -214,12 +219,6 @@ static __u64 next_event(const struct sim *s, const struct sim_ev *ev, __u64 i, _
 	return t;
 }
 
-/* The energy of each time block so far (EM unit x ns), grown as the timeline reaches new blocks. */
-struct sim_blocks {
-	unsigned __int128 *e;
-	size_t n, cap;
-};
-
 static int blocks_reach(struct sim_blocks *b, size_t n)
 {
 	if (n <= b->n)
@@ -250,9 +249,10 @@ static int blocks_reach(struct sim_blocks *b, size_t n)
  * activations, wherever queueing put the time they ran. Every busy ns is
  * charged to the task that ran, so the blocks sum to the machine's energy.
  */
-static int advance(struct sim *s, struct sim_blocks *b, __u64 to)
+static int advance(struct sim *s, __u64 to)
 {
-	const __u64 bns = s->p->block_ns;
+	struct sim_blocks *b = &s->lp.blk;
+	const __u64 bns = b->ns;
 	unsigned __int128 e0[FS_MAX_CPUS];
 
 	for (int cpu = 0; bns && cpu < s->ncpu; cpu++)
@@ -272,9 +272,10 @@ static int advance(struct sim *s, struct sim_blocks *b, __u64 to)
 }
 
 /* The blocks in the result, every block up to the end (or the last energy) counted, empty ones too. */
-static int blocks_result(struct sim *s, struct sim_blocks *b)
+int sim_loop_blocks_result(struct sim *s)
 {
-	const __u64 bns = s->p->block_ns;
+	struct sim_blocks *b = &s->lp.blk;
+	const __u64 bns = b->ns;
 
 	if (!bns)
 		return 0;
@@ -290,43 +291,57 @@ static int blocks_result(struct sim *s, struct sim_blocks *b)
 	return 0;
 }
 
-int sim_loop(struct sim *s)
+void sim_loop_free(struct sim_loop *lp)
 {
-	struct sim_blocks blk = { 0 };
-	int ret = -1;
+	free(lp->blk.e);
+	free(lp->ev);
+	memset(lp, 0, sizeof(*lp));
+}
 
+/*
+ * The loop, from its state at a top: the idle skip the last tick left due
+ * is made here, with the next activation of the workload being run, so a
+ * state at a top holds nothing of the workload past `now` and a resumed
+ * run takes the same steps as one run whole.
+ */
+int sim_loop_run(struct sim *s, int (*top)(void *ctx, struct sim *s), void *ctx)
+{
+	struct sim_loop *lp = &s->lp;
 	const __u64 end = s->wl->end_ns ? s->wl->end_ns : FS_SIM_NEVER;
-	__u64 n, i = 0, next_tick = s->tick_ns;
-	struct sim_ev *ev = sorted_events(s->wl, &n);
 
-	if (!ev)
-		return -1;
 	for (;;) {
-		if (end == FS_SIM_NEVER && i == n && all_idle(s))
-			break;
-		const __u64 t = next_event(s, ev, i, n, next_tick, end);
-
-		if (t >= end) {
-			if (advance(s, &blk, end))
-				goto out;
-			break;
+		if (top && top(ctx, s))
+			return -1;
+		if (lp->skip_due) {
+			lp->next_tick = skip_idle_ticks(s, lp->next_tick, lp->i < lp->n ? lp->ev[lp->i].ns : end);
+			lp->skip_due = false;
 		}
-		if (advance(s, &blk, t))
-			goto out;
+		if (end == FS_SIM_NEVER && lp->i == lp->n && all_idle(s))
+			return 0;
+		const __u64 t = next_event(s, lp->ev, lp->i, lp->n, lp->next_tick, end);
+
+		if (t >= end)
+			return advance(s, end);
+		if (advance(s, t))
+			return -1;
 		for (int cpu = 0; cpu < s->ncpu; cpu++)
 			while (s->cpu[cpu].nr && !s->task[s->cpu[cpu].q[0]].work_left)
 				complete(s, cpu);
-		for (; i < n && ev[i].ns <= s->now; i++)
-			wake(s, ev[i].task, ev[i].act);
-		if (s->now == next_tick) {
+		for (; lp->i < lp->n && lp->ev[lp->i].ns <= s->now; lp->i++)
+			wake(s, lp->ev[lp->i].task, lp->ev[lp->i].act);
+		if (s->now == lp->next_tick) {
 			tick(s);
-			next_tick += s->tick_ns;
-			next_tick = skip_idle_ticks(s, next_tick, i < n ? ev[i].ns : end);
+			lp->next_tick += s->tick_ns;
+			lp->skip_due = true;
 		}
 	}
-	ret = blocks_result(s, &blk);
-out:
-	free(blk.e);
-	free(ev);
-	return ret;
+}
+
+int sim_loop(struct sim *s)
+{
+	s->lp.next_tick = s->tick_ns;
+	s->lp.blk.ns = s->p->block_ns;
+	if (sim_loop_events(s) || sim_loop_run(s, NULL, NULL))
+		return -1;
+	return sim_loop_blocks_result(s);
 }

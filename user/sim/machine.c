@@ -11,7 +11,7 @@
 #include <string.h>
 #include "sim_internal.h"
 
-static int check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen)
+int sim_check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen)
 {
 	const struct fs_em *em = p ? p->em : NULL;
 
@@ -102,6 +102,13 @@ static void timing(struct sim *s)
 	}
 }
 
+/* What act_dec holds for an activation the simulation never placed. */
+struct fs_sim_act_dec sim_act_dec_none(void)
+{
+	return (struct fs_sim_act_dec){ .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
+		.threshold = UINT64_MAX, .prev_cpu = -1, .feec_cpu = -1, .cpu = -1, .reason = FS_FEEC__NR, .how = -1 };
+}
+
 /* fs_sim_result.act_dec, each as an activation the simulation never placed. */
 static int decisions_new(struct fs_sim_result *r, __u64 nr_acts, char *err, size_t errlen)
 {
@@ -111,9 +118,7 @@ static int decisions_new(struct fs_sim_result *r, __u64 nr_acts, char *err, size
 		return -1;
 	}
 	for (__u64 i = 0; i <= nr_acts; i++)
-		r->act_dec[i] = (struct fs_sim_act_dec){ .prev_delta = UINT64_MAX, .best_delta = UINT64_MAX,
-			.threshold = UINT64_MAX, .prev_cpu = -1, .feec_cpu = -1, .cpu = -1,
-			.reason = FS_FEEC__NR, .how = -1 };
+		r->act_dec[i] = sim_act_dec_none();
 	return 0;
 }
 
@@ -152,6 +157,7 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	}
 	if (fs_policy_init(&s->pol, p->policy, p->em, err, errlen))
 		return -1;
+	s->own_pol = true;
 	sim_sugov_init(s);
 	for (int i = 0; i < wl->nr_tasks; i++) {
 		const struct fs_sim_task *t = &wl->tasks[i];
@@ -175,11 +181,13 @@ void sim_teardown(struct sim *s)
 	for (int c = 0; c < FS_MAX_CPUS; c++)
 		free(s->cpu[c].q);
 	free(s->task);
-	fs_policy_fini(&s->pol);
+	sim_loop_free(&s->lp);
+	if (s->own_pol)
+		fs_policy_fini(&s->pol);
 }
 
 /* EM power unit x ns -> EM unit x s; mJ from mW x s or uW x s, none from bogoWatts. */
-static void results(const struct sim *s, struct fs_sim_result *r)
+void sim_results(const struct sim *s, struct fs_sim_result *r)
 {
 	const double scale = s->em->unit == FS_POWER_MW ? 1.0 : s->em->unit == FS_POWER_UW ? 1e-3 : NAN;
 
@@ -217,7 +225,7 @@ int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, 
 		return -1;
 	}
 	memset(r, 0, sizeof(*r));
-	if (check(wl, p, err, errlen))
+	if (sim_check(wl, p, err, errlen))
 		return -1;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -232,7 +240,7 @@ int fs_sim_run(const struct fs_sim_workload *wl, const struct fs_sim_params *p, 
 			ret = 0;
 	}
 	if (!ret)
-		results(s, r);
+		sim_results(s, r);
 	sim_teardown(s);
 	free(s);
 	if (ret)

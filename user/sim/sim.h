@@ -134,6 +134,11 @@ struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_s
 					       const struct fs_sim_builder_opts *o, char *err, size_t errlen);
 /* Returns 0, or -1 with err naming the record and what is wrong. */
 int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, char *err, size_t errlen);
+/*
+ * The workload of the records so far, as fs_sim_builder_finish() would hand
+ * it over, the builder kept to take more (live's closed loop at intervals).
+ */
+int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen);
 /* Hands the workload over (free with fs_sim_workload_free) and frees the builder. */
 int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen);
 void fs_sim_builder_free(struct fs_sim_builder *b);

@@ -67,6 +67,33 @@ struct sim_pd {
 	__u64 cpus;
 };
 
+/* The energy of each time block so far (EM unit x ns) at `ns` a block, grown as the timeline reaches new blocks. */
+struct sim_blocks {
+	unsigned __int128 *e;
+	size_t n, cap;
+	__u64 ns;
+};
+
+/* An activation waking (events.c). */
+struct sim_ev {
+	__u64 ns;
+	__u32 act;  /* index into the workload's acts */
+	__s32 task;
+};
+
+/*
+ * The event loop's state at the top of an iteration, so a run can stop
+ * between two events and go on with a longer workload (resume.c): nothing
+ * in it depends on the workload past `now` (docs/simulation.md, "Live").
+ */
+struct sim_loop {
+	struct sim_blocks blk;
+	__u64 next_tick;
+	bool skip_due;        /* a tick just ran: skip_idle_ticks() at the next top, with the next activation then known */
+	struct sim_ev *ev;    /* the activations not woken yet, in time order (rebuilt on resuming) */
+	__u64 n, i;
+};
+
 struct sim {
 	const struct fs_sim_workload *wl;
 	const struct fs_sim_params *p;
@@ -90,6 +117,8 @@ struct sim {
 	struct fs_wakeup w;      /* the landscape handed to feec */
 	int how;                 /* how sim_place() decided (fs_sim_result.act_how) */
 	struct fs_sim_act_dec dec; /* and what feec said (fs_sim_result.act_dec) */
+	struct sim_loop lp;
+	bool own_pol;            /* pol is this machine's (a resumed one shares its owner's, resume.c) */
 };
 
 /* kernel.c */
@@ -133,14 +162,22 @@ void sim_newidle(struct sim *s, int cpu);
 void sim_migrate(struct sim *s, int ti, int dst);
 
 /* machine.c */
+int sim_check(const struct fs_sim_workload *wl, const struct fs_sim_params *p, char *err, size_t errlen);
 int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_sim_params *p,
 	      struct fs_sim_result *r, char *err, size_t errlen);
 void sim_teardown(struct sim *s);
+void sim_results(const struct sim *s, struct fs_sim_result *r);
+struct fs_sim_act_dec sim_act_dec_none(void);
 int sim_home_cpu(const struct sim *s, int ti);
 void sim_task_arrive(struct sim *s, int ti, int cpu);
 
 /* events.c */
 int sim_loop(struct sim *s);
+int sim_loop_events(struct sim *s);
+/* Run to the workload's end; top(ctx, s), if set, at each iteration's top (0 or -1 to stop with an error). */
+int sim_loop_run(struct sim *s, int (*top)(void *ctx, struct sim *s), void *ctx);
+int sim_loop_blocks_result(struct sim *s);
+void sim_loop_free(struct sim_loop *lp);
 
 /* place.c */
 int sim_place(struct sim *s, int ti, const struct fs_sim_act *a);

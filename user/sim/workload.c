@@ -754,3 +754,41 @@ done:
 	fs_sim_builder_free(b);
 	return rc;
 }
+
+/* A copy of n items of size, or NULL (n 0: one item's room, never NULL for want of memory). */
+static void *dup_items(const void *v, size_t n, size_t size)
+{
+	void *c = malloc((n ? n : 1) * size);
+
+	if (c && n)
+		memcpy(c, v, n * size);
+	return c;
+}
+
+int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen)
+{
+	struct fs_sim_builder *c = malloc(sizeof(*c));
+
+	memset(out, 0, sizeof(*out));
+	if (!c) {
+		snprintf(err, errlen, "workload: out of memory");
+		return -1;
+	}
+	*c = *b;
+	/* finish() frees the copy: not the builder's policy; closing without a reading reads no frequency line */
+	c->have_policy = false;
+	memset(c->line, 0, sizeof(c->line));
+	c->tasks = dup_items(b->tasks, b->nr_tasks, sizeof(*b->tasks));
+	c->ts = dup_items(b->ts, b->nr_tasks, sizeof(*b->ts));
+	c->acts = dup_items(b->acts, b->nr_acts, sizeof(*b->acts));
+	c->act_task = dup_items(b->act_task, b->nr_acts, sizeof(*b->act_task));
+	c->pids = dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
+	c->cap_tasks = c->cap_ts = b->nr_tasks;
+	c->cap_acts = c->cap_act_task = b->nr_acts;
+	if (!c->tasks || !c->ts || !c->acts || !c->act_task || !c->pids) {
+		fs_sim_builder_free(c);
+		snprintf(err, errlen, "workload: out of memory");
+		return -1;
+	}
+	return fs_sim_builder_finish(c, out, err, errlen);
+}
