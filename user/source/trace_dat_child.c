@@ -9,10 +9,12 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "trace_dat_guard.h"
@@ -113,12 +115,26 @@ static void default_signals(void)
 	}
 }
 
+/*
+ * The parent's end (killed, say, by a SIGTERM it does not catch) ends this
+ * process at once, not at the next batch it would wait for. If the parent
+ * ended before that was asked, its end of the socket is already closed.
+ */
+static void end_with_parent(int sock)
+{
+	struct pollfd p = { .fd = sock, .events = POLLRDHUP };
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || (poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP))))
+		_exit(1);
+}
+
 _Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock)
 {
 	static struct child c;
 	static struct guard_end end;
 
 	default_signals();
+	end_with_parent(sock);
 	/*
 	 * libtracecmd decompresses each chunk into a fresh malloc() and frees it
 	 * (lib/trace-cmd/trace-input.c, read_zpage(), 1.3.1): kept in the heap
