@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,6 +24,7 @@ struct child {
 	struct fs_tev *ring;
 	int sock;
 	unsigned int slot, n, busy; /* the slot being filled, its events, slots sent and not yet taken */
+	unsigned int batch;         /* events a message */
 };
 
 static int send_all(int fd, const void *p, size_t len)
@@ -80,7 +82,7 @@ static int to_ring(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
 	struct child *c = ctx;
 
 	c->ring[(size_t)c->slot * GUARD_BATCH + c->n++] = *ev;
-	if (c->n == GUARD_BATCH && flush(c)) {
+	if (c->n == c->batch && flush(c)) {
 		snprintf(err, errlen, "the reader's pipe closed");
 		return -1;
 	}
@@ -128,13 +130,16 @@ static void end_with_parent(int sock)
 		_exit(1);
 }
 
-_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock)
+_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsigned int batch)
 {
 	static struct child c;
 	static struct guard_end end;
 
 	default_signals();
 	end_with_parent(sock);
+	if (batch < 1 || batch > GUARD_BATCH)
+		_exit(2);
+	c.batch = batch;
 	/*
 	 * libtracecmd decompresses each chunk into a fresh malloc() and frees it
 	 * (lib/trace-cmd/trace-input.c, read_zpage(), 1.3.1): kept in the heap
@@ -158,14 +163,14 @@ _Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock)
 #if GUARD_SPAWN
 /*
  * The hidden entry: the guard starts /proc/self/exe with argv { name,
- * GUARD_CHILD_ARG, path } and the fds of trace_dat_guard.h. A constructor,
+ * GUARD_CHILD_ARG, path, batch } and the fds of trace_dat_guard.h. A constructor,
  * so every program that links the guard (feecscope, the tests, the benches,
  * the fuzzers) is its own reader; glibc hands init functions argc and argv.
  * It never returns when it is the reader, so main() does not run.
  */
 __attribute__((constructor)) static void child_entry(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], GUARD_CHILD_ARG))
-		fs_trace_dat_child(argv[2], GUARD_FD_RING, GUARD_FD_SOCK);
+	if (argc == 4 && !strcmp(argv[1], GUARD_CHILD_ARG))
+		fs_trace_dat_child(argv[2], GUARD_FD_RING, GUARD_FD_SOCK, (unsigned int)strtoul(argv[3], NULL, 10));
 }
 #endif

@@ -25,6 +25,20 @@
 
 extern char **environ;
 
+static _Atomic unsigned int batch_set;
+
+void fs_trace_dat_guard_set_batch(unsigned int batch)
+{
+	batch_set = batch <= GUARD_BATCH ? batch : GUARD_BATCH;
+}
+
+static unsigned int batch_now(void)
+{
+	unsigned int b = batch_set;
+
+	return b ? b : GUARD_BATCH;
+}
+
 struct guard {
 	pid_t pid;
 	int ring_fd, sock[2];
@@ -80,12 +94,13 @@ static void env_free(char **env)
  */
 static int spawn(struct guard *g, const char *path)
 {
-	char *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, NULL };
+	char batch[16], *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, batch, NULL };
 	int src[2] = { g->ring_fd, g->sock[1] }, dst[2] = { GUARD_FD_RING, GUARD_FD_SOCK };
 	posix_spawn_file_actions_t fa;
 	char **env = child_env();
 	int rc = -1;
 
+	snprintf(batch, sizeof(batch), "%u", batch_now());
 	if (!GUARD_SPAWN || getenv(GUARD_CHILD_ENV) || !env || posix_spawn_file_actions_init(&fa)) {
 		env_free(env);
 		return -1;
@@ -133,7 +148,7 @@ static int start(struct guard *g, const char *path)
 		g->pid = fork();
 		if (g->pid == 0) { /* the parent's end closed, or its death would not end our socket */
 			close(g->sock[0]);
-			fs_trace_dat_child(path, g->ring_fd, g->sock[1]);
+			fs_trace_dat_child(path, g->ring_fd, g->sock[1], batch_now());
 		}
 		if (g->pid < 0)
 			return -1;

@@ -50,7 +50,13 @@ struct guard_end {
 	char err[1024];
 };
 
-/* The child's whole life: read path, send its events and the answer; never returns. */
-_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock);
+/*
+ * The child's whole life: read path, send its events in batches of batch
+ * (1..GUARD_BATCH; a slot is GUARD_BATCH long whatever it holds) and the
+ * answer; never returns.
+ */
+_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsigned int batch);
+/* For the tests: the batch the next readers send (0: GUARD_BATCH), so a small trace goes round the ring. */
+void fs_trace_dat_guard_set_batch(unsigned int batch);
 
 #endif /* FEECSCOPE_TRACE_DAT_GUARD_H */
