@@ -95,7 +95,7 @@ static void env_free(char **env)
 static int spawn(struct guard *g, const char *path)
 {
 	char batch[16], *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, batch, NULL };
-	int src[2] = { g->ring_fd, g->sock[1] }, dst[2] = { GUARD_FD_RING, GUARD_FD_SOCK };
+	int src[2] = { g->ring_fd, g->sock[1] }, dst[2] = { GUARD_FD_RING, GUARD_FD_SOCK }, hi[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
 	char **env = child_env();
 	int rc = -1;
@@ -106,16 +106,16 @@ static int spawn(struct guard *g, const char *path)
 		return -1;
 	}
 	for (int i = 0; i < 2; i++) /* above the targets first, so no dup2 lands on a source */
-		if ((src[i] = fcntl(src[i], F_DUPFD_CLOEXEC, GUARD_FD_SOCK + 1)) < 0)
+		if ((hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, GUARD_FD_SOCK + 1)) < 0)
 			goto out;
-	if (posix_spawn_file_actions_adddup2(&fa, src[0], dst[0]) || posix_spawn_file_actions_adddup2(&fa, src[1], dst[1]) ||
+	if (posix_spawn_file_actions_adddup2(&fa, hi[0], dst[0]) || posix_spawn_file_actions_adddup2(&fa, hi[1], dst[1]) ||
 	    posix_spawn_file_actions_addclosefrom_np(&fa, GUARD_FD_SOCK + 1))
 		goto out;
 	rc = posix_spawn(&g->pid, "/proc/self/exe", &fa, NULL, argv, env) ? -1 : 0;
 out:
 	for (int i = 0; i < 2; i++)
-		if (src[i] > GUARD_FD_SOCK)
-			close(src[i]);
+		if (hi[i] >= 0)
+			close(hi[i]);
 	posix_spawn_file_actions_destroy(&fa);
 	env_free(env);
 	return rc;
@@ -133,7 +133,7 @@ static void guard_close(struct guard *g)
 	g->ring = NULL;
 }
 
-/* The ring and the pipes, then the child; the parent keeps its ends. */
+/* The ring and the socket pair, then the child; the parent keeps its end. */
 static int start(struct guard *g, const char *path)
 {
 	g->ring_fd = memfd_create("feecscope-trace-dat", MFD_CLOEXEC);
