@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,5 +159,40 @@ FS_TEST(trace_dat_guard_leaves_nothing)
 		EXPECT_EQ(errno, ECHILD);
 		unsetenv(GUARD_CHILD_ENV);
 	}
+	free(e.ev);
+}
+
+/*
+ * A name that means a file of the caller's own (/proc/self/fd/N: replay's
+ * spooled pipe, the fuzzer's memfd) reads that file, and errors name it.
+ */
+FS_TEST(trace_dat_guard_reads_the_callers_fd)
+{
+	char path[64], crash[512], err[512];
+	struct evs e = { 0 };
+	int fd;
+
+	if (!fs_trace_dat_supported())
+		return;
+	fd = open(fs_fixture("trace/trace-v7.dat"), O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	same_as_here(path, 7, "spawned");
+	close(fd);
+	snprintf(crash, sizeof(crash), "%s/../fuzz/trace_dat/library-crashes/libtraceevent-segv-0x8", fs_fixture(""));
+	fd = open(crash, O_RDONLY | O_CLOEXEC);
+	ASSERT_TRUE(fd >= 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	EXPECT_EQ(fs_trace_dat_read_file(path, collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, path);
+	EXPECT_CONTAINS(err, ": trace.dat: libtraceevent/libtracecmd crashed opening it (");
+	close(fd);
+	fd = open(fs_fixture("trace/tracefs.txt"), O_RDONLY | O_CLOEXEC); /* not a trace.dat: the reader's own error */
+	ASSERT_TRUE(fd >= 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	EXPECT_EQ(fs_trace_dat_read_file(path, collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, path);
+	EXPECT_TRUE(!strstr(err, GUARD_FILE_PATH) || !strcmp(path, GUARD_FILE_PATH));
+	close(fd);
 	free(e.ev);
 }

@@ -130,7 +130,19 @@ static void end_with_parent(int sock)
 		_exit(1);
 }
 
-_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsigned int batch)
+/* An error that names open names path instead (the reader's errors start with the file's name). */
+static void name_path(char *err, size_t errlen, const char *open, const char *path)
+{
+	size_t n = strlen(open);
+	char rest[sizeof(((struct guard_end *)0)->err)];
+
+	if (open == path || strncmp(err, open, n))
+		return;
+	snprintf(rest, sizeof(rest), "%s", err + n);
+	snprintf(err, errlen, "%s%s", path, rest);
+}
+
+_Noreturn void fs_trace_dat_child(const char *path, const char *open, int ring_fd, int sock, unsigned int batch)
 {
 	static struct child c;
 	static struct guard_end end;
@@ -154,7 +166,8 @@ _Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsig
 	close(ring_fd);
 	c.sock = sock;
 	fs_trace_dat_set_open_hook(opened, &c);
-	end.rc = fs_trace_dat_read_here(path, to_ring, &c, &end.st, end.err, sizeof(end.err));
+	end.rc = fs_trace_dat_read_here(open, to_ring, &c, &end.st, end.err, sizeof(end.err));
+	name_path(end.err, sizeof(end.err), open, path);
 	if (flush(&c) || send_msg(&c, GUARD_MSG_END, 0, 0) || send_all(sock, &end, sizeof(end)))
 		_exit(1);
 	_exit(0); /* not exit(): a fork's copy of the parent's stdio buffers and atexit work are not ours */
@@ -163,14 +176,14 @@ _Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsig
 #if GUARD_SPAWN
 /*
  * The hidden entry: the guard starts /proc/self/exe with argv { name,
- * GUARD_CHILD_ARG, path, batch } and the fds of trace_dat_guard.h. A constructor,
+ * GUARD_CHILD_ARG, path, batch, the path to open } and the fds of trace_dat_guard.h. A constructor,
  * so every program that links the guard (feecscope, the tests, the benches,
  * the fuzzers) is its own reader; glibc hands init functions argc and argv.
  * It never returns when it is the reader, so main() does not run.
  */
 __attribute__((constructor)) static void child_entry(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[1], GUARD_CHILD_ARG))
-		fs_trace_dat_child(argv[2], GUARD_FD_RING, GUARD_FD_SOCK, (unsigned int)strtoul(argv[3], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], GUARD_CHILD_ARG))
+		fs_trace_dat_child(argv[2], argv[4], GUARD_FD_RING, GUARD_FD_SOCK, (unsigned int)strtoul(argv[3], NULL, 10));
 }
 #endif

@@ -94,26 +94,33 @@ static void env_free(char **env)
  */
 static int spawn(struct guard *g, const char *path)
 {
-	char batch[16], *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, batch, NULL };
-	int src[2] = { g->ring_fd, g->sock[1] }, dst[2] = { GUARD_FD_RING, GUARD_FD_SOCK }, hi[2] = { -1, -1 };
+	char batch[16], *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, batch, GUARD_FILE_PATH, NULL };
+	/* the file opened here: a name like /proc/self/fd/N (a spooled pipe) is ours, not the child's */
+	int file = open(path, O_RDONLY | O_CLOEXEC), src[3] = { g->ring_fd, g->sock[1], file };
+	int dst[3] = { GUARD_FD_RING, GUARD_FD_SOCK, GUARD_FD_FILE }, hi[3] = { -1, -1, -1 };
 	posix_spawn_file_actions_t fa;
 	char **env = child_env();
 	int rc = -1;
 
 	snprintf(batch, sizeof(batch), "%u", batch_now());
-	if (!GUARD_SPAWN || getenv(GUARD_CHILD_ENV) || !env || posix_spawn_file_actions_init(&fa)) {
+	if (!GUARD_SPAWN || file < 0 || getenv(GUARD_CHILD_ENV) || !env || posix_spawn_file_actions_init(&fa)) {
 		env_free(env);
-		return -1;
+		if (file >= 0)
+			close(file);
+		return -1; /* a file we cannot open: the fork says why, in the reader's words */
 	}
-	for (int i = 0; i < 2; i++) /* above the targets first, so no dup2 lands on a source */
-		if ((hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, GUARD_FD_SOCK + 1)) < 0)
+	for (int i = 0; i < 3; i++) /* above the targets first, so no dup2 lands on a source */
+		if ((hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, GUARD_FD_FILE + 1)) < 0)
 			goto out;
-	if (posix_spawn_file_actions_adddup2(&fa, hi[0], dst[0]) || posix_spawn_file_actions_adddup2(&fa, hi[1], dst[1]) ||
-	    posix_spawn_file_actions_addclosefrom_np(&fa, GUARD_FD_SOCK + 1))
+	for (int i = 0; i < 3; i++)
+		if (posix_spawn_file_actions_adddup2(&fa, hi[i], dst[i]))
+			goto out;
+	if (posix_spawn_file_actions_addclosefrom_np(&fa, GUARD_FD_FILE + 1))
 		goto out;
 	rc = posix_spawn(&g->pid, "/proc/self/exe", &fa, NULL, argv, env) ? -1 : 0;
 out:
-	for (int i = 0; i < 2; i++)
+	close(file);
+	for (int i = 0; i < 3; i++)
 		if (hi[i] >= 0)
 			close(hi[i]);
 	posix_spawn_file_actions_destroy(&fa);
@@ -148,7 +155,7 @@ static int start(struct guard *g, const char *path)
 		g->pid = fork();
 		if (g->pid == 0) { /* the parent's end closed, or its death would not end our socket */
 			close(g->sock[0]);
-			fs_trace_dat_child(path, g->ring_fd, g->sock[1], batch_now());
+			fs_trace_dat_child(path, path, g->ring_fd, g->sock[1], batch_now());
 		}
 		if (g->pid < 0)
 			return -1;

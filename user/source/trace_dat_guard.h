@@ -33,6 +33,8 @@
 #define GUARD_CHILD_ENV "FEECSCOPE_TRACE_DAT_READER"
 #define GUARD_FD_RING 3 /* the memfd */
 #define GUARD_FD_SOCK 4 /* the child's end of the socket pair */
+#define GUARD_FD_FILE 5 /* the trace.dat, opened by the parent: its name may mean a file of the parent's */
+#define GUARD_FILE_PATH "/proc/self/fd/5"
 
 enum guard_kind {
 	GUARD_MSG_BATCH = 1, /* slot holds n events */
@@ -51,11 +53,11 @@ struct guard_end {
 };
 
 /*
- * The child's whole life: read path, send its events in batches of batch
- * (1..GUARD_BATCH; a slot is GUARD_BATCH long whatever it holds) and the
- * answer; never returns.
+ * The child's whole life: read the file at open (its errors naming path),
+ * send its events in batches of batch (1..GUARD_BATCH; a slot is
+ * GUARD_BATCH long whatever it holds) and the answer; never returns.
  */
-_Noreturn void fs_trace_dat_child(const char *path, int ring_fd, int sock, unsigned int batch);
+_Noreturn void fs_trace_dat_child(const char *path, const char *open, int ring_fd, int sock, unsigned int batch);
 /* For the tests: the batch the next readers send (0: GUARD_BATCH), so a small trace goes round the ring. */
 void fs_trace_dat_guard_set_batch(unsigned int batch);
 
