@@ -292,5 +292,13 @@ else
 			"$(basename "$f"): trace.dat: libtraceevent/libtracecmd crashed opening it \(.*\): the file is malformed" \
 			"$FEECSCOPE" replay "$f" --em "$EM"
 	done
+	# From a pipe the trace is spooled and read by a name of feecscope's own (/proc/self/fd/N):
+	# the reading child, a program started anew, must read that file, not its own fd N.
+	"$FEECSCOPE" replay - --em "$EM" <"$F/trace-v7.dat" >"$TMP/d7p.sum" 2>&1
+	expect_same "trace.dat from a pipe: the same summary as by its name" "$TMP/d7.sum" "$TMP/d7p.sum"
+	f=$FS_FIXTURES/../fuzz/trace_dat/library-crashes/libtraceevent-segv-0x8
+	expect_fail "trace.dat from a pipe on which the library crashes: one line naming -" \
+		"^feecscope replay: -: trace.dat: libtraceevent/libtracecmd crashed opening it" \
+		sh -c '"$1" replay - --em "$2" <"$3"' sh "$FEECSCOPE" "$EM" "$f"
 fi
 finish

@@ -4,118 +4,182 @@
  * parser and libtracecmd crash on some malformed files (tests/fuzz/trace_dat/
  * library-crashes: a NULL strcmp, a division by zero, wild pointers, all in
  * tep_parse_event() under tracecmd_open_head()); we cannot mend Debian's
- * libraries, so the child takes the crash and the parent says so in one line.
- * The child streams its events through a pipe as they are decoded, so the
- * parent's work on them (the simulation's workload) runs beside the reading.
+ * libraries, so the child (trace_dat_child.c) takes the crash and the parent
+ * says so in one line. The events come through a shared ring in batches
+ * (trace_dat_guard.h), so the parent's work on them (the simulation's
+ * workload) runs beside the reading.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "trace_dat.h"
+#include "trace_dat_guard.h"
 
-#define GUARD_END FS_TEV_NR_TYPES         /* a type no event has: the child's answer follows */
-#define GUARD_OPENED (FS_TEV_NR_TYPES + 1) /* nor this: the libraries opened the file */
-/*
- * Few large writes into a large pipe: each write may wake the parent, and a
- * wake-up (a cross-CPU interrupt, in a VM an exit) costs more than copying
- * the bytes (docs/traces.md, Import speed).
- */
-#define GUARD_BATCH 4096                /* events a write: 384 KiB */
-#define GUARD_PIPE_BYTES (1 << 20)      /* pipe-max-size's default (pipe(7)); else what the kernel gives */
+extern char **environ;
 
-struct guard_end {
-	int rc;
-	struct fs_trace_stats st;
-	char err[1024];
-};
+static _Atomic unsigned int batch_set;
 
-struct guard_child {
-	int fd;
-	size_t n;
-	struct fs_tev buf[GUARD_BATCH];
-};
-
-static int write_all(int fd, const void *p, size_t len)
+void fs_trace_dat_guard_set_batch(unsigned int batch)
 {
-	const char *c = p;
-
-	while (len) {
-		ssize_t w = write(fd, c, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
+	batch_set = batch <= GUARD_BATCH ? batch : GUARD_BATCH;
 }
 
-static int flush_child(struct guard_child *g)
+static unsigned int batch_now(void)
 {
-	int rc = write_all(g->fd, g->buf, g->n * sizeof(g->buf[0]));
+	unsigned int b = batch_set;
 
-	g->n = 0;
+	return b ? b : GUARD_BATCH;
+}
+
+struct guard {
+	pid_t pid;
+	int ring_fd, sock[2];
+	struct fs_tev *ring;
+};
+
+/*
+ * The child's environment: ours, and glibc's malloc asked to back the heap
+ * with transparent huge pages (the glibc.malloc.hugetlb tunable, 2.35+; it
+ * madvises, so THP's "madvise" mode is enough). Reading a trace.dat is mostly
+ * libtracecmd's allocations (event formats, kallsyms, a buffer per chunk):
+ * as 4 KiB pages, each first touch a fault (docs/traces.md, Import speed).
+ */
+static char **child_env(void)
+{
+	static const char tun[] = "glibc.malloc.hugetlb=1";
+	size_t n = 0, k = 0;
+	const char *old = getenv("GLIBC_TUNABLES");
+	char **env, *t;
+
+	while (environ && environ[n])
+		n++;
+	env = malloc((n + 3) * sizeof(*env));
+	if (!env || asprintf(&t, "GLIBC_TUNABLES=%s%s%s", old ? old : "", old ? ":" : "", tun) < 0) {
+		free(env);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "GLIBC_TUNABLES=", 15))
+			env[k++] = environ[i];
+	env[k++] = GUARD_CHILD_ENV "=1";
+	env[k++] = t;
+	env[k] = NULL;
+	return env;
+}
+
+static void env_free(char **env)
+{
+	size_t k = 0;
+
+	if (!env)
+		return;
+	while (env[k + 1])
+		k++;
+	free(env[k]); /* ours, the last */
+	free(env);
+}
+
+/*
+ * Our own binary again as the reader (trace_dat_child.c's hidden entry):
+ * its fds moved to GUARD_FD_*, every other closed. -1 if it cannot start
+ * (no /proc, say): then the caller forks.
+ */
+static int spawn(struct guard *g, const char *path)
+{
+	char batch[16], *argv[] = { "feecscope-trace-dat", GUARD_CHILD_ARG, (char *)path, batch, GUARD_FILE_PATH, NULL };
+	/* the file opened here: a name like /proc/self/fd/N (a spooled pipe) is ours, not the child's */
+	int file = open(path, O_RDONLY | O_CLOEXEC), src[3] = { g->ring_fd, g->sock[1], file };
+	int dst[3] = { GUARD_FD_RING, GUARD_FD_SOCK, GUARD_FD_FILE }, hi[3] = { -1, -1, -1 };
+	posix_spawn_file_actions_t fa;
+	char **env = child_env();
+	int rc = -1;
+
+	snprintf(batch, sizeof(batch), "%u", batch_now());
+	if (!GUARD_SPAWN || file < 0 || getenv(GUARD_CHILD_ENV) || !env || posix_spawn_file_actions_init(&fa)) {
+		env_free(env);
+		if (file >= 0)
+			close(file);
+		return -1; /* a file we cannot open: the fork says why, in the reader's words */
+	}
+	for (int i = 0; i < 3; i++) /* above the targets first, so no dup2 lands on a source */
+		if ((hi[i] = fcntl(src[i], F_DUPFD_CLOEXEC, GUARD_FD_FILE + 1)) < 0)
+			goto out;
+	for (int i = 0; i < 3; i++)
+		if (posix_spawn_file_actions_adddup2(&fa, hi[i], dst[i]))
+			goto out;
+	if (posix_spawn_file_actions_addclosefrom_np(&fa, GUARD_FD_FILE + 1))
+		goto out;
+	rc = posix_spawn(&g->pid, "/proc/self/exe", &fa, NULL, argv, env) ? -1 : 0;
+out:
+	close(file);
+	for (int i = 0; i < 3; i++)
+		if (hi[i] >= 0)
+			close(hi[i]);
+	posix_spawn_file_actions_destroy(&fa);
+	env_free(env);
 	return rc;
 }
 
-static int to_pipe(void *ctx, const struct fs_tev *ev, char *err, size_t errlen)
+static void guard_close(struct guard *g)
 {
-	struct guard_child *g = ctx;
+	int *fds[] = { &g->ring_fd, &g->sock[0], &g->sock[1] };
 
-	g->buf[g->n++] = *ev;
-	if (g->n == GUARD_BATCH && flush_child(g)) {
-		snprintf(err, errlen, "the reader's pipe closed");
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0)
+			close(*fds[i]), *fds[i] = -1;
+	if (g->ring && g->ring != MAP_FAILED)
+		munmap(g->ring, GUARD_RING_BYTES);
+	g->ring = NULL;
+}
+
+/* The ring and the socket pair, then the child; the parent keeps its end. */
+static int start(struct guard *g, const char *path)
+{
+	g->ring_fd = memfd_create("feecscope-trace-dat", MFD_CLOEXEC);
+	if (g->ring_fd < 0 || ftruncate(g->ring_fd, (off_t)GUARD_RING_BYTES) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, g->sock))
 		return -1;
+	g->ring = mmap(NULL, GUARD_RING_BYTES, PROT_READ, MAP_SHARED | MAP_POPULATE, g->ring_fd, 0);
+	if (g->ring == MAP_FAILED)
+		return -1;
+	fflush(NULL); /* nothing buffered twice if it is a fork */
+	if (spawn(g, path)) {
+		g->pid = fork();
+		if (g->pid == 0) { /* the parent's end closed, or its death would not end our socket */
+			close(g->sock[0]);
+			fs_trace_dat_child(path, path, g->ring_fd, g->sock[1], batch_now());
+		}
+		if (g->pid < 0)
+			return -1;
 	}
+	close(g->ring_fd), g->ring_fd = -1;
+	close(g->sock[1]), g->sock[1] = -1;
 	return 0;
 }
 
-/* In the child: the libraries opened the file and parsed its formats (a crash after is in the records). */
-static void opened(void *ctx)
+static int read_all(int fd, void *p, size_t len)
 {
-	struct guard_child *g = ctx;
+	char *c = p;
 
-	memset(&g->buf[g->n], 0, sizeof(g->buf[0]));
-	g->buf[g->n++].type = GUARD_OPENED;
-	flush_child(g); /* now, so the parent knows it even if the next record crashes */
-}
+	while (len) {
+		ssize_t r = read(fd, c, len);
 
-/* The child: read, send every event, then the answer; never returns. */
-static void run_child(const char *path, int fd)
-{
-	static struct guard_child g;
-	static struct guard_end end;
-	/*
-	 * The parent's handlers (out_cleanup.c) are the parent's business;
-	 * ignored signals stay ignored. The faults too go back to the default, so
-	 * a library's crash ends the child by its signal even where a sanitizer
-	 * or the fuzzer had taken them (our own memory errors are still the
-	 * sanitizer's: it finds them by instrumentation, not by signal).
-	 */
-	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGFPE, SIGBUS, SIGILL };
-
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		struct sigaction sa;
-
-		if (!sigaction(sigs[i], NULL, &sa) && sa.sa_handler != SIG_IGN)
-			signal(sigs[i], SIG_DFL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		len -= (size_t)r;
 	}
-	g.fd = fd;
-	fs_trace_dat_set_open_hook(opened, &g);
-	end.rc = fs_trace_dat_read_here(path, to_pipe, &g, &end.st, end.err, sizeof(end.err));
-	memset(&g.buf[g.n], 0, sizeof(g.buf[0]));
-	g.buf[g.n++].type = GUARD_END;
-	if (flush_child(&g) || write_all(fd, &end, sizeof(end)))
-		_exit(1);
-	_exit(0); /* not exit(): the parent's stdio buffers and atexit work are not the child's */
+	return 0;
 }
 
 /*
@@ -139,22 +203,33 @@ static void child_failed(const char *path, int status, bool opened, char *err, s
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* The parent: each event to fn (counted) until the child's answer. 1 if it came, 0 if not, -1 if fn stopped. */
-static int relay(FILE *in, fs_tev_fn fn, void *ctx, struct guard_end *end, char *err, size_t errlen,
+/*
+ * The parent: each batch's events to fn (counted), the slot given back,
+ * until the child's answer. 1 if it came, 0 if not (the child ended, or sent
+ * what it never sends), -1 if fn stopped.
+ */
+static int relay(struct guard *g, fs_tev_fn fn, void *ctx, struct guard_end *end, char *err, size_t errlen,
 		 __u64 *delivered, bool *opened_p)
 {
-	struct fs_tev ev;
+	struct guard_msg m;
+	char b = 0;
 
-	while (fread(&ev, sizeof(ev), 1, in) == 1) {
-		if (ev.type == GUARD_END)
-			return fread(end, sizeof(*end), 1, in) == 1;
-		if (ev.type == GUARD_OPENED) {
+	while (!read_all(g->sock[0], &m, sizeof(m))) {
+		if (m.kind == GUARD_MSG_END)
+			return !read_all(g->sock[0], end, sizeof(*end));
+		if (m.kind == GUARD_MSG_OPENED) {
 			*opened_p = true;
 			continue;
 		}
-		++*delivered;
-		if (fn(ctx, &ev, err, errlen))
-			return -1;
+		if (m.kind != GUARD_MSG_BATCH || m.slot >= GUARD_SLOTS || m.n > GUARD_BATCH)
+			return 0;
+		for (const struct fs_tev *ev = g->ring + (size_t)m.slot * GUARD_BATCH, *e = ev + m.n; ev < e; ev++) {
+			++*delivered;
+			if (fn(ctx, ev, err, errlen))
+				return -1;
+		}
+		/* the slot back; if the child has ended, its answer (or its end) is still there to read */
+		(void)!send(g->sock[0], &b, 1, MSG_NOSIGNAL);
 	}
 	return 0;
 }
@@ -162,48 +237,26 @@ static int relay(FILE *in, fs_tev_fn fn, void *ctx, struct guard_end *end, char 
 int fs_trace_dat_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 			   char *err, size_t errlen)
 {
+	struct guard g = { .pid = -1, .ring_fd = -1, .sock = { -1, -1 } };
 	struct guard_end end = { 0 };
 	__u64 delivered = 0;
 	bool was_opened = false;
-	int fds[2], status, got;
-	char *inbuf;
-	pid_t pid;
-	FILE *in;
+	int status, got;
 
 	if (!fs_trace_dat_supported())
 		return fs_trace_dat_read_here(path, fn, ctx, st, err, errlen);
 	if (st)
 		memset(st, 0, sizeof(*st));
-	if (pipe(fds)) {
+	if (start(&g, path)) {
 		snprintf(err, errlen, "%s: trace.dat: cannot start its reader: %s", path, strerror(errno));
+		guard_close(&g);
 		return -1;
 	}
-	fcntl(fds[0], F_SETPIPE_SZ, GUARD_PIPE_BYTES); /* if refused, a smaller pipe only costs wake-ups */
-	fflush(NULL); /* nothing buffered twice */
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		run_child(path, fds[1]);
-	}
-	close(fds[1]);
-	in = pid < 0 ? NULL : fdopen(fds[0], "r");
-	if (!in) {
-		snprintf(err, errlen, "%s: trace.dat: cannot start its reader: %s", path, strerror(errno));
-		close(fds[0]);
-		if (pid > 0)
-			kill(pid, SIGKILL), waitpid(pid, NULL, 0);
-		return -1;
-	}
-	/* a pipe's worth a read, not stdio's 4 KiB; if no memory, stdio's own */
-	inbuf = malloc(GUARD_PIPE_BYTES);
-	if (inbuf)
-		setvbuf(in, inbuf, _IOFBF, GUARD_PIPE_BYTES);
-	got = relay(in, fn, ctx, &end, err, errlen, &delivered, &was_opened);
-	if (got < 0)
-		kill(pid, SIGKILL); /* fn stopped: the rest is not wanted */
-	fclose(in);
-	free(inbuf);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	got = relay(&g, fn, ctx, &end, err, errlen, &delivered, &was_opened);
+	if (got <= 0)
+		kill(g.pid, SIGKILL); /* fn stopped, or the child broke its protocol: the rest is not wanted */
+	guard_close(&g);
+	while (waitpid(g.pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (got < 0) {
 		if (st)
