@@ -48,6 +48,15 @@ trace handworked "$F/handworked.csv" --policies v5.4,v5.4-nomargin
 trace three "$F/pixel4.csv" --em pixel4 --policies v6.0,v5.4,v5.0
 # two verdicts
 trace two-verdicts "$F/hikey960.csv" --em hikey960 --policies v6.12,v6.12+margin,v5.4,v5.4-nomargin
+# a leader whose comm goes back to one it had (a shim exec()ing its way back to
+# its name, as pyenv's do): the process track follows it back, named by the last
+awk -F, -v OFS=, 'BEGIN { n = 0 }
+	/^#/ || NR == 1 || $1 != "wakeup" || $3 != 101 { print; next }
+	{ $4 = (++n == 2) ? "pyenv-exec" : "python3"; print }' "$F/pixel4.csv" >"$TMP/reexec-in.csv"
+check "the re-exec fixture has the comms python3, pyenv-exec, python3" \
+	test "$(awk -F, '$1 == "wakeup" && $3 == 101 { print $4 }' "$TMP/reexec-in.csv" | uniq | tr '\n' ' ')" = \
+	"python3 pyenv-exec python3 "
+trace reexec "$TMP/reexec-in.csv" --em pixel4
 # the recording of a fixture converts like the CSV it came from
 "$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --convert-record "$TMP/p4.fsr" >/dev/null 2>&1
 "$FEECSCOPE" replay "$TMP/p4.fsr" --perfetto "$TMP/p4rec.pftrace" >/dev/null 2>&1

@@ -383,19 +383,24 @@ static int thread_of(struct perfetto_out *w, const struct fs_decision_row *r, __
 	if (!(k = task_find(w, &key, is_new)))
 		return -1;
 	*n = k->n;
-	if (!*is_new)
+	bool leader = r->pid == r->tgid;
+	if (!*is_new && !leader)
 		return 0;
 
 	struct task_key pkey = { .pid = r->tgid, .tgid = r->tgid, .is_process = true }, *pk;
 	if (!(pk = task_find(w, &pkey, &added)))
 		return -1;
-	bool leader = r->pid == r->tgid;
-	/* a leader that exec()s gets a new comm (a new thread key): the process takes it as its name */
+	/*
+	 * A leader that exec()s gets a new comm (a new thread key): the process
+	 * takes it as its name, also when the comm is one it had before (a shell
+	 * shim exec()ing its way back to the name it started with).
+	 */
 	if (added || (leader && strncmp(pk->name, key.comm, FS_COMM_LEN)))
 		process_track(w, r->ts_ns, pk->n, r->tgid, leader ? key.comm : NULL);
 	if (leader)
 		memcpy(pk->name, key.comm, FS_COMM_LEN);
-	thread_track(w, r->ts_ns, *n, pk->n, r->pid, r->tgid, key.comm);
+	if (*is_new)
+		thread_track(w, r->ts_ns, *n, pk->n, r->pid, r->tgid, key.comm);
 	return 0;
 }
 
