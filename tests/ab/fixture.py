@@ -2,6 +2,7 @@
 """The A/B runs' small fixtures: what docs/validation.md is computed from.
 
 usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
+                  [--sim-rate-limit-us N]
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
 writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
   meter      the meter's energy and window, and per PD its CPUs, capacity, busy
@@ -40,6 +41,7 @@ import meter as meter_py  # noqa: E402
 
 POLICIES = 'v6.1,v6.1+margin'
 OWN = {'A': 'v6.1', 'B': 'v6.1+margin'}
+SIM_ARGS = []  # --sim-rate-limit-us N passed on to replay
 
 
 def die(msg):
@@ -172,7 +174,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     with tempfile.TemporaryDirectory() as tmp:
         csvp = os.path.join(tmp, 'd.csv')
         p = subprocess.run([feecscope, 'replay', os.path.join(out, f'{name}.rec'), '--policies', POLICIES,
-                            '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide'],
+                            '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide']
+                           + SIM_ARGS,
                            capture_output=True, text=True)
         if p.returncode:
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
@@ -208,6 +211,10 @@ def main(argv):
     if '--feecscope' in argv:
         i = argv.index('--feecscope')
         feecscope = argv[i + 1]
+        del argv[i:i + 2]
+    if '--sim-rate-limit-us' in argv:
+        i = argv.index('--sim-rate-limit-us')
+        SIM_ARGS.extend(argv[i:i + 2])
         del argv[i:i + 2]
     physics = 'device'
     if '--physics' in argv:
