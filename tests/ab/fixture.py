@@ -3,6 +3,8 @@
 
 usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
                   [--sim-rate-limit-us N]
+(a recording without the rate limit in its header is replayed with the lab
+kernels' 10000 us unless --sim-rate-limit-us says otherwise)
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
 writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
   meter      the meter's energy and window, and per PD its CPUs, capacity, busy
@@ -42,6 +44,25 @@ import meter as meter_py  # noqa: E402
 POLICIES = 'v6.1,v6.1+margin'
 OWN = {'A': 'v6.1', 'B': 'v6.1+margin'}
 SIM_ARGS = []  # --sim-rate-limit-us N passed on to replay
+# The lab's v6.1 kernels limit schedutil to one change per 10 ms: sugov_init() takes
+# cpufreq_policy_transition_delay_us() (v6.1 drivers/cpufreq/cpufreq.c), the OPPs'
+# transition latency x LATENCY_MULTIPLIER (1000) capped at 10000 us, and every lab device
+# tree says clock-latency-ns 200000 (tests/qemu/make-eas-dt.py): 200 ms, capped. Recordings
+# made before the collector kept rate_limit_us are replayed with it (docs/simulation.md,
+# "Settings the recording does not tell").
+LAB_RATE_LIMIT_US = '10000'
+
+
+def rate_limit_args(rec):
+    """--sim-rate-limit-us for a recording whose header lacks the cpufreq key, else none."""
+    if SIM_ARGS:
+        return SIM_ARGS
+    try:
+        with open(rec, 'rb') as f:
+            head = f.read(8192)
+    except OSError as e:
+        die(f'{rec}: {e}')
+    return [] if b'\ncpufreq=' in head else ['--sim-rate-limit-us', LAB_RATE_LIMIT_US]
 
 
 def die(msg):
@@ -150,7 +171,8 @@ def sim_part(d, kernel, physics, where):
     if s.get('physics') != physics:
         die(f'{where}: simulation physics "{s.get("physics")}", asked for "{physics}"')
     ci = [v.get('ci95_mj') for v in s['verdicts'] if v['policy'] == 'v6.1+margin' and v['twin'] == 'v6.1'][0]
-    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0], 'ci95_mj': ci}
+    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0], 'ci95_mj': ci,
+            'rate_limit_ns': s.get('rate_limit_ns')}
 
 
 def collector(out, name, meter):
@@ -175,7 +197,7 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
         csvp = os.path.join(tmp, 'd.csv')
         p = subprocess.run([feecscope, 'replay', os.path.join(out, f'{name}.rec'), '--policies', POLICIES,
                             '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide']
-                           + SIM_ARGS,
+                           + rate_limit_args(os.path.join(out, f'{name}.rec')),
                            capture_output=True, text=True)
         if p.returncode:
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
