@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "commands.h"
+#include "source/cpufreq_tunables.h"
 #include "output/out_file.h"
 #include "pipeline.h"
 #include "run_opts.h"
@@ -228,9 +229,12 @@ static int load_em(const struct live_opts *o, int nr_cpus, struct fs_em *em, boo
 }
 
 /* The files asked for, and the summary on stdout (unless an output goes there). */
-static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, const char *release)
+static int open_outputs(const struct live_opts *o, struct fs_pipeline_opts *po, const char *release,
+			const struct fs_rec_meta *machine)
 {
-	struct fs_rec_meta m = { .nr_cpus = po->em->nr_cpus, .em_is_kernel = !po->emulate_eas };
+	struct fs_rec_meta m = *machine;
+	m.nr_cpus = po->em->nr_cpus;
+	m.em_is_kernel = !po->emulate_eas;
 	struct fs_output_paths out = { .record = o->record, .record_meta = &m };
 	char err[512];
 	int rc;
@@ -294,6 +298,14 @@ int fs_cmd_live(int argc, char **argv)
 	fs_run_apply(&o.run, uts.release, &po, head, sizeof(head));
 	po.em = em;
 	po.kernel_release = uts.release;
+	/* what the simulation needs and the recording keeps: governors, rate limits, HZ */
+	struct fs_rec_meta machine = { 0 };
+	char config[96];
+
+	snprintf(config, sizeof(config), "/boot/config-%.64s", uts.release);
+	machine.hz = fs_kernel_hz(NULL, config);
+	machine.nr_cpufreq = fs_cpufreq_tunables(NULL, machine.cpufreq, FS_MAX_CPUS);
+	fs_run_sim_settings(&o.run, &machine, em, &po.sim_settings);
 	po.head = head[0] ? head : NULL;
 	/* uid -> app: --packages, else the device's own where it can be read (silent where it cannot) */
 	struct fs_apps apps;
@@ -316,7 +328,7 @@ int fs_cmd_live(int argc, char **argv)
 	run = fs_live_run_start(&cfg, &rc, err, sizeof(err));
 	if (!run) {
 		fs_cli_error("live", "%s", err);
-	} else if (open_outputs(&o, &po, uts.release)) {
+	} else if (open_outputs(&o, &po, uts.release, &machine)) {
 		rc = FS_EXIT_FAIL;
 	} else {
 		rc = fs_live_run(run, &po);

@@ -363,6 +363,7 @@ static int replay_with(const struct fs_run_opts *ro, struct fs_source *src, cons
 	char err[1024], head[700];
 
 	fs_run_apply(ro, src->meta.kernel_release, &o, head, sizeof(head));
+	fs_run_sim_settings(ro, &src->meta, em, &o.sim_settings);
 	o.em = em;
 	o.kernel_release = src->meta.kernel_release;
 	o.head = head[0] ? head : NULL;

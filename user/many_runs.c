@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "many_runs.h"
+#include "run_opts.h"
 #include "cli.h"
 #include "pipeline.h"
 #include "em/em_io.h"
@@ -217,6 +218,8 @@ static struct fs_pipeline *pipeline_for(struct fs_run_result *r, const struct fs
 	if (d->twin && fs_policy_find(d->twin))
 		o.policies[o.nr_policies++] = fs_policy_find(d->twin);
 	o.em = em;
+	static const struct fs_run_opts recorded_only; /* report has no --sim-* options: the recording's */
+	fs_run_sim_settings(&recorded_only, &s->meta, em, &o.sim_settings);
 	o.emulate_eas = !s->meta.em_is_kernel || fs_source_is_trace(s);
 	o.kernel_release = r->kernel_release;
 	o.apps = apps;

@@ -233,6 +233,7 @@ struct fs_sim_job {
 	struct fs_sim_run_in in;
 	struct fs_sim_live *live;           /* the pipeline's, until published */
 	unsigned char *log;                 /* the records since the last job */
+	struct fs_sim_settings set; /* in.settings: the job's own copy, as the thread runs after the feed */
 	size_t len;
 	int rc;
 	struct fs_sim_report rep;
@@ -274,6 +275,8 @@ struct fs_sim_job *fs_pipeline_sim_job(struct fs_pipeline *p)
 		.rec_energy = !r->st || r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
 			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
 	};
+	j->set = p->o.sim_settings;
+	j->in.settings = &j->set;
 	return j;
 }
 
@@ -321,6 +324,7 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 		.kernel_policy = kernel_policy(p), .physics = p->o.sim_physics, .max_span_ns = p->o.sim_max_span_ns,
 		.rec_energy = r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
 			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
+		.settings = &p->o.sim_settings,
 	};
 	char why[160];
 

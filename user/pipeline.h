@@ -18,6 +18,7 @@
 #include "output/output.h"
 #include "sim/sim.h"
 #include "sim/trace_check.h"
+#include "sim/closed_loop.h"
 
 #define FS_MAX_OUTPUTS 8
 
@@ -46,6 +47,7 @@ struct fs_pipeline_opts {
 	enum fs_sim_physics sim_physics;
 	/* The recorded kernel's policy for the self-check; NULL: the one kernel_release maps to. */
 	const struct fs_policy_desc *sim_kernel_policy;
+	struct fs_sim_settings sim_settings; /* HZ and rate limits recorded or given; zero: assumed */
 	__u64 sim_max_span_ns; /* 0: FS_SIM_MAX_SPAN_NS (the fuzz harnesses set less) */
 	bool sim_live;         /* keep the records for fs_pipeline_sim_job() (live's verdict at intervals) */
 	/* Where results go; the pipeline owns them from fs_pipeline_new() on (freed with it). */

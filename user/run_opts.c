@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The options live and replay share (run_opts.h). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "run_opts.h"
 #include "output/out_file.h"
@@ -18,6 +20,10 @@ const struct fs_opt fs_run_policy_opts[] = {
 	{ "sim-physics", FS_RUN_PHYSICS, "MODEL", "How work takes time in the closed-loop simulation "
 	  "(docs/simulation.md): device, as on silicon, in proportion to capacity x frequency (default); "
 	  "lab, every CPU at every OPP at one speed, as under QEMU -icount (the EAS lab's recordings)." },
+	{ "sim-hz", FS_RUN_SIM_HZ, "N", "The simulated kernel's HZ (its tick), in place of the recorded "
+	  "CONFIG_HZ or, where the recording does not have it, the assumed 250." },
+	{ "sim-rate-limit-us", FS_RUN_SIM_RATE, "N", "schedutil's rate_limit_us on every simulated PD, in "
+	  "place of the recorded or, where the recording does not have it, the assumed 1000." },
 	{ "no-sim", FS_RUN_NO_SIM, NULL, "Leave out the closed-loop simulation." },
 	{ 0 }
 };
@@ -91,6 +97,21 @@ static int check_policy_list(const char *cmd, const char *list)
 	}
 }
 
+/* A whole number in lo..hi for opt into *out, stored as value + 1 (0: not given); 1, or -1 after the usage error. */
+static int sim_number(const char *cmd, const char *opt, const char *arg, unsigned long lo, unsigned long hi,
+		      unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v < lo || v > hi)
+		return fs_cli_usage(cmd, "%s '%s': expected a whole number %lu..%lu", opt, arg, lo, hi), -1;
+	*out = v + 1;
+	return 1;
+}
+
 int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
 {
 	char why[256];
@@ -133,6 +154,10 @@ int fs_run_opt(const char *cmd, struct fs_run_opts *o, int key, const char *arg)
 			return fs_cli_usage(cmd, "--sim-physics '%s': expected device or lab", arg), -1;
 		o->physics = strcmp(arg, "lab") ? FS_SIM_DEVICE : FS_SIM_LAB;
 		return 1;
+	case FS_RUN_SIM_HZ:
+		return sim_number(cmd, "--sim-hz", arg, 10, 10000, &o->sim_hz);
+	case FS_RUN_SIM_RATE:
+		return sim_number(cmd, "--sim-rate-limit-us", arg, 0, 10000000, &o->sim_rate_limit_us);
 	}
 	return 0;
 }
@@ -189,6 +214,40 @@ void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pi
 		po->policies[po->nr_policies++] = t;
 	snprintf(head, headlen, "policies: %s (reference: %s)%s%s", k->name, why, t ? ", twin " : "",
 		 t ? t->name : "");
+}
+
+/* The PD's cpufreq policy in m: the one that holds its first CPU; NULL if none was recorded. */
+static const struct fs_rec_cpufreq *pd_policy(const struct fs_rec_meta *m, const struct fs_em *em, int pd)
+{
+	const int cpu = fs_em_pd_first_cpu(&em->pd[pd]);
+
+	for (int i = 0; m && i < m->nr_cpufreq; i++)
+		if ((m->cpufreq[i].cpus >> cpu) & 1)
+			return &m->cpufreq[i];
+	return NULL;
+}
+
+void fs_run_sim_settings(const struct fs_run_opts *o, const struct fs_rec_meta *m, const struct fs_em *em,
+			 struct fs_sim_settings *set)
+{
+	memset(set, 0, sizeof(*set));
+	if (o->sim_hz)
+		set->hz = (unsigned int)(o->sim_hz - 1), set->hz_src = FS_SIM_GIVEN;
+	else if (m && m->hz)
+		set->hz = m->hz, set->hz_src = FS_SIM_RECORDED;
+	for (int pd = 0; pd < em->nr_pd && pd < FS_MAX_PDS; pd++) {
+		const struct fs_rec_cpufreq *c = pd_policy(m, em, pd);
+
+		if (c)
+			snprintf(set->governor[pd], sizeof(set->governor[pd]), "%s", c->governor);
+		if (o->sim_rate_limit_us) {
+			set->rate_limit_ns[pd] = (__u64)(o->sim_rate_limit_us - 1) * 1000;
+			set->rate_src[pd] = FS_SIM_GIVEN;
+		} else if (c && c->rate_limit_us >= 0) {
+			set->rate_limit_ns[pd] = (__u64)c->rate_limit_us * 1000;
+			set->rate_src[pd] = FS_SIM_RECORDED;
+		}
+	}
 }
 
 void fs_run_output_paths(const struct fs_run_opts *o, struct fs_output_paths *out)

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "pipeline.h"
 #include "outputs_open.h"
+#include "records/recording.h"
 
 /* Long-only keys of the shared options; a command's own start at FS_RUN_OWN. */
 enum {
@@ -22,6 +23,8 @@ enum {
 	FS_RUN_NO_SIM,
 	FS_RUN_PACKAGES,
 	FS_RUN_WORKLOAD_CSV,
+	FS_RUN_SIM_HZ,
+	FS_RUN_SIM_RATE,
 	FS_RUN_OWN = FS_OPT_LONG + 64,
 };
 
@@ -41,6 +44,8 @@ struct fs_run_opts {
 	bool threads;
 	bool no_sim;
 	enum fs_sim_physics physics;
+	unsigned long sim_hz;            /* --sim-hz + 1; 0: not given */
+	unsigned long sim_rate_limit_us; /* --sim-rate-limit-us + 1; 0: not given */
 };
 
 /* One parsed option: 1 taken, 0 not a shared option, -1 after printing the usage error. */
@@ -56,6 +61,14 @@ int fs_run_opts_check(const char *cmd, const struct fs_run_opts *o);
  */
 void fs_run_apply(const struct fs_run_opts *o, const char *release, struct fs_pipeline_opts *po,
 		  char *head, size_t headlen);
+
+/*
+ * The simulation's settings (docs/simulation.md, "Settings the recording
+ * does not tell"): the options' where given, else the recording's (m, NULL
+ * for none), for each of em's PDs; the rest left to the defaults.
+ */
+void fs_run_sim_settings(const struct fs_run_opts *o, const struct fs_rec_meta *m, const struct fs_em *em,
+			 struct fs_sim_settings *set);
 
 /* Does an output (or live's --record, NULL if none) write to stdout ("-")? Then nothing else goes there. */
 bool fs_run_stdout_taken(const struct fs_run_opts *o, const char *record);

@@ -2,6 +2,9 @@
 """The A/B runs' small fixtures: what docs/validation.md is computed from.
 
 usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
+                  [--sim-rate-limit-us N]
+(a recording without the rate limit in its header is replayed with the lab
+kernels' 10000 us unless --sim-rate-limit-us says otherwise)
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
 writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
   meter      the meter's energy and window, and per PD its CPUs, capacity, busy
@@ -40,6 +43,26 @@ import meter as meter_py  # noqa: E402
 
 POLICIES = 'v6.1,v6.1+margin'
 OWN = {'A': 'v6.1', 'B': 'v6.1+margin'}
+SIM_ARGS = []  # --sim-rate-limit-us N passed on to replay
+# The lab's v6.1 kernels limit schedutil to one change per 10 ms: sugov_init() takes
+# cpufreq_policy_transition_delay_us() (v6.1 drivers/cpufreq/cpufreq.c), the OPPs'
+# transition latency x LATENCY_MULTIPLIER (1000) capped at 10000 us, and every lab device
+# tree says clock-latency-ns 200000 (tests/qemu/make-eas-dt.py): 200 ms, capped. Recordings
+# made before the collector kept rate_limit_us are replayed with it (docs/simulation.md,
+# "Settings the recording does not tell").
+LAB_RATE_LIMIT_US = '10000'
+
+
+def rate_limit_args(rec):
+    """--sim-rate-limit-us for a recording whose header lacks the cpufreq key, else none."""
+    if SIM_ARGS:
+        return SIM_ARGS
+    try:
+        with open(rec, 'rb') as f:
+            head = f.read(8192)
+    except OSError as e:
+        die(f'{rec}: {e}')
+    return [] if b'\ncpufreq=' in head else ['--sim-rate-limit-us', LAB_RATE_LIMIT_US]
 
 
 def die(msg):
@@ -148,7 +171,8 @@ def sim_part(d, kernel, physics, where):
     if s.get('physics') != physics:
         die(f'{where}: simulation physics "{s.get("physics")}", asked for "{physics}"')
     ci = [v.get('ci95_mj') for v in s['verdicts'] if v['policy'] == 'v6.1+margin' and v['twin'] == 'v6.1'][0]
-    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0], 'ci95_mj': ci}
+    return {'physics': physics, 'delta_mj': dv[0], 'own_mj': own[0], 'ci95_mj': ci,
+            'rate_limit_ns': s.get('rate_limit_ns')}
 
 
 def collector(out, name, meter):
@@ -172,7 +196,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     with tempfile.TemporaryDirectory() as tmp:
         csvp = os.path.join(tmp, 'd.csv')
         p = subprocess.run([feecscope, 'replay', os.path.join(out, f'{name}.rec'), '--policies', POLICIES,
-                            '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide'],
+                            '--sim-physics', physics, '--json', '-', '--csv', csvp, '--csv-layout', 'wide']
+                           + rate_limit_args(os.path.join(out, f'{name}.rec')),
                            capture_output=True, text=True)
         if p.returncode:
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
@@ -208,6 +233,10 @@ def main(argv):
     if '--feecscope' in argv:
         i = argv.index('--feecscope')
         feecscope = argv[i + 1]
+        del argv[i:i + 2]
+    if '--sim-rate-limit-us' in argv:
+        i = argv.index('--sim-rate-limit-us')
+        SIM_ARGS.extend(argv[i:i + 2])
         del argv[i:i + 2]
     physics = 'device'
     if '--physics' in argv:

@@ -109,6 +109,10 @@ replay @REC --sim-physics lab             | 0 | lab physics
 replay @REC --sim-physics device          | 0 | device physics
 replay @REC --sim-physics ice             | 2 | --sim-physics 'ice': expected device or lab
 replay @REC --no-sim                      | 0 | not simulated: not asked for
+replay @REC --sim-hz 100                  | 0 | HZ 100 \(given\)
+replay @REC --sim-hz 9                    | 2 | --sim-hz '9': expected a whole number 10..10000
+replay @REC --sim-rate-limit-us 10000     | 0 | rate limit 10000 us \(given\)
+replay @REC --sim-rate-limit-us -1        | 2 | --sim-rate-limit-us '-1': expected a whole number
 replay ../em/../view/live.fsr             | 0 | ^simulation differs from the recording
 replay ../em/../view/live.fsr --em pixel4 | 0 | ^simulation, EAS emulated \(not a test of the kernel\)
 replay @CSV -e pixel4 --convert-record @T/c.fsr | 0 | ^$
@@ -136,6 +140,8 @@ live extra                                | 2 | unexpected argument 'extra'
 live -P v5.4 -k v6.0                      | 2 | exclude each other
 live --csv-layout tall                    | 2 | --csv-layout 'tall': expected long or wide
 live --sim-physics x                      | 2 | --sim-physics 'x': expected device or lab
+live --sim-hz 0                           | 2 | --sim-hz '0': expected a whole number 10..10000
+live --sim-rate-limit-us x                | 2 | --sim-rate-limit-us 'x': expected a whole number
 live --no-sim=yes                         | 2 | option '--no-sim' takes no value
 live --perfetto                           | 2 | option '--perfetto' needs a value \(FILE\)
 live --workload-csv                       | 2 | option '--workload-csv' needs a value \(FILE\)

@@ -185,4 +185,34 @@ for p in v5.0 v5.4 v5.10 v5.15 v6.0 v6.1 v6.6 v6.12; do
 	grep -qE "^$p +[^ ]" "$TMP/pl" || fail "policy table" "$p missing"
 done
 [ "$n" -ge 16 ] && pass "policy table: $n policies, each with its kernel range and twin" || fail "policy table" "$n rows"
+
+# HZ and schedutil's rate limit: recorded (the header's hz/cpufreq keys), given, or assumed; the
+# simulation follows them, and a recording and its records CSV keep them both ways.
+V=$FS_FIXTURES/view/live.fsr
+"$FEECSCOPE" replay "$V" --convert-csv "$TMP/m.csv"
+sed '5a # hz=300\n# cpufreq=f:schedutil:10000 70:schedutil:2000 80:performance:-' "$TMP/m.csv" >"$TMP/m2.csv"
+check "hz/cpufreq: CSV to a recording" "$FEECSCOPE" replay "$TMP/m2.csv" --convert-record "$TMP/m2.fsr"
+check "hz/cpufreq: and back to CSV" "$FEECSCOPE" replay "$TMP/m2.fsr" --convert-csv "$TMP/m3.csv"
+expect_same "hz/cpufreq: CSV -> recording -> CSV is lossless" "$TMP/m2.csv" "$TMP/m3.csv"
+"$FEECSCOPE" replay "$V" | unwrap >"$TMP/m.sum"
+"$FEECSCOPE" replay "$TMP/m2.fsr" | unwrap >"$TMP/m2.sum"
+"$FEECSCOPE" replay "$TMP/m2.fsr" --sim-rate-limit-us 1000 --sim-hz 250 | unwrap >"$TMP/m4.sum"
+grep -q 'HZ 250 (assumed), schedutil rate limit 1000 us (assumed)' "$TMP/m.sum" &&
+	pass "hz/cpufreq: an old recording's settings are assumed" || fail "assumed" "$(grep 'closed loop' "$TMP/m.sum")"
+grep -q 'HZ 300 (recorded), schedutil rate limit cpu0 10000 us (recorded), cpu4 2000 us (recorded), cpu7 1000 us (assumed); PD cpu7 ran performance' "$TMP/m2.sum" &&
+	pass "hz/cpufreq: recorded per PD, a governor other than schedutil named" || fail "recorded" "$(grep 'closed loop' "$TMP/m2.sum")"
+grep -q 'HZ 250 (given), schedutil rate limit 1000 us (given)' "$TMP/m4.sum" &&
+	pass "hz/cpufreq: the options override the recording" || fail "given" "$(grep 'closed loop' "$TMP/m4.sum")"
+sim_delta() { grep -o 'margin: E([^=]*= [-+0-9.]* mJ' "$1"; }
+a=$(sim_delta "$TMP/m.sum"); b=$(sim_delta "$TMP/m2.sum"); c=$(sim_delta "$TMP/m4.sum")
+[ "$a" != "$b" ] && [ "$a" = "$c" ] && pass "hz/cpufreq: the simulation follows them (given = assumed values: the same answer)" ||
+	fail "hz/cpufreq simulated" "$a / $b / $c"
+"$FEECSCOPE" replay "$TMP/m2.fsr" -j - 2>/dev/null | grep -q '"hz": 300, "hz_from": "recorded", "rate_limit_ns": null, "pds": \[{"first_cpu": 0, "rate_limit_ns": 10000000, "rate_limit_from": "recorded", "governor": "schedutil"}' &&
+	pass "hz/cpufreq: the JSON says each PD's and where it came from" || fail "hz/cpufreq JSON"
+sed 's/^# hz=300/# hz=3/' "$TMP/m2.csv" >"$TMP/m5.csv"
+expect_fail "hz out of range" "m5.csv:6: hz: '3': want a whole number 10..10000" "$FEECSCOPE" replay "$TMP/m5.csv"
+sed 's/^# cpufreq=f:/# cpufreq=0:/' "$TMP/m2.csv" >"$TMP/m6.csv"
+expect_fail "cpufreq: an empty CPU mask" "cpufreq: '0': not a CPU mask" "$FEECSCOPE" replay "$TMP/m6.csv"
+expect_fail "--sim-hz out of range" "sim-hz '5': expected a whole number 10..10000" "$FEECSCOPE" replay "$V" --sim-hz 5
+expect_fail "--sim-rate-limit-us not a number" "sim-rate-limit-us '1ms'" "$FEECSCOPE" replay "$V" --sim-rate-limit-us 1ms
 finish

@@ -101,5 +101,22 @@ check "apps: replay without --packages names the apps from the recording's list"
 	grep -qx "apps named from the recording's own list (1 packages)" apps.own.sum
 expect_same "apps: ... and the rest of its summary is live's" apps.live.cut apps.own.cut
 
+# The machine's settings: CONFIG_HZ where the kernel's config tells it (else nothing guessed),
+# and a line per cpufreq policy where there are any; live's summary and the replay's say so.
+hz=$( { zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null; } |
+	sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' | head -n 1)
+head -c 4096 normal.fsr | tr -c '[:print:]\n' '\n' >normal.head
+if [ -n "$hz" ]; then
+	check "settings: the recording keeps CONFIG_HZ ($hz)" grep -qx "hz=$hz" normal.head
+	check "settings: the summary says HZ $hz was recorded" grep -q "HZ $hz (recorded)" <(unwrap normal.live.sum)
+else
+	check "settings: no CONFIG_HZ to read, none recorded" test -z "$(grep '^hz=' normal.head)"
+fi
+if ls /sys/devices/system/cpu/cpufreq/policy[0-9]* >/dev/null 2>&1; then
+	check "settings: the recording keeps the cpufreq policies" grep -q '^cpufreq=' normal.head
+else
+	check "settings: no cpufreq policy, none recorded" test -z "$(grep '^cpufreq=' normal.head)"
+fi
+
 kill $RT 2>/dev/null; wait $RT 2>/dev/null
 finish

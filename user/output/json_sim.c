@@ -135,6 +135,36 @@ static void write_processes(FILE *o, const struct fs_report *r, const struct fs_
 	fputs(a->nr_procs ? "\n    ]" : "]", o);
 }
 
+/*
+ * HZ and each PD's rate limit, and where each came from (docs/json.md);
+ * rate_limit_ns is the PDs' common one, null when they differ.
+ */
+static void write_settings(FILE *o, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	const struct fs_sim_settings *set = &s->set;
+	bool same = true;
+
+	for (int pd = 1; pd < s->nr_pds; pd++)
+		same = same && set->rate_limit_ns[pd] == set->rate_limit_ns[0];
+	fprintf(o, ",\n    \"hz\": %u, \"hz_from\": \"%s\", \"rate_limit_ns\": ", set->hz, fs_sim_src_name(set->hz_src));
+	if (same)
+		fprintf(o, "%llu", (unsigned long long)set->rate_limit_ns[0]);
+	else
+		fputs("null", o);
+	fputs(", \"pds\": [", o);
+	for (int pd = 0; pd < s->nr_pds; pd++) {
+		fprintf(o, "%s{\"first_cpu\": %d, \"rate_limit_ns\": %llu, \"rate_limit_from\": \"%s\", \"governor\": ",
+			pd ? ", " : "", fs_em_pd_first_cpu(&r->em->pd[pd]), (unsigned long long)set->rate_limit_ns[pd],
+			fs_sim_src_name(set->rate_src[pd]));
+		if (set->governor[pd][0])
+			fs_json_str(o, set->governor[pd], sizeof(set->governor[pd]) - 1);
+		else
+			fputs("null", o);
+		fputc('}', o);
+	}
+	fputc(']', o);
+}
+
 void fs_json_sim(FILE *o, const struct fs_report *r)
 {
 	const struct fs_sim_report *s = r->sim;
@@ -146,10 +176,10 @@ void fs_json_sim(FILE *o, const struct fs_report *r)
 		fputs("},\n", o);
 		return;
 	}
-	fprintf(o, "{\n    \"ran\": true, \"physics\": \"%s\", \"hz\": %u, \"rate_limit_ns\": %llu, "
-		"\"tasks\": %llu, \"activations\": %llu",
-		s->physics == FS_SIM_LAB ? "lab" : "device", s->hz, (unsigned long long)s->rate_limit_ns,
-		(unsigned long long)s->tasks, (unsigned long long)s->activations);
+	fprintf(o, "{\n    \"ran\": true, \"physics\": \"%s\", \"tasks\": %llu, \"activations\": %llu",
+		s->physics == FS_SIM_LAB ? "lab" : "device", (unsigned long long)s->tasks,
+		(unsigned long long)s->activations);
+	write_settings(o, r, s);
 	write_policies(o, r, s);
 	fputs(",\n    \"verdicts\": [", o);
 	for (int v = 0; v < s->answer.nr_verdicts; v++) {

@@ -180,10 +180,21 @@ int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 	return 0;
 }
 
-/* A stream on fd (closed with it): plain, or gzip (gzip_stream.c). */
+/*
+ * A stream on fd (closed with it): plain, or gzip (gzip_stream.c). A plain
+ * one buffers 64 KiB, so an output that size or smaller (a summary) meets a
+ * full disk at fs_out_commit()'s fflush, which keeps the errno, not at an
+ * earlier write whose errno stdio drops (EIO then).
+ */
+#define OUT_VBUF (64 * 1024)
 static FILE *stream(struct fs_out_file *o, int fd, bool gz)
 {
-	return gz ? fs_gzip_open(fd, &o->gz) : fdopen(fd, "w");
+	FILE *f = gz ? fs_gzip_open(fd, &o->gz) : fdopen(fd, "w");
+
+	/* glibc takes a size only with a buffer of the caller's; without one, stdio's own stays */
+	if (f && !gz && (o->vbuf = malloc(OUT_VBUF)))
+		setvbuf(f, o->vbuf, _IOFBF, OUT_VBUF);
+	return f;
 }
 
 _Static_assert(FS_OUT_ROOM <= FS_GZIP_ROOM, "a .gz's room is the compressor's");
@@ -219,6 +230,8 @@ static void release(struct fs_out_file *o)
 	o->cleanup = 0;
 	free(o->path);
 	free(o->tmp);
+	free(o->vbuf); /* the stream that used it is closed, or never opened */
+	o->vbuf = NULL;
 	o->path = o->tmp = NULL;
 	o->f = NULL;
 	o->gz = NULL;

@@ -68,6 +68,7 @@ struct fs_out_file {
 	bool direct;  /* f was flushed for fs_out_room() */
 	bool std;     /* f is stdout or stderr: flushed, never closed */
 	int cleanup;  /* tmp's handle for removal on a signal (out_cleanup.h), 0 if none */
+	char *vbuf;   /* a plain stream's buffer, freed with it */
 };
 
 /*

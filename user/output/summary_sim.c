@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "summary_sim.h"
 #include "summary_trace.h"
 
@@ -102,10 +103,38 @@ static void print_processes(FILE *out, const struct fs_report *r, const struct f
 	}
 }
 
+/*
+ * The machine's settings and where each came from: one rate limit when every
+ * PD has the same from the same source, else one per PD; a PD whose recorded
+ * governor is not schedutil is named (the simulation runs schedutil there).
+ */
+static void settings_text(char *buf, size_t len, const struct fs_report *r, const struct fs_sim_report *s)
+{
+	const struct fs_sim_settings *set = &s->set;
+	bool same = true;
+	size_t n;
+
+	for (int pd = 1; pd < s->nr_pds; pd++)
+		same = same && set->rate_limit_ns[pd] == set->rate_limit_ns[0] && set->rate_src[pd] == set->rate_src[0];
+	n = (size_t)snprintf(buf, len, "HZ %u (%s), schedutil rate limit", set->hz, fs_sim_src_name(set->hz_src));
+	for (int pd = 0; pd < (same ? 1 : s->nr_pds) && n < len; pd++) {
+		char who[16] = "";
+
+		if (!same)
+			snprintf(who, sizeof(who), " cpu%d", fs_em_pd_first_cpu(&r->em->pd[pd]));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %llu us (%s)", pd ? "," : "", who,
+				      (unsigned long long)(set->rate_limit_ns[pd] / 1000), fs_sim_src_name(set->rate_src[pd]));
+	}
+	for (int pd = 0; pd < s->nr_pds && n < len; pd++)
+		if (set->governor[pd][0] && strcmp(set->governor[pd], "schedutil"))
+			n += (size_t)snprintf(buf + n, len - n, "; PD cpu%d ran %s, simulated as schedutil",
+					      fs_em_pd_first_cpu(&r->em->pd[pd]), set->governor[pd]);
+}
+
 void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, const char *, const char *, int))
 {
 	const struct fs_sim_report *s = r->sim;
-	char text[512];
+	char text[768], set[512];
 
 	if (!s)
 		return;
@@ -115,10 +144,10 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 		fputc('\n', out);
 		return;
 	}
+	settings_text(set, sizeof(set), r, s);
 	snprintf(text, sizeof(text), "the workload (%llu tasks, %llu activations) simulated under each policy, "
-		 "%s physics, HZ %u, schedutil rate limit %llu us (docs/simulation.md)",
-		 (unsigned long long)s->tasks, (unsigned long long)s->activations, physics_name(s->physics), s->hz,
-		 (unsigned long long)(s->rate_limit_ns / 1000));
+		 "%s physics, %s (docs/simulation.md)",
+		 (unsigned long long)s->tasks, (unsigned long long)s->activations, physics_name(s->physics), set);
 	wrap(out, "closed loop: ", text, 4);
 	for (int v = 0; v < s->answer.nr_verdicts; v++) {
 		verdict_text(text, sizeof(text), r, &s->answer.v[v]);

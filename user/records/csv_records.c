@@ -152,6 +152,13 @@ int fs_csv_records_write_header(FILE *out, const struct fs_rec_meta *m)
 	fprintf(out, "# feecscope records v2\n# feecscope_version=%s\n# kernel_release=%s\n# nr_cpus=%d\n# em_is_kernel=%d\n",
 		m->feecscope_version[0] ? m->feecscope_version : FS_VERSION_STRING, m->kernel_release,
 		m->nr_cpus, m->em_is_kernel ? 1 : 0);
+	char cpufreq[1600]; /* the machine's settings, as a recording's header keeps them (recording.h) */
+
+	fs_rec_cpufreq_text(m, cpufreq, sizeof(cpufreq));
+	if (m->hz)
+		fprintf(out, "# hz=%u\n", m->hz);
+	if (cpufreq[0])
+		fprintf(out, "# cpufreq=%s\n", cpufreq);
 	for (const char *p = m->em_text; p && *p;) {
 		const char *e = strchr(p, '\n');
 		int n = e ? (int)(e - p) : (int)strlen(p), w = n;
@@ -558,6 +565,12 @@ static int read_meta_line(struct fs_csv_reader *r, struct fs_rec_meta *m, char *
 		if (*end || v <= 0 || v > FS_MAX_CPUS)
 			return cerr(r, err, errlen, -1, "nr_cpus: '%s' is not a CPU count in 1..%d", s + 8, FS_MAX_CPUS);
 		*declared_cpus = (int)v;
+	} else if (!strncmp(s, "hz=", 3) || !strncmp(s, "cpufreq=", 8)) {
+		char why[128];
+		bool hz = s[0] == 'h';
+
+		if (fs_rec_machine_parse(hz ? "hz" : "cpufreq", s + (hz ? 3 : 8), m, why, sizeof(why)))
+			return cerr(r, err, errlen, -1, "%s: %s", hz ? "hz" : "cpufreq", why);
 	}
 	return 0;
 }

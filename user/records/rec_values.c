@@ -4,7 +4,9 @@
  * out: a recording and a records CSV accept exactly the same records, so
  * converting one into the other never fails (docs/recording.md, docs/csv.md).
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "recording.h"
 
@@ -126,5 +128,92 @@ int fs_rec_check_meta_value(const char *v, char *why, size_t len)
 			return BAD("a control character (0x%02x) at %zu", (unsigned char)v[i], i + 1);
 	if (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
 		return BAD("ends in a blank");
+	return 0;
+}
+
+/* A governor name as the meta text can hold it: letters, digits, '_' and '-', others as '_'. */
+static void governor_put(char *out, size_t len, const char *g)
+{
+	size_t i = 0;
+
+	for (; g[i] && i + 1 < len; i++)
+		out[i] = isalnum((unsigned char)g[i]) || g[i] == '-' ? g[i] : '_';
+	out[i] = 0;
+}
+
+void fs_rec_cpufreq_text(const struct fs_rec_meta *m, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < m->nr_cpufreq && n < len; i++) {
+		const struct fs_rec_cpufreq *c = &m->cpufreq[i];
+		char gov[sizeof(c->governor)], rate[24] = "-";
+
+		governor_put(gov, sizeof(gov), c->governor[0] ? c->governor : "-");
+		if (c->rate_limit_us >= 0)
+			snprintf(rate, sizeof(rate), "%lld", (long long)c->rate_limit_us);
+		n += (size_t)snprintf(buf + n, len - n, "%s%llx:%s:%s", i ? " " : "", (unsigned long long)c->cpus, gov,
+				      rate);
+	}
+}
+
+/* One "MASK:GOVERNOR:RATE" item into c. 0, or -1 with why. */
+static int cpufreq_item(const char *item, size_t n, struct fs_rec_cpufreq *c, char *why, size_t len)
+{
+	char buf[80], *end, *gov, *rate;
+
+	if (n >= sizeof(buf))
+		return BAD("an item longer than %zu characters", sizeof(buf) - 1);
+	memcpy(buf, item, n);
+	buf[n] = 0;
+	gov = strchr(buf, ':');
+	rate = gov ? strchr(gov + 1, ':') : NULL;
+	if (!rate)
+		return BAD("'%s': want MASK:GOVERNOR:RATE_LIMIT_US", buf);
+	*gov++ = 0;
+	*rate++ = 0;
+	c->cpus = strtoull(buf, &end, 16);
+	if (*end || !buf[0] || !c->cpus || (FS_MAX_CPUS < 64 && c->cpus >> FS_MAX_CPUS))
+		return BAD("'%s': not a CPU mask of CPUs 0..%d", buf, FS_MAX_CPUS - 1);
+	if (!gov[0] || strlen(gov) >= sizeof(c->governor) || strspn(gov, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(gov))
+		return BAD("governor '%s': want 1 to %zu letters, digits, '_' or '-'", gov, sizeof(c->governor) - 1);
+	snprintf(c->governor, sizeof(c->governor), "%s", strcmp(gov, "-") ? gov : "");
+	if (!strcmp(rate, "-")) {
+		c->rate_limit_us = -1;
+		return 0;
+	}
+	unsigned long long v = strtoull(rate, &end, 10);
+
+	if (*end || !rate[0] || rate[0] == '-' || v > 1000000000ull)
+		return BAD("rate limit '%s': want 0..1000000000 us or '-'", rate);
+	c->rate_limit_us = (__s64)v;
+	return 0;
+}
+
+int fs_rec_machine_parse(const char *key, const char *v, struct fs_rec_meta *m, char *why, size_t len)
+{
+	char *end;
+
+	if (!strcmp(key, "hz")) {
+		unsigned long hz = strtoul(v, &end, 10);
+
+		if (*end || !v[0] || v[0] == '-' || hz < 10 || hz > 10000)
+			return BAD("'%s': want a whole number 10..10000", v);
+		m->hz = (unsigned int)hz;
+		return 0;
+	}
+	m->nr_cpufreq = 0;
+	for (const char *p = v; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (m->nr_cpufreq == FS_MAX_CPUS)
+			return BAD("more than %d policies", FS_MAX_CPUS);
+		if (!n || cpufreq_item(p, n, &m->cpufreq[m->nr_cpufreq], why, len))
+			return n ? -1 : BAD("an empty item");
+		m->nr_cpufreq++;
+		p += n + (p[n] == ' ');
+	}
 	return 0;
 }

@@ -222,7 +222,7 @@ static int write_packages(struct fs_rec_writer *w, const struct fs_rec_meta *met
 static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct fs_rec_meta *meta,
 					 char *err, size_t errlen)
 {
-	char layout[512], text[1024];
+	char layout[512], text[4096], machine[2048] = "", cpufreq[1600];
 	struct fs_rec_writer *w;
 
 	if (!meta->em_text || meta->nr_cpus <= 0 || meta->nr_cpus > FS_MAX_CPUS ||
@@ -254,9 +254,14 @@ static struct fs_rec_writer *writer_open(FILE *f, const char *path, const struct
 		return NULL;
 	}
 	layout_meta(layout, sizeof(layout), version);
-	int n = snprintf(text, sizeof(text), "feecscope_version=%s\nkernel_release=%s\nnr_cpus=%d\nem_is_kernel=%d\n%s",
+	/* the machine's settings (recording.h): keys a reader before them skips, so the version stays */
+	fs_rec_cpufreq_text(meta, cpufreq, sizeof(cpufreq));
+	int m = meta->hz ? snprintf(machine, sizeof(machine), "hz=%u\n", meta->hz) : 0;
+	if (cpufreq[0])
+		snprintf(machine + m, sizeof(machine) - (size_t)m, "cpufreq=%s\n", cpufreq);
+	int n = snprintf(text, sizeof(text), "feecscope_version=%s\nkernel_release=%s\nnr_cpus=%d\nem_is_kernel=%d\n%s%s",
 			 meta->feecscope_version[0] ? meta->feecscope_version : FS_VERSION_STRING,
-			 meta->kernel_release, meta->nr_cpus, meta->em_is_kernel ? 1 : 0, layout);
+			 meta->kernel_release, meta->nr_cpus, meta->em_is_kernel ? 1 : 0, machine, layout);
 	unsigned char hdr[FILE_HDR];
 	memcpy(hdr, FS_REC_MAGIC, FS_REC_MAGIC_LEN);
 	put32(hdr + 8, (__u32)version);
@@ -597,7 +602,7 @@ static int read_file_header(struct fs_rec_reader *r, const char *path, struct fs
 /* The meta text's keys every reader needs: nr_cpus, em_is_kernel, the release and version. */
 static int parse_meta_text(const char *path, const char *text, struct fs_rec_meta *meta, char *err, size_t errlen)
 {
-	char val[80], *end;
+	char val[80], why[128], *end;
 	long ncpu = meta_get(text, "nr_cpus", val, sizeof(val)) ? 0 : strtol(val, &end, 10);
 	if (ncpu <= 0 || ncpu > FS_MAX_CPUS || *end) {
 		snprintf(err, errlen, "%s: header: nr_cpus missing or out of range 1..%d", path, FS_MAX_CPUS);
@@ -620,8 +625,18 @@ static int parse_meta_text(const char *path, const char *text, struct fs_rec_met
 			 sizeof(meta->feecscope_version) - 1);
 		return -1;
 	}
+	char big[1700];
+
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "cpufreq" : "hz";
+		int rc = meta_get(text, key, big, sizeof(big));
+
+		if (rc == -2 || (!rc && fs_rec_machine_parse(key, big, meta, why, sizeof(why)))) {
+			snprintf(err, errlen, "%s: header: %s: %s", path, key, rc == -2 ? "too long" : why);
+			return -1;
+		}
+	}
 	/* kept as written by both readers, so a recording converts to a CSV and back (fuzz find, December 2026) */
-	char why[96];
 	if (fs_rec_check_meta_value(meta->kernel_release, why, sizeof(why)) ||
 	    fs_rec_check_meta_value(meta->feecscope_version, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: header: %s: %s", path, fs_rec_check_meta_value(meta->kernel_release, why,

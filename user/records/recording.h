@@ -25,6 +25,16 @@
 #define FS_REC_CHUNK_RAW (64 * 1024)      /* flush a chunk once this many raw bytes are pending */
 #define FS_REC_MAX_CHUNK (16u << 20)      /* reader's sanity bound on a chunk's raw/compressed length */
 
+/*
+ * One cpufreq policy as the live collector read it (docs/recording.md): its
+ * CPUs, its governor and schedutil's rate_limit_us.
+ */
+struct fs_rec_cpufreq {
+	__u64 cpus;             /* related_cpus */
+	char governor[16];      /* scaling_governor; "" unreadable */
+	__s64 rate_limit_us;    /* -1: not schedutil, or not readable */
+};
+
 /* What a recording (or a records CSV) says about itself. */
 struct fs_rec_meta {
 	char feecscope_version[32];
@@ -35,9 +45,23 @@ struct fs_rec_meta {
 	size_t em_len;
 	char *packages_text;      /* packages.list as read when recording, NUL-terminated; NULL none */
 	size_t packages_len;
+	unsigned int hz;          /* CONFIG_HZ as the kernel's config says; 0 unknown */
+	int nr_cpufreq;           /* cpufreq policies recorded; 0: none */
+	struct fs_rec_cpufreq cpufreq[FS_MAX_CPUS];
 };
 
 void fs_rec_meta_free(struct fs_rec_meta *m);
+
+/*
+ * The machine's settings in the meta text (a recording's header, a records
+ * CSV's comment lines): "hz=N" and "cpufreq=" one item per policy, blank
+ * separated, "MASK:GOVERNOR:RATE_LIMIT_US" (MASK hex, "-" for no rate
+ * limit). A reader that does not know the keys skips them, so they need no
+ * version. fs_rec_cpufreq_text: the value, "" with no policy.
+ */
+void fs_rec_cpufreq_text(const struct fs_rec_meta *m, char *buf, size_t len);
+/* Parse value v of key ("hz" or "cpufreq") into m. 0, or -1 with why. */
+int fs_rec_machine_parse(const char *key, const char *v, struct fs_rec_meta *m, char *why, size_t len);
 
 struct fs_rec_writer;
 

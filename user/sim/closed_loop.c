@@ -34,6 +34,27 @@ static void fill_row(const struct fs_sim_result *r, int nr_cpus, struct fs_sim_p
 	row->overutilized_ns = r->overutilized_ns;
 }
 
+const char *fs_sim_src_name(enum fs_sim_src src)
+{
+	return src == FS_SIM_RECORDED ? "recorded" : src == FS_SIM_GIVEN ? "given" : "assumed";
+}
+
+/* The settings the run simulates with: what was given or recorded, the defaults for the rest. */
+static void resolve_settings(const struct fs_sim_run_in *in, struct fs_sim_report *rep)
+{
+	struct fs_sim_settings *set = &rep->set;
+
+	if (in->settings)
+		*set = *in->settings;
+	rep->nr_pds = in->em && in->em->nr_pd <= FS_MAX_PDS ? in->em->nr_pd : 0;
+	if (set->hz_src == FS_SIM_ASSUMED || !set->hz)
+		set->hz = FS_SIM_DEFAULT_HZ, set->hz_src = FS_SIM_ASSUMED;
+	for (int pd = 0; pd < FS_MAX_PDS; pd++)
+		if (set->rate_src[pd] == FS_SIM_ASSUMED)
+			set->rate_limit_ns[pd] = FS_SIM_DEFAULT_RATE_LIMIT_NS;
+	rep->hz = set->hz;
+}
+
 /* The index of d among the run's policies, -1 if it is not one. */
 static int index_of(const struct fs_sim_run_in *in, const struct fs_policy_desc *d)
 {
@@ -61,14 +82,18 @@ static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in
 		    const struct fs_sim_report *rep, const struct runner *run, int slot,
 		    const struct fs_policy_desc *d, struct fs_sim_result *r, char *err, size_t errlen)
 {
-	const struct fs_sim_params p = {
+	struct fs_sim_params p = {
 		.em = in->em, .policy = d, .physics = in->physics,
-		.hz = rep->hz, .sugov_rate_limit_ns = rep->rate_limit_ns,
+		.hz = rep->hz, .sugov_rate_limit_ns = FS_SIM_DEFAULT_RATE_LIMIT_NS,
 		/* the accounting's block rule over the recording's span (docs/accounting.md, The interval) */
 		.block_ns = wl->end_ns ? fs_blocks_width(wl->end_ns) : 0,
 		.keep_decisions = in->keep_decisions,
 	};
 
+	for (int pd = 0; pd < rep->nr_pds; pd++) {
+		p.pd_rate_limit_ns[pd] = rep->set.rate_limit_ns[pd];
+		p.pd_rate_limit_set |= 1u << pd;
+	}
 	return run->fn(run->ctx, slot, wl, &p, r, err, errlen);
 }
 
@@ -106,8 +131,7 @@ int fs_sim_closed_loop_with(const struct fs_sim_workload *wl, const struct fs_si
 
 	memset(rep, 0, sizeof(*rep));
 	rep->physics = in->physics;
-	rep->hz = FS_SIM_DEFAULT_HZ;
-	rep->rate_limit_ns = FS_SIM_DEFAULT_RATE_LIMIT_NS;
+	resolve_settings(in, rep);
 	rep->tasks = (__u64)wl->nr_tasks;
 	rep->activations = wl->nr_acts;
 	rep->acts_unknown_work = wl->acts_unknown_work;

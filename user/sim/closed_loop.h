@@ -15,6 +15,29 @@
 /* The machine's settings where the recording cannot tell (docs/simulation.md, "Settings"). */
 #define FS_SIM_DEFAULT_HZ 250                    /* Debian's and Android's arm64 CONFIG_HZ */
 #define FS_SIM_DEFAULT_RATE_LIMIT_NS 1000000ull  /* schedutil: 1000 us, cpufreq's LATENCY_MULTIPLIER default */
+/* Where one of the machine's settings came from. */
+enum fs_sim_src {
+	FS_SIM_ASSUMED,  /* nothing told it: the default above */
+	FS_SIM_RECORDED, /* the recording (the live collector read it) */
+	FS_SIM_GIVEN,    /* an option (--sim-hz, --sim-rate-limit-us) */
+};
+
+/*
+ * The settings a recording or the command line gave (docs/simulation.md,
+ * "Settings the recording does not tell"); all zero: every one assumed.
+ * In the report every one is filled, the assumed with the defaults.
+ */
+struct fs_sim_settings {
+	unsigned int hz;
+	enum fs_sim_src hz_src;
+	__u64 rate_limit_ns[FS_MAX_PDS];      /* schedutil's rate_limit_us x 1000, per PD */
+	enum fs_sim_src rate_src[FS_MAX_PDS];
+	char governor[FS_MAX_PDS][16];        /* the PD's cpufreq governor as recorded; "" unknown */
+};
+
+/* The name of a source as the summary and the JSON print it. */
+const char *fs_sim_src_name(enum fs_sim_src src);
+
 /*
  * The longest recording simulated: the machine ticks every CPU every 1/HZ
  * while anything runs, so its cost grows with the span (docs/simulation.md).
@@ -37,7 +60,8 @@ struct fs_sim_report {
 	char why[160];
 	enum fs_sim_physics physics;
 	unsigned int hz;
-	__u64 rate_limit_ns;
+	struct fs_sim_settings set;    /* every PD's settings and where each came from */
+	int nr_pds;
 	int nr_policies;               /* the run's policies, in the run's order */
 	struct fs_sim_policy_row pol[FS_MAX_POLICIES];
 	struct fs_sim_answer answer;   /* verdicts and processes; answer.ref is the run's reference */
@@ -63,6 +87,7 @@ struct fs_sim_run_in {
 	__u64 max_span_ns;                            /* longer workloads are not simulated; 0: FS_SIM_MAX_SPAN_NS */
 	const struct fs_sim_trace_inputs *trace;      /* the workload is a kernel trace's; NULL: a recording's */
 	bool keep_decisions;                          /* fill rep->dec (a trace's decision CSV) */
+	const struct fs_sim_settings *settings;       /* what the recording or options gave; NULL: all assumed */
 };
 
 /*

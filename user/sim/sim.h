@@ -151,6 +151,9 @@ struct fs_sim_params {
 	enum fs_sim_physics physics;
 	unsigned int hz;                     /* scheduler tick, 250 if 0 */
 	__u64 sugov_rate_limit_ns;           /* schedutil rate_limit_us * 1000; 0: every update */
+	/* a PD's own rate limit where bit pd of pd_rate_limit_set is set, else sugov_rate_limit_ns */
+	__u64 pd_rate_limit_ns[FS_MAX_PDS];
+	unsigned int pd_rate_limit_set;
 	/*
 	 * Time blocks of the simulated timeline for the closed-loop interval
 	 * (compare.h): the energy of each block_ns from t0; 0: none kept.

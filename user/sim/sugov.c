@@ -99,10 +99,11 @@ void sim_sugov_update(struct sim *s, int pd)
 {
 	struct sim_pd *p = &s->pd[pd];
 	const struct fs_em_pd *e = &s->em->pd[pd];
+	const __u64 limit = (s->p->pd_rate_limit_set >> pd) & 1 ? s->p->pd_rate_limit_ns[pd] : s->p->sugov_rate_limit_ns;
 	__u64 u = 0;
 	int opp;
 
-	if (p->changed_once && s->p->sugov_rate_limit_ns && s->now - p->last_change_ns < s->p->sugov_rate_limit_ns)
+	if (p->changed_once && limit && s->now - p->last_change_ns < limit)
 		return;
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		if ((p->cpus >> cpu) & 1) {
