@@ -659,6 +659,8 @@ static size_t wire_size(const struct fs_rec_hdr *h)
 		return sizeof(struct fs_cpustat);
 	case FS_REC_FREQSTAT:
 		return sizeof(struct fs_freqstat);
+	case FS_REC_BUSYFREQ:
+		return sizeof(struct fs_busyfreq);
 	case FS_REC_EM: {
 		const struct fs_em_update *u = (const struct fs_em_update *)h;
 
