@@ -30,9 +30,12 @@ span = int(bf[-1][col["ts_ns"]]) - int(bf[0][col["ts_ns"]])
 c = f"cpu{cpu}_busy_ns"
 stat = int(cs[-1][col[c]]) - int(cs[0][col[c]])
 # cpustat: /proc/schedstat ns where the kernel has schedstats, else /proc/stat USER_HZ ticks.
-# Ticks sample: a tick lands busy or idle, and /proc/stat leaves steal (vCPU not run) out
-# where sched_switch counts it busy. Allowed: 5 % of the span plus two 10 ms ticks.
-TOL = 0.05 * span + 20e6
+# They are not the same quantity: /proc/stat's busy (user + nice + system + irq + softirq)
+# holds interrupts taken while the idle task ran, which sched_switch counts idle (as the
+# A/B meter does), and leaves steal (vCPU not run) out where sched_switch counts it busy;
+# ticks sample at 10 ms. On this 2-CPU VM at load 10 the two were seen 1.6 % and 4.8 % of
+# the span apart (docs/accounting.md). Allowed: 8 % of the span plus two 10 ms ticks.
+TOL = 0.08 * span + 20e6
 print(f"CPU {cpu}: busyfreq busy {b / 1e6:.1f} ms (known freq {(k1 - k0) / 1e6:.1f}, unknown "
       f"{(u1 - u0) / 1e6:.1f}) over {span / 1e6:.1f} ms; workload CPU time {work / 1e6:.1f} ms; "
       f"cpustat busy {stat / 1e6:.1f} ms (tolerance {TOL / 1e6:.1f} ms)")
