@@ -274,9 +274,13 @@ static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
 
 	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
 	/* a refused load said so already; an attach that failed says it here, once */
-	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded")))
-		fprintf(stderr, "feecscope live: %sno busy time at each frequency: %s\n",
-			r->cfg.bpf.verbose ? "" : "warning: ", why);
+	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded"))) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "feecscope live: %sno busy time at each frequency: %s\n",
+			 r->cfg.bpf.verbose ? "" : "warning: ", why);
+		fs_cli_wrap_lines(stderr, line); /* an attach error can be long: 80 columns */
+	}
 }
 
 /*
