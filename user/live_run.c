@@ -16,6 +16,7 @@
 #include "source/live_pair.h"
 #include "source/live_status.h"
 #include "source/proc_stats.h"
+#include "source/live_busyfreq.h"
 #include "cli.h"
 #include "run.h"
 #include "run_opts.h"
@@ -46,6 +47,7 @@ struct fs_live_run {
 	struct fs_em em_cur; /* the kernel's EM as last read (runtime changes: check_em_update) */
 	bool em_pending;     /* em_update waits for the collector's records before its time */
 	struct fs_em_watch *em_watch; /* NULL when the EM is not the kernel's */
+	struct fs_busy_freq *busy; /* busy time at each frequency; NULL: not collected */
 	/* records completed and not yet handed to fs_run() (live_next), each at an 8-byte offset */
 	unsigned char *q;
 	size_t q_head, q_len, q_cap;
@@ -256,6 +258,29 @@ static void feed_cpu_stats(struct fs_live_run *r)
 
 	for (int i = 0; i < n; i++)
 		feed(r, &fq[i].hdr);
+	if (!r->busy)
+		return;
+	static struct fs_busyfreq bq[FS_MAX_CPUS];
+
+	n = fs_busy_freq_read(r->busy, bq, fs_live_boot_ns());
+	for (int i = 0; i < n; i++)
+		feed(r, &bq[i].hdr);
+}
+
+/* Busy time at each frequency from here, or one line why not (live goes on without it). */
+static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
+{
+	char why[200];
+
+	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
+	/* a refused load said so already; an attach that failed says it here, once */
+	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded"))) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "feecscope live: %sno busy time at each frequency: %s\n",
+			 r->cfg.bpf.verbose ? "" : "warning: ", why);
+		fs_cli_wrap_lines(stderr, line); /* an attach error can be long: 80 columns */
+	}
 }
 
 /*
@@ -590,6 +615,7 @@ static int on_interval(void *ctx, struct fs_pipeline *p, char *err, size_t errle
 /* Before the first record: the CPU statistics the energy grows from, and the EM watch. 0 or -1 (printed). */
 static int live_begin(struct fs_live_run *r, const struct fs_pipeline_opts *po)
 {
+	busy_begin(r, po->em);
 	feed_cpu_stats(r); /* the CPU energy is the growth from here */
 	r->em_cur = *po->em;
 	if (!po->emulate_eas) {
@@ -695,6 +721,7 @@ void fs_live_run_free(struct fs_live_run *r)
 	fs_pipeline_free(r->pipe);
 	fs_em_watch_free(r->em_watch);
 	fs_pair_free(r->pair);
+	fs_busy_freq_free(r->busy);
 	fs_live_bpf_destroy(r->bpf);
 	free(r->q);
 	free(r);

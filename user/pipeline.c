@@ -834,6 +834,10 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 		if (fs_cpu_energy_freqstat(&p->cpu_energy, (const struct fs_freqstat *)rec, why, sizeof(why)))
 			goto bad_body;
 		return 0;
+	case FS_REC_BUSYFREQ:
+		if (fs_cpu_energy_busyfreq(&p->cpu_energy, (const struct fs_busyfreq *)rec, why, sizeof(why)))
+			goto bad_body;
+		return 0;
 	}
 	snprintf(err, errlen, "record %llu: unknown record type %u", (unsigned long long)p->st.records, rec->type);
 	return -1;

@@ -30,6 +30,7 @@ enum fs_rec_type {
 	FS_REC_CPUSTAT = 7,   /* struct fs_cpustat: every CPU's cumulative busy time */
 	FS_REC_FREQSTAT = 8,  /* struct fs_freqstat: one cpufreq policy's time at each frequency */
 	FS_REC_EM = 9,        /* struct fs_em_update: the kernel's EM changed at run time (v6.9+) */
+	FS_REC_BUSYFREQ = 10, /* struct fs_busyfreq: one CPU's cumulative busy time at each frequency */
 };
 
 /* sum_exec_ns / uid not known (records made before they were collected) */
@@ -197,6 +198,21 @@ struct fs_freqstat {
 	__s32 cpu;    /* the cpufreq policy's first CPU */
 	__u32 nr;     /* entries of st used */
 	struct fs_freq_time st[FS_MAX_FREQS];
+};
+
+/*
+ * FS_REC_BUSYFREQ: one CPU's busy time (a task other than its idle task
+ * running) at each frequency, cumulative since the collector started
+ * (bpf/busyfreq.bpf.c): st[] at the frequencies of the EM, ascending;
+ * unknown_ns at a frequency outside them or not known (no cpufreq). The
+ * layout of fs_freqstat up to st[], so the two share their codecs.
+ */
+struct fs_busyfreq {
+	struct fs_rec_hdr hdr;
+	__s32 cpu;
+	__u32 nr;     /* entries of st used, 0..FS_MAX_FREQS */
+	struct fs_freq_time st[FS_MAX_FREQS];
+	__u64 unknown_ns;
 };
 
 /*

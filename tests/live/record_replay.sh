@@ -118,5 +118,39 @@ else
 	check "settings: no cpufreq policy, none recorded" test -z "$(grep '^cpufreq=' normal.head)"
 fi
 
+# Busy time at each frequency (bpf/busyfreq.bpf.c): a spinner pinned to the last CPU for
+# 2 s inside the recording; its CPU time (its own clock: what it really got, whatever else ran
+# there) must be in that CPU's recorded busy time, which must agree with cpustat's.
+BCPU=$(($(nproc) - 1))
+"$FEECSCOPE" live -d 6 -i 0.5 -v --record busy.fsr --summary busy.sum >busy.out 2>busy.err &
+FS=$!
+for _ in $(seq 100); do grep -q "^feecscope live: kernel" busy.out 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+# its CPU time from after the move to the CPU (CLOCK_THREAD_CPUTIME_ID: the kernel's sum_exec)
+python3 -c '
+import os, time
+os.sched_setaffinity(0, {'"$BCPU"'})
+c, t = time.thread_time_ns(), time.monotonic()
+while time.monotonic() - t < 2:
+    pass
+print(time.thread_time_ns() - c)' >busy.work
+wait $FS
+check "busyfreq: live with it exits 0" test $? -eq 0
+check "busyfreq: -v says it is on" grep -q "^busyfreq: on" busy.err
+unwrap busy.sum >busy.sum1
+check "busyfreq: the summary's busy time is sched_switch's" grep -q "busy time: sched_switch" busy.sum1
+"$FEECSCOPE" replay busy.fsr --convert-csv busy.csv >/dev/null 2>&1
+check "busyfreq: CPU $BCPU's busy time holds the spinner's and agrees with cpustat" \
+	python3 "$HERE/busyfreq_check.py" busy.csv "$BCPU" "$(cat busy.work)"
+sed 's/^/    /' "$TMP/out"
+# Without its programs (the bench's switch), live goes on and the denominator is the old one
+FS_BENCH_NO_BUSYFREQ=1 "$FEECSCOPE" live -d 2 -i 0.5 -v --summary nobusy.sum >nobusy.out 2>nobusy.err
+check "busyfreq: off, live still exits 0" test $? -eq 0
+check "busyfreq: -v says it is off and why" grep -q "^busyfreq: off (FS_BENCH_NO_BUSYFREQ=1)" nobusy.err
+unwrap nobusy.sum >nobusy.sum1
+check "busyfreq: off, the summary has CPU energy" grep -q "^CPU energy: " nobusy.sum1
+if grep -q "busy time: sched_switch" nobusy.sum1; then fail "busyfreq: off, busy time is not sched_switch's"
+else pass "busyfreq: off, busy time is not sched_switch's"; fi
+
 kill $RT 2>/dev/null; wait $RT 2>/dev/null
 finish

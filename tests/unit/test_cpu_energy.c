@@ -101,3 +101,116 @@ FS_TEST(cpu_energy_busy_history_wraps)
 	fs_cpu_energy_busy(&ce, 1, 2999000, 5000); /* past the last step: its state goes on */
 	EXPECT_EQ_U64(ce.busy_state_ns[0][1], 6000ull);
 }
+
+static void busyfreq(struct fs_busyfreq *bf, int cpu, __u64 unknown_ns, int nr, const __u32 *khz, const __u64 *ns)
+{
+	memset(bf, 0, sizeof(*bf));
+	bf->hdr.type = FS_REC_BUSYFREQ;
+	bf->cpu = cpu;
+	bf->nr = (__u32)nr;
+	bf->unknown_ns = unknown_ns;
+	for (int i = 0; i < nr; i++)
+		bf->st[i] = (struct fs_freq_time){ .khz = khz[i], .ns = ns[i] };
+}
+
+/* The 2pd EM's CPUs 0-3 each given a first (all 0 but CPU 0's 1 ms at 500 MHz) and a last busyfreq. */
+static void feed_busyfreq(struct fs_cpu_energy *ce, bool cpu3_last)
+{
+	static const __u32 lk[] = { 500000, 700000, 1000000 }, bk[] = { 500000, 1000000, 2000000 };
+	static const __u64 z[3] = { 0 }, c0a[] = { 1000000, 0, 0 }, c0b[] = { 11000000, 0, 5000000 },
+			   c1b[] = { 2000000, 4000000, 0 }, c2b[] = { 0, 0, 3000000 };
+	struct fs_busyfreq bf;
+	char why[128];
+
+	busyfreq(&bf, 0, 0, 3, lk, c0a);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 0, 0, 3, lk, c0b);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 1, 0, 3, lk, z);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 1, 0, 3, lk, c1b);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 2, 0, 3, bk, z);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 2, 0, 3, bk, c2b);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	busyfreq(&bf, 3, 0, 3, bk, z);
+	ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+	if (cpu3_last)
+		ASSERT_TRUE(fs_cpu_energy_busyfreq(ce, &bf, why, sizeof(why)) == 0);
+}
+
+/*
+ * The meter's definition from busyfreq records. CPU 0: 10 ms at 500 MHz (50 mW)
+ * and 5 ms at 1 GHz (150 mW) = 500 + 750 = 1250 uJ. CPU 1: 2 ms at 500 MHz and
+ * 4 ms at 700 MHz, which the EM lacks: unknown, priced at the little PD's
+ * power without busyfreq (util samples at 500 MHz: 50 mW), 6 ms x 50 mW =
+ * 300 uJ. CPU 2: 3 ms at 2 GHz (1200 mW) = 3600 uJ. CPU 3: no busy time in
+ * the records but 2 ms of task CPU time: raised to it at the big PD's power
+ * without busyfreq (500 MHz, 200 mW) = 400 uJ. Total 5550 uJ; little's mean
+ * 1550 uJ / 21 ms = 73809 uW; big's 4000 uJ / 5 ms = 800000 uW.
+ */
+FS_TEST(cpu_energy_busyfreq_is_the_meters)
+{
+	static struct fs_cpu_energy ce;
+	struct fs_em em;
+	struct fs_cpu_energy_result r;
+	__u64 run[FS_MAX_CPUS] = { 1000000, 1000000, 1000000, 2000000 };
+	int lo[FS_MAX_PDS] = { 0, 0 };
+
+	fs_test_em_2pd(&em);
+	fs_cpu_energy_init(&ce, &em);
+	fs_cpu_energy_sample(&ce, 0, lo);
+	feed_busyfreq(&ce, true);
+	fs_cpu_energy_close(&ce, 100000000);
+	fs_cpu_energy_result(&ce, run, &r);
+	EXPECT_EQ(r.busy_src, FS_BUSY_SWITCH);
+	EXPECT_EQ(r.freq_src, FS_FREQ_BUSY_AT_FREQ_MIXED);
+	EXPECT_EQ_U64(r.busy_ns[0], 15000000ull);
+	EXPECT_EQ_U64(r.busy_ns[1], 6000000ull);
+	EXPECT_EQ_U64(r.busy_ns[2], 3000000ull);
+	EXPECT_EQ_U64(r.busy_ns[3], 2000000ull);
+	EXPECT_EQ_U64(r.unknown_freq_ns, 4000000ull);
+	EXPECT_EQ(r.busy_floored, 1);
+	EXPECT_EQ_U64(r.mean_power_uw[0], 73809ull);
+	EXPECT_EQ_U64(r.mean_power_uw[1], 800000ull);
+	EXPECT_TRUE(r.total_fj == (fs_fj_t)5550000000000ll);
+}
+
+/* A CPU with one busyfreq record only (the collector stopped reading): the denominator without them. */
+FS_TEST(cpu_energy_busyfreq_needs_every_cpu)
+{
+	static struct fs_cpu_energy ce;
+	struct fs_em em;
+	struct fs_cpu_energy_result r;
+	__u64 run[FS_MAX_CPUS] = { 1000000, 1000000, 1000000, 2000000 };
+	int lo[FS_MAX_PDS] = { 0, 0 };
+
+	fs_test_em_2pd(&em);
+	fs_cpu_energy_init(&ce, &em);
+	fs_cpu_energy_sample(&ce, 0, lo);
+	feed_busyfreq(&ce, false);
+	fs_cpu_energy_close(&ce, 100000000);
+	fs_cpu_energy_result(&ce, run, &r);
+	EXPECT_EQ(r.busy_src, FS_BUSY_TASK_RUNTIME);
+	EXPECT_EQ(r.freq_src, FS_FREQ_UTIL_SAMPLES);
+	/* the tasks' CPU time: 2 ms at 50 mW on little, 3 ms at 200 mW on big */
+	EXPECT_TRUE(r.total_fj == (fs_fj_t)700000000000ll);
+}
+
+/* A busyfreq of a CPU the EM lacks, or with too many frequencies, is refused. */
+FS_TEST(cpu_energy_busyfreq_bad_record)
+{
+	static struct fs_cpu_energy ce;
+	struct fs_em em;
+	struct fs_busyfreq bf;
+	char why[128];
+
+	fs_test_em_2pd(&em);
+	fs_cpu_energy_init(&ce, &em);
+	busyfreq(&bf, 4, 0, 0, NULL, NULL);
+	EXPECT_TRUE(fs_cpu_energy_busyfreq(&ce, &bf, why, sizeof(why)) == -1);
+	busyfreq(&bf, 0, 0, 0, NULL, NULL);
+	bf.nr = FS_MAX_FREQS + 1;
+	EXPECT_TRUE(fs_cpu_energy_busyfreq(&ce, &bf, why, sizeof(why)) == -1);
+}

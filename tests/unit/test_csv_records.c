@@ -86,7 +86,7 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
 	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
 	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
-	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em)");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em, busyfreq)");
 	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
 	expect_row_error(hdr, "wakeup,10,42,1,99999999999,3", "2: column 5 (cpu0_util_avg): '99999999999' is not an unsigned 32-bit number");
 	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
@@ -155,6 +155,9 @@ FS_TEST(csv_write_read_is_lossless)
 	struct fs_freqstat fq = { .hdr = { FS_REC_FREQSTAT, 0, sizeof(fq), 11 }, .cpu = 2, .nr = 3,
 				  .st = { { 533000, 0, 10 }, { 999000, 0, 0 }, { 1844000, 0, 1ull << 40 } } };
 	struct fs_migrate mg2 = { { FS_REC_MIGRATE, 0, sizeof(mg2), 12 }, 7, 2, 0, FS_MIG_BALANCE, FS_NO_RUNTIME };
+	struct fs_busyfreq bf = { .hdr = { FS_REC_BUSYFREQ, 0, sizeof(bf), 13 }, .cpu = 1, .nr = 2,
+				  .st = { { 533000, 0, 7 }, { 999000, 0, 1ull << 41 } }, .unknown_ns = 99 };
+	struct fs_busyfreq bf0 = { .hdr = { FS_REC_BUSYFREQ, 0, sizeof(bf0), 14 }, .cpu = 0, .unknown_ns = 5 };
 	struct fs_rec_meta m = { .nr_cpus = 3, .em_is_kernel = true, .em_text = (char *)"line one\n# two\n" };
 	snprintf(m.kernel_release, sizeof(m.kernel_release), "6.1.0-13-arm64");
 	char path[128], err[256];
@@ -162,7 +165,8 @@ FS_TEST(csv_write_read_is_lossless)
 	FILE *f = fopen(path, "w");
 	ASSERT_TRUE(f);
 	fs_csv_records_write_header(f, &m);
-	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr, &ex.hdr, &rt.hdr, &cs.hdr, &fq.hdr, &mg2.hdr };
+	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr, &ex.hdr, &rt.hdr, &cs.hdr, &fq.hdr, &mg2.hdr,
+					    &bf.hdr, &bf0.hdr };
 	const int nrecs = (int)(sizeof(recs) / sizeof(recs[0]));
 	for (int i = 0; i < nrecs; i++)
 		fs_csv_records_write(f, recs[i], 3);

@@ -156,6 +156,22 @@ FS_TEST(rec_values_other_records)
 	expect_refused(&fq.hdr, "freqstat: residency: 524288 frequencies, want 1..64");
 }
 
+FS_TEST(rec_values_busyfreq)
+{
+	static struct fs_busyfreq bf = { .hdr = { FS_REC_BUSYFREQ, 0, sizeof(bf), 2000 }, .cpu = 4 };
+	char why[256];
+
+	expect_refused(&bf.hdr, "busyfreq: busy_cpu: CPU 4 out of range 0..3");
+	bf.cpu = 3; /* no frequency known (no cpufreq): all of it unknown_ns */
+	EXPECT_EQ(fs_rec_check_values(&bf.hdr, NCPU, why, sizeof(why)), 0);
+	bf.nr = 65;
+	expect_refused(&bf.hdr, "busyfreq: residency: 65 frequencies, want 0..64");
+	bf.nr = 2;
+	bf.st[0].khz = 900000;
+	bf.st[1].khz = 800000;
+	expect_refused(&bf.hdr, "busyfreq: residency: entry 2: 800000 kHz is not above the one before");
+}
+
 /* --- the header's meta text: never cut short or read loosely --- */
 
 /* Replace from with to in the recording's meta text, fixing its length and the header CRC. */

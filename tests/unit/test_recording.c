@@ -252,9 +252,9 @@ FS_TEST(recording_rejects_wrong_record_size)
 	fill_wakeup(&w, 0);
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), 4, err, sizeof(err)), -1);
 	EXPECT_STR(err, "wake-up with nr_cpus 8 in a recording of 4 CPUs");
-	w.hdr.type = 10;
+	w.hdr.type = 11;
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), NCPU, err, sizeof(err)), -1);
-	EXPECT_STR(err, "unknown record type 10");
+	EXPECT_STR(err, "unknown record type 11");
 }
 
 /* An em record (version 3) is self-sized: its len must match, its size stay in bounds. */

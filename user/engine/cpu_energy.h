@@ -30,6 +30,7 @@ enum fs_busy_source {
 	FS_BUSY_SCHEDSTAT,       /* /proc/schedstat deltas */
 	FS_BUSY_PROC_STAT,       /* /proc/stat deltas (USER_HZ ticks) */
 	FS_BUSY_TASK_RUNTIME,    /* sum of the observed tasks' CPU time (a lower bound) */
+	FS_BUSY_SWITCH,          /* busyfreq records: sched_switch out of and into idle */
 };
 
 enum fs_freq_source {
@@ -39,6 +40,8 @@ enum fs_freq_source {
 	FS_FREQ_MIXED,           /* time_in_state for some PDs, util samples for the others */
 	FS_FREQ_BUSY_SAMPLES,    /* util samples for every PD, weighted by busy time where any ran */
 	FS_FREQ_TIS_BUSY,        /* time_in_state for every PD, scaled to busy time where any ran */
+	FS_FREQ_BUSY_AT_FREQ,    /* busyfreq records: busy time at each cpu_frequency (the meter's) */
+	FS_FREQ_BUSY_AT_FREQ_MIXED, /* the same, and some busy time at a frequency it did not know */
 };
 
 /* Per PD, the latest util-sampled state changes kept (a power of two): at 1000 wake-ups a
@@ -70,6 +73,9 @@ struct fs_cpu_energy {
 	__u64 hist_n[FS_MAX_PDS];           /* steps pushed; step i at hist[p][i % FS_CE_HIST] */
 	__u64 busy_state_ns[FS_MAX_PDS][FS_MAX_PS];
 	__u64 task_ns[FS_MAX_CPUS];         /* all CPU time given to fs_cpu_energy_busy, per CPU */
+	/* busyfreq per CPU: the first and the latest, on the PD's EM states, [FS_MAX_PS] unknown */
+	int nr_busyfreq[FS_MAX_CPUS];
+	__u64 bf_first[FS_MAX_CPUS][FS_MAX_PS + 1], bf_last[FS_MAX_CPUS][FS_MAX_PS + 1];
 };
 
 struct fs_cpu_energy_result {
@@ -83,11 +89,21 @@ struct fs_cpu_energy_result {
 	fs_fj_t wall_total_fj;
 	__u64 wall_power_uw[FS_MAX_PDS];
 	int busy_floored;                /* CPUs whose cpustat busy time was below the tasks' CPU time there */
+	__u64 unknown_freq_ns;           /* busyfreq: busy time at no known EM state (priced as without) */
 };
 
 void fs_cpu_energy_init(struct fs_cpu_energy *ce, const struct fs_em *em);
 /* A cpustat record; -1 and why if it does not fit the EM's CPUs. */
 int fs_cpu_energy_cpustat(struct fs_cpu_energy *ce, const struct fs_cpustat *cs, char *why, size_t whylen);
+/*
+ * A busyfreq record (cpu_busyfreq.c); -1 and why if its CPU or frequency count is out of
+ * range. With two of every CPU with a PD, the denominator is the A/B meter's: Σ busy ns at
+ * each EM state × its power, busy time at an unknown frequency priced as without them.
+ */
+int fs_cpu_energy_busyfreq(struct fs_cpu_energy *ce, const struct fs_busyfreq *bf, char *why, size_t whylen);
+/* CPU cpu's busy ns at each state of its PD between its first and latest busyfreq ([FS_MAX_PS]:
+ * at no known state); false unless it has two. */
+bool fs_cpu_energy_bf_delta(const struct fs_cpu_energy *ce, int cpu, __u64 *ns);
 /* A freqstat record; -1 and why if its policy CPU or state count is out of range. */
 int fs_cpu_energy_freqstat(struct fs_cpu_energy *ce, const struct fs_freqstat *fq, char *why, size_t whylen);
 /* At a wake-up at ts: each PD's state from now on (state[pd], -1 = none). */

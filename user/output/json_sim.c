@@ -48,6 +48,13 @@ static void write_check(FILE *o, const struct fs_report *r, const struct fs_sim_
 			p ? ", " : "", r->em->pd[p].name, (unsigned long long)c->busy_obs_ns[p],
 			(unsigned long long)c->busy_sim_ns[p]);
 		num(o, c->busy_pct[p]);
+		if (c->busyfreq) { /* only where the recording has busyfreq records (docs/json.md) */
+			fprintf(o, ", \"busy_busyfreq_ns\": %llu, \"busy_busyfreq_pct\": ",
+				(unsigned long long)c->busy_bf_ns[p]);
+			num(o, c->busy_bf_pct[p]);
+			fputs(", \"residency_apart_pct\": ", o);
+			num(o, c->opp_pct[p]);
+		}
 		fputc('}', o);
 	}
 	fprintf(o, "], \"migrations_recorded\": %llu, \"migrations_simulated\": %llu, \"energy_pct\": ",

@@ -157,6 +157,8 @@ void fs_summary_sim(FILE *out, const struct fs_report *r, void (*wrap)(FILE *, c
 	if (s->has_check && !s->from_trace) {
 		fs_sim_selfcheck_line(&s->check, r->em, text, sizeof(text));
 		wrap(out, "", text, 4);
+		if (fs_sim_selfcheck_busyfreq_line(&s->check, r->em, text, sizeof(text)) > 0)
+			wrap(out, "  ", text, 4);
 	}
 	fs_summary_trace(out, r, wrap); /* a trace's self-check and what it held */
 	print_processes(out, r, s);

@@ -44,6 +44,7 @@ enum fs_live_counter {
 	FS_CNT_WAKEUP,            /* sched_wakeup events */
 	FS_CNT_WAKEUP_NEW,        /* sched_wakeup_new events */
 	FS_CNT_ONLINE_OWN_RQ,     /* another CPU's online read from its rq, not the waker's rd */
+	FS_CNT_BUSY_UNKNOWN_FREQ, /* cpu_frequency to a kHz the EM lacks: busy time to the unknown slot */
 	/*
 	 * Not counted by BPF: events the kernel did not run our programs for
 	 * because one of them was already active on that CPU (an interrupt's
@@ -63,6 +64,22 @@ enum fs_live_counter {
 #define FS_SELF_BUCKETS 2048
 struct fs_self_hist {
 	__u64 n[FS_SELF_BUCKETS];
+};
+
+/*
+ * A CPU's busy time at each frequency (map "busy_cpu", bpf/busyfreq.bpf.c):
+ * ns[slot] for the slots userspace numbered in map "busy_slot", ns[FS_BUSY_UNKNOWN]
+ * for a frequency outside them or not known (no cpufreq). The span open
+ * since start_ns (busy) is not in ns[] yet: the reader adds it.
+ */
+#define FS_BUSY_UNKNOWN FS_MAX_FREQS
+struct fs_busy_cpu {
+	__u64 start_ns;  /* the open span's start (or its last split) */
+	__u32 busy;      /* 1: running a task, not the idle task */
+	__u32 slot;      /* the slot of the frequency it runs at */
+	__u32 khz;       /* that frequency (0: not known) */
+	__u32 pad;
+	__u64 ns[FS_BUSY_UNKNOWN + 1];
 };
 
 #endif /* FEECSCOPE_LIVE_WIRE_H */

@@ -115,6 +115,18 @@ int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size
 					   f->st[i].khz ? "is not above the one before" : "is not a frequency");
 		return 0;
 	}
+	case FS_REC_BUSYFREQ: {
+		const struct fs_busyfreq *f = (const void *)h;
+		if (!cpu_ok(f->cpu, nr_cpus, false))
+			return BAD("busyfreq: busy_cpu: CPU %d out of range 0..%d", f->cpu, nr_cpus - 1);
+		if (f->nr > FS_MAX_FREQS)
+			return BAD("busyfreq: residency: %u frequencies, want 0..%d", f->nr, FS_MAX_FREQS);
+		for (__u32 i = 0; i < f->nr; i++)
+			if (!f->st[i].khz || (i && f->st[i].khz <= f->st[i - 1].khz))
+				return BAD("busyfreq: residency: entry %u: %u kHz %s", i + 1, f->st[i].khz,
+					   f->st[i].khz ? "is not above the one before" : "is not a frequency");
+		return 0;
+	}
 	}
 	return 0;
 }

@@ -30,6 +30,16 @@ struct fs_sim_selfcheck {
 	double energy_pct;              /* NAN if unknown */
 	bool reproduces;                /* |busy_worst_pct| and |energy_pct| (when known) <= FS_SIM_CHECK_PCT */
 	bool eas_emulated;              /* fs_sim_observed.eas_emulated: not a test of the kernel */
+	/*
+	 * Against the recording's busyfreq records (fs_sim_observed.busyfreq): the
+	 * CPUs' own busy time per PD (the collector's and unobserved tasks' too)
+	 * and the busy-weighted OPP residency, half the sum of |share sim - share
+	 * recorded| over the PD's OPPs (0..100; NAN where either has none).
+	 */
+	bool busyfreq;
+	__u64 busy_bf_ns[FS_MAX_PDS];
+	double busy_bf_pct[FS_MAX_PDS];
+	double opp_pct[FS_MAX_PDS];
 };
 
 /*
@@ -39,6 +49,12 @@ struct fs_sim_selfcheck {
  */
 void fs_sim_selfcheck(const struct fs_em *em, const struct fs_sim_observed *obs, double rec_energy,
 		      const struct fs_sim_result *r, struct fs_sim_selfcheck *c);
+/*
+ * The summary's line against the busyfreq records, e.g. "against the CPUs'
+ * busy time: PD big +4 %, OPP residency of little 12 % apart" (the worst
+ * PD of each); 0 and nothing written without them.
+ */
+int fs_sim_selfcheck_busyfreq_line(const struct fs_sim_selfcheck *c, const struct fs_em *em, char *buf, size_t len);
 /*
  * The summary's line, at most 80 columns, e.g. "simulation reproduces the
  * recording: PD busy time within 3 %, energy within 4 %". Returns its

@@ -9,6 +9,8 @@
 #include <string.h>
 #include "compare.h"
 
+static long signed_pct(double v);
+
 static double pct(double sim, double obs)
 {
 	return obs > 0 ? (sim - obs) / obs * 100.0 : NAN;
@@ -18,6 +20,39 @@ double fs_sim_energy_of_fj(const struct fs_em *em, fs_fj_t fj)
 {
 	/* cpu_energy.c takes mW as 1000 µW; µW and bogoWatts as they are */
 	return (double)fj / (em->unit == FS_POWER_MW ? 1e12 : 1e9);
+}
+
+/* PD p's busy-weighted OPP residency apart, sim against recorded (trace_check.c's measure). */
+static double residency_apart(const struct fs_em_pd *d, const __u64 *obs, const __u64 *sim)
+{
+	double to = 0, ts = 0, dist = 0;
+
+	for (int i = 0; i < d->nr_ps; i++) {
+		to += (double)obs[i];
+		ts += (double)sim[i];
+	}
+	if (to == 0 || ts == 0)
+		return NAN;
+	for (int i = 0; i < d->nr_ps; i++)
+		dist += fabs((double)sim[i] / ts - (double)obs[i] / to);
+	return dist * 50.0;
+}
+
+/* The recording's busyfreq figures (docs/simulation.md, "The self-check") against r. */
+static void check_busyfreq(const struct fs_em *em, const struct fs_sim_observed *obs, const struct fs_sim_result *r,
+			   struct fs_sim_selfcheck *c)
+{
+	c->busyfreq = obs->busyfreq;
+	for (int p = 0; p < em->nr_pd; p++) {
+		c->busy_bf_pct[p] = c->opp_pct[p] = NAN;
+		if (!obs->busyfreq)
+			continue;
+		for (int cpu = 0; cpu < em->nr_cpus && cpu < FS_MAX_CPUS; cpu++)
+			if (em->cpu_pd[cpu] == p)
+				c->busy_bf_ns[p] += obs->rec_busy_ns[cpu];
+		c->busy_bf_pct[p] = pct((double)c->busy_sim_ns[p], (double)c->busy_bf_ns[p]);
+		c->opp_pct[p] = residency_apart(&em->pd[p], obs->opp_busy_ns[p], r->opp_busy_ns[p]);
+	}
 }
 
 void fs_sim_selfcheck(const struct fs_em *em, const struct fs_sim_observed *obs, double rec_energy,
@@ -51,6 +86,30 @@ void fs_sim_selfcheck(const struct fs_em *em, const struct fs_sim_observed *obs,
 	c->reproduces = c->worst_pd >= 0 && fabs(c->busy_worst_pct) <= FS_SIM_CHECK_PCT &&
 			(isnan(c->energy_pct) || fabs(c->energy_pct) <= FS_SIM_CHECK_PCT);
 	c->eas_emulated = obs->eas_emulated;
+	check_busyfreq(em, obs, r, c);
+}
+
+int fs_sim_selfcheck_busyfreq_line(const struct fs_sim_selfcheck *c, const struct fs_em *em, char *buf, size_t len)
+{
+	int wb = -1, wo = -1;
+
+	if (!c->busyfreq)
+		return 0;
+	for (int p = 0; p < c->nr_pd; p++) {
+		if (!isnan(c->busy_bf_pct[p]) && (wb < 0 || fabs(c->busy_bf_pct[p]) > fabs(c->busy_bf_pct[wb])))
+			wb = p;
+		if (!isnan(c->opp_pct[p]) && (wo < 0 || c->opp_pct[p] > c->opp_pct[wo]))
+			wo = p;
+	}
+	if (wb < 0)
+		return snprintf(buf, len, "against the CPUs' busy time: none recorded");
+	int n = snprintf(buf, len, "against the CPUs' busy time: PD %.12s %+ld %%", em->pd[wb].name,
+			 signed_pct(c->busy_bf_pct[wb]));
+
+	if (wo >= 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ", OPP residency of %.12s %ld %% apart", em->pd[wo].name,
+			      signed_pct(c->opp_pct[wo]));
+	return n;
 }
 
 /* |v| rounded up to a whole percent, at least 1: "within 3 %" is never an understatement. */

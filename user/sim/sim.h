@@ -83,8 +83,15 @@ struct fs_sim_observed {
 	 * kernel that ran other rules, not a test of the recorded kernel.
 	 */
 	bool eas_emulated;
-	/* a trace's: busy time at each OPP from cpu_frequency (sim/trace_check.h); 0 from a recording */
+	/*
+	 * Busy time at each OPP: a trace's from cpu_frequency (sim/trace_check.h),
+	 * a recording's from its busyfreq records (the growth from each CPU's first
+	 * to its latest; 0 without them)
+	 */
 	__u64 opp_busy_ns[FS_MAX_PDS][FS_MAX_PS];
+	/* a recording's busyfreq records: every CPU with a PD had two (rec_busy_ns is theirs) */
+	bool busyfreq;
+	__u64 rec_busy_ns[FS_MAX_CPUS]; /* busy time, any frequency: the machine's, the collector's too */
 };
 
 struct fs_sim_workload {

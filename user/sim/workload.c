@@ -70,12 +70,16 @@ struct fs_sim_builder {
 	size_t nr_pids, pid_cap;
 	struct pd_line line[FS_MAX_PDS];
 	struct fs_sim_workload wl;     /* counters and observed figures, filled as records come */
+	/* busyfreq per CPU, first and latest: busy ns at each EM state, [FS_MAX_PS] at none */
+	int nr_bf[FS_MAX_CPUS];
+	__u64 bf_first[FS_MAX_CPUS][FS_MAX_PS + 1], bf_last[FS_MAX_CPUS][FS_MAX_PS + 1];
 	char *err;
 	size_t errlen;
 };
 
 static const char *const type_names[] = {
 	"?", "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
+	"busyfreq",
 };
 
 static const char *type_name(__u16 t)
@@ -659,6 +663,8 @@ static size_t wire_size(const struct fs_rec_hdr *h)
 		return sizeof(struct fs_cpustat);
 	case FS_REC_FREQSTAT:
 		return sizeof(struct fs_freqstat);
+	case FS_REC_BUSYFREQ:
+		return sizeof(struct fs_busyfreq);
 	case FS_REC_EM: {
 		const struct fs_em_update *u = (const struct fs_em_update *)h;
 
@@ -667,6 +673,54 @@ static size_t wire_size(const struct fs_rec_hdr *h)
 	}
 	}
 	return 0;
+}
+
+/* A CPU's busy time at each frequency, for the self-check: kept on its PD's EM states. */
+static int on_busyfreq(struct fs_sim_builder *b, const struct fs_rec_hdr *rec)
+{
+	const struct fs_busyfreq *bf = (const struct fs_busyfreq *)rec;
+	__u64 ns[FS_MAX_PS + 1] = { 0 };
+	int p;
+
+	if (bf->cpu < 0 || bf->cpu >= b->em.nr_cpus || bf->nr > FS_MAX_FREQS)
+		return bad(b, rec, "busy_cpu %d with %u frequencies: CPUs 0..%d, at most %d", bf->cpu, bf->nr,
+			   b->em.nr_cpus - 1, FS_MAX_FREQS);
+	if ((p = b->em.cpu_pd[bf->cpu]) < 0)
+		return 0;
+	ns[FS_MAX_PS] = bf->unknown_ns;
+	for (__u32 i = 0; i < bf->nr; i++) {
+		int s = 0;
+
+		while (s < b->em.pd[p].nr_ps && b->em.pd[p].ps[s].frequency != bf->st[i].khz)
+			s++;
+		ns[s < b->em.pd[p].nr_ps ? s : FS_MAX_PS] += bf->st[i].ns;
+	}
+	if (!b->nr_bf[bf->cpu]++)
+		memcpy(b->bf_first[bf->cpu], ns, sizeof(ns));
+	memcpy(b->bf_last[bf->cpu], ns, sizeof(ns));
+	return 0;
+}
+
+/* The busyfreq records' growth into the observed figures, where every CPU with a PD had two. */
+static void observe_busyfreq(struct fs_sim_builder *b, struct fs_sim_observed *o)
+{
+	for (int c = 0; c < b->em.nr_cpus && c < FS_MAX_CPUS; c++)
+		if (b->em.cpu_pd[c] >= 0 && b->nr_bf[c] < 2)
+			return;
+	for (int c = 0; c < b->em.nr_cpus && c < FS_MAX_CPUS; c++) {
+		int p = b->em.cpu_pd[c];
+
+		if (p < 0)
+			continue;
+		for (int s = 0; s <= FS_MAX_PS; s++) {
+			__u64 d = b->bf_last[c][s] >= b->bf_first[c][s] ? b->bf_last[c][s] - b->bf_first[c][s] : 0;
+
+			o->rec_busy_ns[c] += d;
+			if (s < FS_MAX_PS)
+				o->opp_busy_ns[p][s] += d;
+		}
+		o->busyfreq = true;
+	}
 }
 
 int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, char *err, size_t errlen)
@@ -678,7 +732,7 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 		snprintf(err, errlen, "workload: record %llu: none", (unsigned long long)b->records);
 		return -1;
 	}
-	if (rec->type < FS_REC_WAKEUP || rec->type > FS_REC_EM)
+	if (rec->type < FS_REC_WAKEUP || rec->type > FS_REC_BUSYFREQ)
 		return bad(b, rec, "type: %u is no record type", rec->type);
 	if (rec->type == FS_REC_WAKEUP && rec->nr_cpus > FS_MAX_CPUS)
 		return bad(b, rec, "nr_cpus: %u, at most %d", rec->nr_cpus, FS_MAX_CPUS);
@@ -705,6 +759,8 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 	case FS_REC_EXIT:
 	case FS_REC_RUNTIME:
 		return on_task_time(b, rec);
+	case FS_REC_BUSYFREQ:
+		return on_busyfreq(b, rec);
 	}
 	return 0; /* cpustat, freqstat, em: the recording's CPU energy, not its workload */
 }
@@ -721,6 +777,7 @@ int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out,
 		if (b->pids[i].used)
 			ghost_never_woke(b, &b->pids[i]);
 
+	observe_busyfreq(b, &b->wl.observed);
 	*out = b->wl;
 	out->t0_ns = b->t0;
 	out->end_ns = b->last_ts - b->t0;

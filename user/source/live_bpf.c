@@ -686,6 +686,8 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.harvest_ksym, b->feat.ksym_runqueues && !b->feat.bpf_loop);
 	bpf_program__set_autoload(s->progs.harvest_sched_switch, !b->feat.ksym_runqueues);
 	bpf_program__set_autoload(s->progs.harvest_pelt_cfs, !b->feat.ksym_runqueues);
+	bpf_program__set_autoload(s->progs.busy_sched_switch, b->feat.busyfreq);
+	bpf_program__set_autoload(s->progs.busy_cpu_frequency, b->feat.busyfreq);
 
 	b->feat.loads++;
 	g_refused[0] = 0;
@@ -955,6 +957,19 @@ static void choose_programs(struct fs_live_bpf *b, const struct fs_live_bpf_opts
 }
 
 /*
+ * Busy time at each frequency (bpf/busyfreq.bpf.c), unless the hidden
+ * FS_BENCH_NO_BUSYFREQ=1 leaves it out: the cost bench's run without it.
+ */
+static void choose_busyfreq(struct fs_live_bpf *b)
+{
+	const char *e = getenv("FS_BENCH_NO_BUSYFREQ");
+
+	b->feat.busyfreq = !(e && !strcmp(e, "1"));
+	if (!b->feat.busyfreq)
+		snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "FS_BENCH_NO_BUSYFREQ=1");
+}
+
+/*
  * The probes chose programs this kernel accepts, so this loads once. Should
  * an optional one still be refused, each retry verifies every program
  * again: drop the optional ones one at a time, and say so.
@@ -973,7 +988,13 @@ static int load_accepted(struct fs_live_bpf *b, struct bpf_object_open_opts *ope
 		bool rq_way = b->feat.rq_read != FS_RQ_COPY && strncmp(g_refused, "fentry_", 7) &&
 			      (strstr(g_refused, "_cast") || strstr(g_refused, "_ksym"));
 
-		if (b->feat.fentry_select && !rq_way) {
+		if (b->feat.busyfreq && !strncmp(g_refused, "busy_", 5)) {
+			/* the meter-like denominator only: the one before it stands (docs/accounting.md) */
+			vlog(0, "warning: %s; going on without busy time at each frequency\n", err);
+			snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s refused by the kernel",
+				 g_refused);
+			b->feat.busyfreq = false;
+		} else if (b->feat.fentry_select && !rq_way) {
 			note_no_fentry(b, "load", b->load_errno);
 			/* expected where the kernel refuses fentry: the header says what it costs */
 			vlog(1, "loading again without fentry on select_task_rq_fair\n");
@@ -1109,6 +1130,7 @@ int fs_live_bpf_start(struct fs_live_bpf **out, const struct fs_live_bpf_opts *o
 	if (read_btf(b, o, &bf, &open_opts, noperm, err, errlen) || start_rings(b, o, &rings, err, errlen))
 		goto fail;
 	choose_programs(b, o, &bf, &uscan);
+	choose_busyfreq(b);
 	if (load_accepted(b, &open_opts, bf.tp_overutilized, noperm, err, errlen))
 		goto fail;
 	count_programs(b);
@@ -1202,7 +1224,9 @@ static void prog_sums(struct fs_live_bpf *b, struct prog_sums *sum)
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		/* busy time at each frequency has its own figure (fs_live_bpf_busy_stats) */
+		if (fd < 0 || !strncmp(bpf_program__name(prog), "busy_", 5) ||
+		    bpf_obj_get_info_by_fd(fd, &info, &len))
 			continue;
 		sum->run_ns += info.run_time_ns;
 		sum->run_cnt += info.run_cnt;
@@ -1226,6 +1250,50 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR])
 
 	prog_sums(b, &sum);
 	out[FS_CNT_NESTED] = sum.misses;
+	return 0;
+}
+
+int fs_live_bpf_busy_maps(struct fs_live_bpf *b, int *slot_fd, int *cpu_fd)
+{
+	if (!b->feat.busyfreq)
+		return -1;
+	*slot_fd = bpf_map__fd(b->skel->maps.busy_slot);
+	if (cpu_fd)
+		*cpu_fd = bpf_map__fd(b->skel->maps.busy_cpu);
+	return 0;
+}
+
+int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
+{
+	struct feecscope_bpf *s = b->skel;
+
+	if (attach_one(s->progs.busy_sched_switch, &s->links.busy_sched_switch, true, why, whylen) < 0 ||
+	    attach_one(s->progs.busy_cpu_frequency, &s->links.busy_cpu_frequency, true, why, whylen) < 0) {
+		bpf_link__destroy(s->links.busy_sched_switch);
+		s->links.busy_sched_switch = NULL;
+		b->feat.busyfreq = false;
+		snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+int fs_live_bpf_busy_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)
+{
+	struct bpf_program *p[2] = { b->skel->progs.busy_sched_switch, b->skel->progs.busy_cpu_frequency };
+
+	*run_ns = *run_cnt = 0;
+	if (!b->feat.busyfreq)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p[i]), &info, &len))
+			return -1;
+		*run_ns += info.run_time_ns;
+		*run_cnt += info.run_cnt;
+	}
 	return 0;
 }
 

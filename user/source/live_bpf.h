@@ -50,6 +50,8 @@ struct fs_live_features {
 	int loads;              /* object loads (full verifications) it took: 1 unless a fallback */
 	__u64 startup_ns;       /* fs_live_bpf_start(): entry to a streaming collector */
 	char lost[320];         /* "" or what a refused program costs and why, for the header */
+	bool busyfreq;          /* busy time at each frequency loaded (bpf/busyfreq.bpf.c) */
+	char busyfreq_off[160]; /* "" or why not */
 };
 
 struct fs_live_bpf;
@@ -74,6 +76,12 @@ __u64 fs_live_bpf_late_records(const struct fs_live_bpf *b);
 /* Sum of the per-CPU counters (enum fs_live_counter). */
 int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR]);
 const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b);
+/* The busy-time-at-frequency maps' fds (cpu_fd may be NULL); -1 when its programs are not loaded. */
+int fs_live_bpf_busy_maps(struct fs_live_bpf *b, int *slot_fd, int *cpu_fd);
+/* Attach its programs once the maps are armed; -1 with why (and they are off). */
+int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen);
+/* Its programs' BPF run time and runs (kernel.bpf_stats_enabled=1); -1 when off. */
+int fs_live_bpf_busy_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt);
 /* Per-program BPF run time (kernel.bpf_stats_enabled must be 1): totals over all programs. */
 int fs_live_bpf_prog_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt);
 

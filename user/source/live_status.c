@@ -75,6 +75,24 @@ static void wrapped(FILE *out, const char *text)
 	fputc('\n', out);
 }
 
+/* Busy time at each frequency: on or why not, its unknown frequencies and (bpf_stats) its cost. */
+static void busy_report(FILE *out, struct fs_live_bpf *b, const __u64 *cnt)
+{
+	const struct fs_live_features *f = fs_live_bpf_features(b);
+	__u64 run_ns = 0, run_cnt = 0;
+
+	if (!f->busyfreq) {
+		fprintf(out, "busyfreq: off (%.60s)\n", f->busyfreq_off);
+		return;
+	}
+	fprintf(out, "busyfreq: on; changes to a frequency outside the EM %llu\n",
+		(unsigned long long)cnt[FS_CNT_BUSY_UNKNOWN_FREQ]);
+	/* kernel.bpf_stats_enabled=1: what it adds (tests/bench/lab_cost.sh) */
+	if (!fs_live_bpf_busy_stats(b, &run_ns, &run_cnt) && run_ns && run_cnt)
+		fprintf(out, "bpf-stats: busyfreq %.0f ns per run (%llu runs, %.3f ms)\n",
+			(double)run_ns / run_cnt, (unsigned long long)run_cnt, run_ns / 1e6);
+}
+
 /*
  * One fact a line, within 80 columns up to 10-digit counts. Scripts read the
  * keys: the last "collector:" line has sched_waking, ring-buffer drops and
@@ -123,6 +141,7 @@ void fs_live_collector_report(FILE *out, struct fs_live_bpf *b, const struct fs_
 		/* within 80 columns up to 10-digit counts; the program runs: bpftool prog show */
 		fprintf(out, "bpf-stats: %.0f ns per snapshot (%llu snapshots, %d CPUs)\n",
 			(double)run_ns / cnt[FS_CNT_SNAPSHOT], U(cnt[FS_CNT_SNAPSHOT]), f->nr_cpus);
+	busy_report(out, b, cnt);
 	/* FS_BENCH_SELF_TIME=1: the snapshots' own clock, robust to outliers (lab_cost.sh) */
 	if (!fs_live_bpf_self_times(b, &q)) /* within 80 columns up to 5-digit ns */
 		fprintf(out, "bpf-self: median %llu ns per snapshot (p10 %llu, p90 %llu, %llu runs)\n",

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* live_busyfreq.h: the busy-time-at-frequency map, armed, attached and read. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "live_busyfreq.h"
+
+struct fs_busy_freq {
+	int cpu_fd;
+	int nr_cpus;
+	int nr[FS_MAX_CPUS];
+	__u32 khz[FS_MAX_CPUS][FS_MAX_FREQS];
+};
+
+int fs_busy_freq_table(const struct fs_em *em, int cpu, __u32 khz[FS_MAX_FREQS])
+{
+	int pd = cpu >= 0 && cpu < FS_MAX_CPUS && cpu < em->nr_cpus ? em->cpu_pd[cpu] : -1;
+	int n = 0;
+
+	if (pd < 0)
+		return 0;
+	for (int i = 0; i < em->pd[pd].nr_ps && n < FS_MAX_FREQS; i++)
+		if (em->pd[pd].ps[i].frequency && em->pd[pd].ps[i].frequency <= 0xffffffffu)
+			khz[n++] = (__u32)em->pd[pd].ps[i].frequency;
+	return n;
+}
+
+/* The CPU's current frequency from cpufreq (0: no cpufreq, as on this x86 VM). */
+static __u32 cur_khz(int cpu)
+{
+	char path[96];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1 || v > 0xffffffffu)
+		v = 0;
+	fclose(f);
+	return (__u32)v;
+}
+
+/*
+ * Number the slots and put each CPU busy at its current frequency from now:
+ * the first switch out of idle restarts an idle CPU's span, so only a CPU
+ * busy now counts from now (bpf/busyfreq.bpf.c).
+ */
+static int arm(struct fs_busy_freq *bf, int slot_fd, char *why, size_t whylen)
+{
+	__u64 now = fs_live_boot_ns();
+
+	for (int cpu = 0; cpu < bf->nr_cpus; cpu++) {
+		struct fs_busy_cpu c = { .start_ns = now, .busy = 1, .slot = FS_BUSY_UNKNOWN, .khz = cur_khz(cpu) };
+		__u32 key = (__u32)cpu;
+
+		for (__u32 i = 0; i < (__u32)bf->nr[cpu]; i++) {
+			__u64 k = (__u64)cpu << 32 | bf->khz[cpu][i];
+
+			if (bpf_map_update_elem(slot_fd, &k, &i, BPF_ANY))
+				goto fail;
+			if (bf->khz[cpu][i] == c.khz)
+				c.slot = i;
+		}
+		if (bpf_map_update_elem(bf->cpu_fd, &key, &c, BPF_ANY))
+			goto fail;
+	}
+	return 0;
+fail:
+	snprintf(why, whylen, "filling its maps: %s", strerror(errno));
+	return -1;
+}
+
+struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_em *em, int nr_cpus,
+					char *why, size_t whylen)
+{
+	struct fs_busy_freq *bf;
+	int slot_fd;
+
+	if (fs_live_bpf_busy_maps(b, &slot_fd, NULL) < 0) {
+		snprintf(why, whylen, "its programs are not loaded");
+		return NULL;
+	}
+	bf = calloc(1, sizeof(*bf));
+	if (!bf) {
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	fs_live_bpf_busy_maps(b, &slot_fd, &bf->cpu_fd);
+	bf->nr_cpus = nr_cpus < FS_MAX_CPUS ? nr_cpus : FS_MAX_CPUS;
+	for (int cpu = 0; cpu < bf->nr_cpus; cpu++)
+		bf->nr[cpu] = fs_busy_freq_table(em, cpu, bf->khz[cpu]);
+	if (arm(bf, slot_fd, why, whylen) || fs_live_bpf_busy_attach(b, why, whylen)) {
+		free(bf);
+		return NULL;
+	}
+	return bf;
+}
+
+int fs_busy_freq_read(struct fs_busy_freq *bf, struct fs_busyfreq *out, __u64 ts_ns)
+{
+	for (int cpu = 0; cpu < bf->nr_cpus; cpu++) {
+		struct fs_busy_cpu c;
+		__u32 key = (__u32)cpu;
+		struct fs_busyfreq *r = &out[cpu];
+
+		if (bpf_map_lookup_elem(bf->cpu_fd, &key, &c))
+			return 0;
+		/* the open span up to ts_ns (read after the map: start_ns <= ts_ns) */
+		if (c.busy && ts_ns > c.start_ns)
+			c.ns[c.slot < FS_BUSY_UNKNOWN ? c.slot : FS_BUSY_UNKNOWN] += ts_ns - c.start_ns;
+		memset(r, 0, sizeof(*r));
+		r->hdr = (struct fs_rec_hdr){ .type = FS_REC_BUSYFREQ, .size = sizeof(*r), .ts_ns = ts_ns };
+		r->cpu = cpu;
+		r->nr = (__u32)bf->nr[cpu];
+		for (int i = 0; i < bf->nr[cpu]; i++)
+			r->st[i] = (struct fs_freq_time){ .khz = bf->khz[cpu][i], .ns = c.ns[i] };
+		r->unknown_ns = c.ns[FS_BUSY_UNKNOWN];
+	}
+	return bf->nr_cpus;
+}
+
+void fs_busy_freq_free(struct fs_busy_freq *bf)
+{
+	free(bf);
+}
