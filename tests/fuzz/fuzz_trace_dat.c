@@ -58,16 +58,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/*
 	 * First through the product's guard (a child process): an input on which
 	 * Debian's libraries crash is theirs, not ours (tests/fuzz/trace_dat/
-	 * library-crashes), and is passed over. Then in this process, where the
-	 * fuzzer sees its coverage and the sanitizers our decoder's faults.
+	 * library-crashes), and is passed over, whether they crash opening it or
+	 * reading its records (tracecmd_buffer_instance_handle() on a damaged
+	 * instance list). Then in this process, where the fuzzer sees its coverage
+	 * and the sanitizers our decoder's faults: those inputs never get there,
+	 * the price of reading through libraries that crash (docs/fuzzing.md).
 	 */
-	if (fs_trace_dat_read_file(path, count_fn, NULL, NULL, err, sizeof(err)) && strstr(err, " opening it (")) {
+	if (fs_trace_dat_read_file(path, count_fn, NULL, NULL, err, sizeof(err)) &&
+	    (strstr(err, " opening it (") || strstr(err, " reading its records ("))) {
 		/* under a sanitizer a library's fault it intercepts (strdup) ends the child with exit 1 */
 		fuzz_quiet(0);
 		fs_trace_wl_free(f.b);
 		return 0;
 	}
-	FUZZ_CHECK(!strstr(err, " reading its records ("), "the reading child failed: %s", err);
 	err[0] = '\0';
 	rc = fs_trace_dat_read_here(path, fuzz_trace_feed, &f, &st, err, sizeof(err));
 	fuzz_quiet(0);

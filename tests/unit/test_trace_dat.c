@@ -153,6 +153,14 @@ FS_TEST(trace_dat_library_crash_is_one_line)
 		EXPECT_CONTAINS(err, ": trace.dat: libtraceevent/libtracecmd crashed opening it (");
 		EXPECT_TRUE(!strchr(err, '\n'));
 	}
+	/* the records' part: libtracecmd crashes on a damaged instance list (found by the CI fuzz run) */
+	snprintf(path, sizeof(path), "%s/../fuzz/trace_dat/library-crashes/libtracecmd-buffer-instance-segv",
+		 fs_fixture(""));
+	err[0] = 0;
+	EXPECT_EQ(fs_trace_dat_read_file(path, collect, &e, NULL, err, sizeof(err)), -1);
+	EXPECT_CONTAINS(err, "libtracecmd-buffer-instance-segv: trace.dat: libtraceevent/libtracecmd crashed "
+			     "reading its records (");
+	EXPECT_TRUE(!strchr(err, '\n'));
 	free(e.ev);
 }
 
