@@ -3,8 +3,8 @@
 # held offline so CI without the lab checks it too: the workloads derived from
 # feecscope's recording and from the tracefs text and trace.dat of the same time agree
 # per rt-app thread (activations within 1 %, work within 2 % once the waits the kernel
-# charged are taken off the recorded work) and the closed-loop verdicts each lie in the
-# other's interval (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
+# charged are taken off the recorded work) and the closed-loop verdicts agree within
+# their intervals (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
 # wake-ups fails the comparison.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
