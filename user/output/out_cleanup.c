@@ -26,7 +26,14 @@ static atomic_int taken;
 static atomic_bool installed;
 static pid_t owner; /* a forked child (live_env.c's probe) inherits the handler, not the files */
 
-static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+/*
+ * Every signal whose default action ends the process and that another
+ * process or the terminal sends, or the kernel on a limit while writing:
+ * Ctrl-\ (SIGQUIT), an alarm left by whoever exec'd us, ulimit -t and -f
+ * (SIGXCPU, SIGXFSZ). Not the faults (SIGSEGV...): a crash leaves its names.
+ */
+static const int fatal[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,
+			     SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ };
 
 static void on_fatal(int sig)
 {

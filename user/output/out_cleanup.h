@@ -3,8 +3,9 @@
  * Temporary output names (out_file.c) removed when a signal ends the
  * process: Ctrl-C or a kill during a replay would otherwise leave a hidden
  * ".NAME.XXXXXX.tmp" in what is often a shared directory (issue 33). At the
- * first name kept, a handler is installed for SIGHUP, SIGINT, SIGTERM and
- * SIGPIPE where their action is still the default: it removes the names
+ * first name kept, a handler is installed for SIGHUP, SIGINT, SIGQUIT,
+ * SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU and SIGXFSZ where
+ * their action is still the default: it removes the names
  * still kept, then lets the signal end the process as before. A command
  * with handlers of its own (live ends its run on them and completes its
  * files) keeps them.

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "gzip_stream.h"
@@ -74,6 +75,49 @@ static bool link_refused(const char *path, char *why, size_t len)
 	snprintf(why, len, "%s: a symbolic link to %s (%s): not followed, nothing written", path, target,
 		 kind(st.st_mode));
 	return true;
+}
+
+/*
+ * A device takes an output only when it is a terminal or one of
+ * drivers/char/mem.c's devlist that swallow writes: null (1:3), zero (1:5),
+ * full (1:7). Any other, named directly, is refused like a link to it: a
+ * hard link planted in a shared directory is no symbolic link, and where
+ * fs.protected_hardlinks is 0 and /dev shares the directory's file system
+ * (a static /dev on an embedded root) another user can make one. Opened to
+ * ask isatty() when fd < 0 (the check before anything is written); a device
+ * that cannot be opened is left to the open that says why.
+ */
+static bool device_refused(const char *path, const struct stat *st, int fd, char *why, size_t len)
+{
+	bool tty;
+
+	if (!S_ISCHR(st->st_mode) && !S_ISBLK(st->st_mode))
+		return false;
+	if (S_ISCHR(st->st_mode)) {
+		unsigned int mi = minor(st->st_rdev);
+		int own = fd;
+
+		if (major(st->st_rdev) == 1 && (mi == 3 || mi == 5 || mi == 7))
+			return false;
+		/* O_NONBLOCK: a serial line without carrier must not hold the check */
+		if (own < 0 && (own = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) < 0)
+			return false;
+		tty = isatty(own);
+		if (own != fd)
+			close(own);
+		if (tty)
+			return false;
+	}
+	snprintf(why, len, "%s: %s, not a terminal or /dev/null: nothing written", path, kind(st->st_mode));
+	return true;
+}
+
+/* Is path, not a link, a device that takes no output (device_refused())? */
+static bool direct_refused(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && device_refused(path, &st, -1, why, len);
 }
 
 /* What a path is now: its inode if it exists, else where it would be created. */
@@ -152,7 +196,7 @@ int fs_paths_check(const struct fs_io_path *p, int n, char *err, size_t errlen)
 		}
 		if (skipped(&p[i]))
 			continue;
-		if (link_refused(p[i].path, why, sizeof(why))) {
+		if (link_refused(p[i].path, why, sizeof(why)) || direct_refused(p[i].path, why, sizeof(why))) {
 			snprintf(err, errlen, "%s %s", p[i].what, why);
 			free(id);
 			return -1;
@@ -267,30 +311,48 @@ static int open_fd(struct fs_out_file *o, int fd, char *err, size_t errlen)
  */
 static int open_in_place(struct fs_out_file *o, const char *path, bool gz, char *err, size_t errlen)
 {
-	struct stat st;
+	struct stat ls, st;
 	int fd;
 
-	if (lstat(path, &st) || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+	if (lstat(path, &ls) || S_ISREG(ls.st_mode) || S_ISLNK(ls.st_mode))
 		return 1;
 	/*
 	 * O_NOFOLLOW: a link put there since lstat() is not followed either
 	 * (ELOOP); a regular file put there is replaced by the rename instead.
+	 * O_NOCTTY: a terminal written to never becomes the controlling one of
+	 * a process started without (adb shell, a service).
 	 */
-	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	if (fd >= 0 && S_ISREG(st.st_mode)) {
 		close(fd);
 		return 1;
 	}
+	/* What was opened is what lstat() saw, and what it is decides, not the name. */
+	if (fd >= 0 && (st.st_dev != ls.st_dev || st.st_ino != ls.st_ino)) {
+		snprintf(err, errlen, "%s: replaced while it was opened: nothing written", path);
+		goto refused;
+	}
+	if (fd >= 0 && device_refused(path, &st, fd, err, errlen))
+		goto refused;
 	o->f = fd < 0 ? NULL : stream(o, fd, gz);
 	if (!o->f) {
 		snprintf(err, errlen, "%s: cannot create: %s", path,
 			 errno == ELOOP ? "a symbolic link put there meanwhile: not followed" : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		release(o);
-		return -1;
+		goto refused;
 	}
 	return 0;
+refused:
+	if (fd >= 0)
+		close(fd);
+	release(o);
+	return -1;
 }
 
 /*

@@ -10,8 +10,11 @@
  *    partial file never sits under the final name; fs_out_abort() removes it.
  *    FIFOs, terminals and /dev/null named directly are written in place;
  *    a symbolic link to one is never followed (issue 33: feecscope runs as
- *    root and its outputs go to shared directories), and "-" and the names
- *    of the process's own descriptors write to that descriptor. A name
+ *    root and its outputs go to shared directories). Any other device
+ *    named directly (a block device; a character device other than a
+ *    terminal, /dev/null, /dev/zero, /dev/full) is refused as well: a hard
+ *    link can plant one. "-" and the names of the process's own
+ *    descriptors write to that descriptor. A name
  *    ending in ".gz" gets gzip-compressed bytes (fclose ends the member).
  *    A dangling link is replaced like one to a regular file: the rename
  *    never follows it, so refusing it would protect nothing. A signal that
@@ -50,7 +53,8 @@ struct fs_io_path {
 
 /*
  * 0 if no output is an input or another output, none is a symbolic link to
- * what is not a regular file and at most one is standard output; else -1
+ * what is not a regular file nor a device that takes no output (above) and
+ * at most one is standard output; else -1
  * with err like "--csv ./in.csv: the input FILE (in.csv): not overwritten",
  * "--csv l.csv: a symbolic link to f (a FIFO): not followed, nothing
  * written" or "--csv -: standard output is already --json's".
@@ -73,7 +77,8 @@ struct fs_out_file {
 
 /*
  * Open path for writing (see above). -1 with err "<path>: cannot create:
- * <why>", or "<path>: a symbolic link to <target> (a FIFO): not followed,
+ * <why>", "<path>: a symbolic link to <target> (a FIFO): not followed,
+ * nothing written" or "<path>: a block device, not a terminal or /dev/null:
  * nothing written".
  */
 int fs_out_open(struct fs_out_file *o, const char *path, char *err, size_t errlen);
