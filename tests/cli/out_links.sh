@@ -11,8 +11,8 @@
 #    a regular file gets; '-', /dev/stdout and >(command) write to that
 #    descriptor;
 #  - no temporary name is left when a later output cannot be opened, nor when
-#    SIGTERM, SIGINT or SIGHUP ends the process; an ignored signal stays
-#    ignored.
+#    a signal ends the process (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM,
+#    SIGUSR1, SIGXFSZ); an ignored signal stays ignored.
 # FIFOs are read by a background reader with a timeout and every command that
 # may block on one runs under a timeout, so a wrong implementation fails here
 # rather than hangs. The links are made in this suite's own directory, so
@@ -196,7 +196,10 @@ os.execv(sys.argv[3], sys.argv[3:])' "${2:-keep}" "$1" \
 	compgen -G '.sig.csv.*.tmp' >/dev/null || fail "SIG$1 run" "no temporary file seen in 10 s: nothing to remove"
 	kill -"$1" $run
 }
-for sig in TERM INT HUP; do
+ulimit -c 0 # SIGQUIT and SIGXFSZ dump a core by default: none here
+# Ctrl-C, kill, a closed terminal, Ctrl-\, an alarm left by a parent, a
+# user's signal, ulimit -f: each ends the process by default
+for sig in TERM INT HUP QUIT ALRM USR1 XFSZ; do
 	blocked_run $sig
 	wait $run 2>/dev/null
 	rc=$?

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Outputs written as root never reach a device through a link planted in a
+# shared directory (issue 33), the cases out_links.sh leaves: a hard link is
+# no symbolic link, so a device named directly takes an output only when it
+# is a terminal or /dev/null, /dev/zero, /dev/full:
+#  - a block device or another character device (here nodes made with
+#    mknod, as a hard link to one would be) is refused before anything is
+#    written: exit 2, one line naming the file and what it is, no temporary
+#    file, the run's other outputs not created, nothing read from the device;
+#  - a terminal named directly gets the bytes a regular file gets, a link to
+#    one is refused;
+#  - /dev/zero named directly is written (exit 0).
+# The nodes need root (mknod); without it those checks are skipped, said so.
+# Every run is under a timeout, so a wrong implementation fails, never hangs.
+. "$(dirname "$0")/../lib.sh"
+out_inputs
+PTYRUN=$_fs_top/tests/tools/ptyrun.py
+
+fs() { timeout 20 "$FEECSCOPE" "$@"; }
+no_tmp() { ! compgen -G '.*.tmp' >/dev/null; }
+one_line() { [ "$(unwrap "$1" | wc -l)" -eq 1 ] && unwrap "$1" | grep -Eq "$2" && ! grep -q '.\{81\}' "$1"; }
+
+# Every kind of output (the path follows the option).
+CMDS=("replay in.fsr --csv" "replay in.fsr --json" "replay in.fsr --summary" "replay in.fsr --perfetto"
+	"replay in.fsr --workload-csv" "replay in.csv --em pixel4 --convert-record" "report in.fsr --json"
+	"em --em pixel4 --save" "live -d 1 --record")
+
+# --- devices named directly that take no output ------------------------------
+# rnd: /dev/urandom's numbers (drivers/char/mem.c: 1:9), which a write only
+# stirs; blk: a block device of major 240 (Documentation/admin-guide/
+# devices.txt: local/experimental), which no driver here answers.
+if mknod rnd c 1 9 2>/dev/null && mknod blk b 240 0 2>/dev/null; then
+	for cmd in "${CMDS[@]}"; do
+		for node in rnd blk; do
+			[ $node = rnd ] && what="a character device" || what="a block device"
+			# shellcheck disable=SC2086 # the command's words
+			fs $cmd $node >out 2>err
+			rc=$?
+			opt=$(echo "$cmd" | awk '{ print $NF }')
+			one_line err "^feecscope [a-z]+: $opt $node: $what, not a terminal or /dev/null: nothing written$" &&
+				[ $rc -eq 2 ] && [ ! -s out ] && no_tmp && [ -c rnd ] && [ -b blk ] &&
+				pass "$cmd $node ($what named directly): exit 2, one line" ||
+				fail "$cmd $node ($what)" "exit $rc: $(head -c 300 err)"
+		done
+	done
+	# refused before anything is written: the outputs named before it are not created
+	fs replay in.fsr --csv first.csv --perfetto rnd --json last.json >out 2>err
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -e first.csv ] && [ ! -e last.json ] && no_tmp &&
+		pass "a refused device: the run's other outputs are not created either" ||
+		fail "other outputs beside a refused device" "exit $rc: $(ls -A | tr '\n' ' ')"
+	ln -s rnd rnd.link
+	fs replay in.fsr --csv rnd.link >out 2>err
+	rc=$?
+	[ $rc -eq 2 ] && one_line err '^feecscope replay: --csv rnd.link: a symbolic link to rnd \(a character device\): not followed' &&
+		pass "a link to a character device is refused as a link" || fail "link to rnd" "exit $rc: $(head -c 300 err)"
+	# a device that swallows writes is one a user names on purpose
+	mknod zero c 1 5
+	check "a node of /dev/zero's numbers named directly is written" fs replay in.fsr --json zero
+else
+	echo "     (device nodes need root: mknod skipped)"
+fi
+check "/dev/zero named directly is written" fs replay in.fsr --csv /dev/zero --json /dev/zero
+
+# --- a terminal named directly: gets the output ----------------------------------
+# ptyrun.py puts a new terminal's name where PTY is and prints what it got.
+TTY_CMDS=("replay in.fsr --csv" "replay in.fsr --json" "replay in.fsr --perfetto"
+	"replay in.csv --em pixel4 --convert-record")
+for cmd in "${TTY_CMDS[@]}"; do
+	rm -f file.out
+	# shellcheck disable=SC2086 # the command's words
+	fs $cmd file.out >/dev/null 2>&1
+	# shellcheck disable=SC2086
+	timeout 30 python3 "$PTYRUN" "$FEECSCOPE" $cmd PTY >got.tty 2>err
+	rc=$?
+	[ $rc -eq 0 ] && [ -s file.out ] && cmp -s got.tty file.out && no_tmp &&
+		pass "$cmd PTY (A TERMINAL NAMED DIRECTLY): gets the bytes a file gets" ||
+		fail "$cmd PTY (a terminal)" "exit $rc, $(wc -c <got.tty) bytes vs $(wc -c <file.out): $(head -c 300 err)"
+done
+timeout 30 python3 "$PTYRUN" sh -c 'ln -s PTY tty.link && "$0" replay in.fsr --csv tty.link' "$FEECSCOPE" >got.tty 2>err
+rc=$?
+[ $rc -eq 2 ] && [ ! -s got.tty ] &&
+	one_line err '^feecscope replay: --csv tty.link: a symbolic link to /dev/[a-z/0-9]+ \(a character device\): not followed' &&
+	pass "a link to a terminal is refused, the terminal gets nothing" ||
+	fail "link to a terminal" "exit $rc, $(wc -c <got.tty) bytes: $(head -c 300 err)"
+finish
