@@ -3,6 +3,9 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/sysmacros.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test.h"
@@ -198,6 +201,51 @@ FS_TEST(out_file_links)
 	fs_out_abort(&o);
 	EXPECT_EQ(access("now.fsr.gz", F_OK), 0);
 	EXPECT_EQ(entries(), 5);
+	done();
+}
+
+/*
+ * A device named directly takes an output only when it is a terminal or
+ * /dev/null, /dev/zero, /dev/full; any other (a hard link can plant one) is
+ * refused by the check before anything is written and by the opener.
+ */
+FS_TEST(out_file_devices)
+{
+	struct fs_out_file o;
+	char err[512] = "";
+	int pty;
+
+	ASSERT_TRUE(fs_out_open(&o, "/dev/zero", err, sizeof(err)) == 0);
+	EXPECT_TRUE(o.tmp == NULL);
+	fputs("x", o.f);
+	EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), 0);
+	/* a terminal: a new pseudo-terminal's other end */
+	pty = posix_openpt(O_RDWR | O_NOCTTY);
+	if (pty >= 0 && !grantpt(pty) && !unlockpt(pty) && ptsname(pty)) {
+		char name[128];
+		snprintf(name, sizeof(name), "%s", ptsname(pty));
+		struct fs_io_path p[] = { OUT(name, "--csv") };
+		EXPECT_EQ(check(p, 1, err, sizeof(err)), 0);
+		ASSERT_TRUE(fs_out_open(&o, name, err, sizeof(err)) == 0);
+		EXPECT_TRUE(o.tmp == NULL);
+		EXPECT_EQ(fs_out_commit(&o, err, sizeof(err)), 0);
+	}
+	if (pty >= 0)
+		close(pty);
+	/* /dev/urandom's numbers and an unassigned block device, made where mknod is allowed (root) */
+	in_tmp();
+	if (!mknod("rnd", S_IFCHR | 0600, makedev(1, 9)) && !mknod("blk", S_IFBLK | 0600, makedev(240, 0))) {
+		struct fs_io_path p[] = { OUT("ok.csv", "--csv"), OUT("rnd", "--json") }, q[] = { OUT("blk", "--csv") };
+		EXPECT_EQ(check(p, 2, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--json rnd: a character device, not a terminal or /dev/null: nothing written");
+		EXPECT_EQ(check(q, 1, err, sizeof(err)), -1);
+		EXPECT_STR(err, "--csv blk: a block device, not a terminal or /dev/null: nothing written");
+		EXPECT_EQ(fs_out_open(&o, "rnd", err, sizeof(err)), -1);
+		EXPECT_STR(err, "rnd: a character device, not a terminal or /dev/null: nothing written");
+		EXPECT_EQ(fs_out_open(&o, "blk", err, sizeof(err)), -1);
+		EXPECT_STR(err, "blk: a block device, not a terminal or /dev/null: nothing written");
+		EXPECT_EQ(entries(), 2);
+	}
 	done();
 }
 

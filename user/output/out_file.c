@@ -316,6 +316,10 @@ static int open_in_place(struct fs_out_file *o, const char *path, bool gz, char 
 
 	if (lstat(path, &ls) || S_ISREG(ls.st_mode) || S_ISLNK(ls.st_mode))
 		return 1;
+	if (S_ISBLK(ls.st_mode) && device_refused(path, &ls, -1, err, errlen)) { /* not even opened */
+		release(o);
+		return -1;
+	}
 	/*
 	 * O_NOFOLLOW: a link put there since lstat() is not followed either
 	 * (ELOOP); a regular file put there is replaced by the rename instead.
