@@ -78,9 +78,10 @@ static bool link_refused(const char *path, char *why, size_t len)
 }
 
 /*
- * A device takes an output only when it is a terminal or one of
- * drivers/char/mem.c's devlist that swallow writes: null (1:3), zero (1:5),
- * full (1:7). Any other, named directly, is refused like a link to it: a
+ * A device takes an output only when it is a terminal or a memory device
+ * that writes cannot harm: null (1:3), zero (1:5), full (1:7), minors of
+ * drivers/char/mem.c's devlist[] (v6.8), fixed by Documentation/admin-guide/
+ * devices.txt. Any other, named directly, is refused like a link to it: a
  * hard link planted in a shared directory is no symbolic link, and where
  * fs.protected_hardlinks is 0 and /dev shares the directory's file system
  * (a static /dev on an embedded root) another user can make one. Opened to
