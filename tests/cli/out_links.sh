@@ -80,7 +80,9 @@ fifo_end
 [ $rc -eq 2 ] && one_line err '^feecscope replay: --json sub/up.link: a symbolic link to \.\./fifo \(a FIFO\): not followed' &&
 	[ ! -s got.fifo ] && no_tmp && pass "a link in another directory to a FIFO is refused" ||
 	fail "link in sub/" "exit $rc, $(wc -c <got.fifo) bytes: $(head -c 300 err)"
-for cmd in "replay in.fsr --csv" "em --em pixel4 --save" "report in.fsr --json"; do
+for cmd in "replay in.fsr --csv" "replay in.fsr --json" "replay in.fsr --perfetto" \
+	"replay in.csv --em pixel4 --convert-record" "em --em pixel4 --save" "report in.fsr --json" \
+	"live -d 1 --record"; do
 	# shellcheck disable=SC2086 # the command's words
 	fs $cmd null.link >out 2>err
 	rc=$?

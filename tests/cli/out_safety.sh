@@ -49,11 +49,15 @@ if mknod rnd c 1 9 2>/dev/null && mknod blk b 240 0 2>/dev/null; then
 	[ $rc -eq 2 ] && [ ! -e first.csv ] && [ ! -e last.json ] && no_tmp &&
 		pass "a refused device: the run's other outputs are not created either" ||
 		fail "other outputs beside a refused device" "exit $rc: $(ls -A | tr '\n' ' ')"
-	ln -s rnd rnd.link
-	fs replay in.fsr --csv rnd.link >out 2>err
-	rc=$?
-	[ $rc -eq 2 ] && one_line err '^feecscope replay: --csv rnd.link: a symbolic link to rnd \(a character device\): not followed' &&
-		pass "a link to a character device is refused as a link" || fail "link to rnd" "exit $rc: $(head -c 300 err)"
+	for node in rnd blk; do
+		[ $node = rnd ] && what="a character device" || what="a block device"
+		ln -s $node $node.link
+		fs replay in.fsr --perfetto $node.link >out 2>err
+		rc=$?
+		[ $rc -eq 2 ] && no_tmp &&
+			one_line err "^feecscope replay: --perfetto $node.link: a symbolic link to $node \($what\): not followed" &&
+			pass "a link to $what is refused as a link" || fail "link to $node" "exit $rc: $(head -c 300 err)"
+	done
 	# a device that swallows writes is one a user names on purpose
 	mknod zero c 1 5
 	check "a node of /dev/zero's numbers named directly is written" fs replay in.fsr --json zero

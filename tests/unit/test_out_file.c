@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "test.h"
+#include "output/out_cleanup.h"
 #include "output/out_file.h"
 
 static char dir[256];
@@ -356,6 +357,25 @@ FS_TEST(out_file_signal_removes_tmp)
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 	EXPECT_EQ(access("open.csv", F_OK), -1);
 	EXPECT_EQ(access("done.csv", F_OK), 0);
+	EXPECT_EQ(entries(), 1);
+	/*
+	 * One that comes while a name is being created waits until it is kept
+	 * (open_tmp() holds the signals): then it removes it, never leaves it.
+	 */
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (pid == 0) {
+		sigset_t old;
+		signal(SIGTERM, SIG_DFL);
+		fs_out_cleanup_hold(&old);
+		raise(SIGTERM); /* pending: held */
+		if (fs_out_open(&o, "held.csv", err, sizeof(err)) || entries() != 2)
+			_exit(3);
+		fs_out_cleanup_release(&old);
+		_exit(4);
+	}
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 	EXPECT_EQ(entries(), 1);
 	/* an ignored signal stays ignored in this process too */
 	{

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -67,6 +68,21 @@ static void install(void)
 		    old.sa_handler == SIG_DFL)
 			sigaction(fatal[i], &sa, NULL);
 	}
+}
+
+void fs_out_cleanup_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaddset(&set, fatal[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void fs_out_cleanup_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 int fs_out_cleanup_keep(const char *tmp)

@@ -13,6 +13,17 @@
 #ifndef FEECSCOPE_OUT_CLEANUP_H
 #define FEECSCOPE_OUT_CLEANUP_H
 
+#include <signal.h>
+
+/*
+ * Block those signals in this thread (hold) and put the mask back
+ * (release): a name created between the two and kept before the release
+ * is removed by a signal that came meanwhile, delivered at the release,
+ * instead of being left by one that came before it was kept.
+ */
+void fs_out_cleanup_hold(sigset_t *old);
+void fs_out_cleanup_release(const sigset_t *old);
+
 /*
  * Keep tmp for removal on such a signal: a handle > 0 for
  * fs_out_cleanup_drop(), 0 when it is not kept (too long, or more names than

@@ -378,6 +378,8 @@ static int open_tmp(struct fs_out_file *o, const char *path, bool gz, char *err,
 	o->tmp = malloc(tlen);
 	if (!o->tmp)
 		goto nomem;
+	sigset_t mask;
+	fs_out_cleanup_hold(&mask); /* no signal between the file's creation and its keeping */
 	for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
 		struct timespec ts;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -389,10 +391,12 @@ static int open_tmp(struct fs_out_file *o, const char *path, bool gz, char *err,
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		fs_out_cleanup_release(&mask);
 		release(o);
 		return -1;
 	}
 	o->cleanup = fs_out_cleanup_keep(o->tmp);
+	fs_out_cleanup_release(&mask);
 	o->f = stream(o, fd, gz);
 	if (!o->f) {
 		close(fd);
