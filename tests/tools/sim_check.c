@@ -12,7 +12,8 @@
  *     -l  LAB physics (default DEVICE)
  *     -n  tasks to list (default 12)
  *     -t  list one pid's activations: recorded and simulated CPU
- *     -r  schedutil's rate_limit_us (default 0: every update)
+ *     -r  schedutil's rate_limit_us, the machine's and the workload's
+ *         frequencies' (default 0: every update)
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
