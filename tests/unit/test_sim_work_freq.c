@@ -134,3 +134,35 @@ FS_TEST(sim_work_freq_enqueue_decays_an_idle_cpus_util_by_hand)
 	EXPECT_EQ_U64(after_idle(0), 500000);
 	EXPECT_EQ_U64(after_idle(360), 1000000);
 }
+
+/*
+ * A suspend of 10 s between two wake-ups: BOOTTIME counts it, the rq clock
+ * does not, so the records' clock runs 10 s ahead from then on. Task 20 wakes
+ * at 10.1 s on cpu1, idle for 2 ms of the rq clock (1 PELT period: 400 y =
+ * 391, 1.25 x 391 / 512 x 1000 = 955 MHz: 1000): 2e6 x 512/1024 = 1,000,000.
+ * Taken with the offset from before the suspend, cpu1 would seem idle for
+ * 10 s, its util gone, the PD at 500 MHz: 500,000.
+ */
+FS_TEST(sim_work_freq_clock_offset_restarts_after_a_suspend)
+{
+	char err[128];
+	struct fs_sim_workload wl;
+	struct fs_wakeup w;
+
+	fs_test_em_2pd(&em);
+	struct fs_sim_builder *b = fs_sim_builder_new(&em, FS_SIM_DEVICE);
+
+	wake(&w, 21, 100 * MS, 0, 0, 40);
+	w.cpu[0].cfs_last_update_time = 103 * MS;
+	feed(b, &w);
+	wake(&w, 20, 10100 * MS, 0, 1, 40);
+	w.cpu[1].util_avg = 400;
+	w.cpu[1].util_est = 0;
+	w.cpu[1].cfs_last_update_time = 101 * MS;
+	w.cpu[0].cfs_last_update_time = 103 * MS;
+	feed(b, &w);
+	reading(b, 20, 10110 * MS, 2 * MS);
+	EXPECT_EQ(fs_sim_builder_finish(b, &wl, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(work_of(&wl, 20), 1000000);
+	fs_sim_workload_free(&wl);
+}

@@ -13,6 +13,8 @@
 #include "work_freq.h"
 #include "../engine/pelt.h"
 
+#define WF_CLOCK_STEP_NS 100000000ll /* 100 ms: far beyond a tick, far below a suspend */
+
 static int append(struct wf_line *l, __u64 ts, int state)
 {
 	if (l->n && l->v[l->n - 1].state == state)
@@ -79,15 +81,26 @@ int wf_request(struct wf_line *l, __u64 ts, int state)
  */
 void wf_clock_see(struct wf_clock *c, const struct fs_wakeup *w)
 {
+	bool any = false;
+	__s64 best = 0;
+
 	for (int cpu = 0; cpu < w->hdr.nr_cpus && cpu < FS_MAX_CPUS; cpu++) {
 		if (!w->cpu[cpu].cfs_last_update_time)
 			continue;
 		const __s64 d = (__s64)(w->cpu[cpu].cfs_last_update_time - w->hdr.ts_ns);
 
-		if (!c->known || d > c->off) {
-			c->off = d;
-			c->known = true;
-		}
+		if (!any || d > best)
+			best = d, any = true;
+	}
+	/*
+	 * A CPU busy at the wake-up was updated a tick ago at most, so a
+	 * record's largest difference is mostly within a few ms of the offset; one
+	 * WF_CLOCK_STEP_NS below it is the clocks parting (a suspend counts in
+	 * BOOTTIME, not in the rq clock): the offset starts again from there.
+	 */
+	if (any && (!c->known || best > c->off || best < c->off - WF_CLOCK_STEP_NS)) {
+		c->off = best;
+		c->known = true;
 	}
 }
 
