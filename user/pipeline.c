@@ -179,6 +179,10 @@ static void sim_start(struct fs_pipeline *p)
 	struct fs_sim_builder_opts bo = { .kernel_policy = kernel_policy(p), .emulate_eas = p->o.emulate_eas };
 	char err[160];
 
+	/* the workload's frequencies under the rate limit the machine runs with (closed_loop.c's default) */
+	for (int pd = 0; pd < FS_MAX_PDS; pd++)
+		bo.rate_limit_ns[pd] = p->o.sim_settings.rate_src[pd] == FS_SIM_ASSUMED ? FS_SIM_DEFAULT_RATE_LIMIT_NS :
+				       p->o.sim_settings.rate_limit_ns[pd];
 	if (p->o.no_sim) {
 		sim_stop(p, "not asked for (--no-sim)");
 		return;

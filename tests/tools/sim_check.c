@@ -12,7 +12,8 @@
  *     -l  LAB physics (default DEVICE)
  *     -n  tasks to list (default 12)
  *     -t  list one pid's activations: recorded and simulated CPU
- *     -r  schedutil's rate_limit_us (default 0: every update)
+ *     -r  schedutil's rate_limit_us, the machine's and the workload's
+ *         frequencies' (default 0: every update)
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
@@ -375,6 +376,9 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 		goto cleanup;
 	}
 	struct fs_sim_builder_opts bo = { .kernel_policy = kp, .emulate_eas = !meta.em_is_kernel };
+
+	for (int pd = 0; pd < FS_MAX_PDS; pd++)
+		bo.rate_limit_ns[pd] = rate_limit_ns; /* the workload's frequencies under the machine's limit */
 	struct fs_pipeline_opts po = { .em = &em, .nr_policies = 1, .kernel_release = meta.kernel_release,
 				       .emulate_eas = !meta.em_is_kernel };
 

@@ -135,6 +135,8 @@ struct fs_sim_builder_opts {
 	 */
 	const struct fs_policy_desc *kernel_policy;
 	bool emulate_eas; /* the EM is not the recorded kernel's (fs_pipeline_opts.emulate_eas) */
+	/* each PD's schedutil rate limit, the simulation's (0: every request lands; work_freq.c) */
+	__u64 rate_limit_ns[FS_MAX_PDS];
 };
 /* NULL with err on a policy that does not take the EM, or out of memory. o may be NULL. */
 struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_sim_physics physics,

@@ -14,17 +14,7 @@
 #include "../engine/landscape.h"
 #include "../engine/pelt.h"
 #include "../engine/power_estimate.h"
-
-/* A PD's util-sampled state from `since` on: the CPUs' energy's "util samples" (cpu_energy.h). */
-struct pd_sample {
-	__u64 since;
-	int state; /* -1: the PD draws nothing */
-};
-
-struct pd_line {
-	struct pd_sample *v;
-	size_t n, cap;
-};
+#include "work_freq.h"
 
 /* What the builder follows of a task beyond what the workload keeps. */
 struct task_state {
@@ -68,7 +58,9 @@ struct fs_sim_builder {
 	size_t nr_acts, cap_acts, cap_act_task;
 	struct pid_ent *pids;          /* open addressing, pid_cap a power of two */
 	size_t nr_pids, pid_cap;
-	struct pd_line line[FS_MAX_PDS];
+	struct wf_line line[FS_MAX_PDS]; /* each PD's state, as schedutil would have set it (work_freq.c) */
+	struct wf_clock clock;         /* the rq PELT clock's offset from the records' */
+	struct fs_wakeup enq;          /* a landscape as the enqueue leaves it (wf_enqueue_view()) */
 	struct fs_sim_workload wl;     /* counters and observed figures, filled as records come */
 	/* busyfreq per CPU, first and latest: busy ns at each EM state, [FS_MAX_PS] at none */
 	int nr_bf[FS_MAX_CPUS];
@@ -135,6 +127,8 @@ struct fs_sim_builder *fs_sim_builder_new_opts(const struct fs_em *em, enum fs_s
 		}
 		b->have_policy = true;
 	}
+	for (int p = 0; p < FS_MAX_PDS; p++)
+		b->line[p].limit_ns = b->o.rate_limit_ns[p];
 	b->wl.physics = physics;
 	b->wl.nr_cpus = em->nr_cpus;
 	return b;
@@ -232,21 +226,6 @@ static struct pid_ent *pid_get(struct fs_sim_builder *b, __s32 pid)
 
 /* ---- work ---- */
 
-/* The PD's util-sampled state from ts on (kept only where it changes). */
-static int pd_sample(struct fs_sim_builder *b, int p, __u64 ts, int state)
-{
-	struct pd_line *l = &b->line[p];
-
-	if (l->n && l->v[l->n - 1].state == state)
-		return 0;
-	if (l->n && ts < l->v[l->n - 1].since)
-		ts = l->v[l->n - 1].since; /* a late record: never step back in time */
-	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
-		return -1;
-	l->v[l->n++] = (struct pd_sample){ ts, state };
-	return 0;
-}
-
 static __u64 state_khz(const struct fs_em_pd *pd, int state)
 {
 	return state >= 0 && state < pd->nr_ps ? pd->ps[state].frequency : pd->ps[pd->nr_ps - 1].frequency;
@@ -268,7 +247,7 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 	if (p < 0 || !em->pd[p].nr_ps)
 		return (__u64)((unsigned __int128)ns * cap / FS_SCHED_CAPACITY_SCALE);
 	const struct fs_em_pd *pd = &em->pd[p];
-	const struct pd_line *l = &b->line[p];
+	const struct wf_line *l = &b->line[p];
 	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
 	size_t lo = 0, hi = l->n;
 
@@ -533,14 +512,19 @@ static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	if (t->uid == FS_NO_UID)
 		t->uid = w->uid;
 
-	/* Each PD's state from now on, as the CPUs' energy samples it. */
+	/*
+	 * Each PD's state from now on, as the CPUs' energy samples it, but from
+	 * the landscape the enqueue leaves schedutil and within its rate limit
+	 * (work_freq.c).
+	 */
 	int run = run_cpu_of(b, w), state[FS_MAX_PDS];
 	struct fs_power_ctx x;
 
-	fs_power_ctx_init_lut(&x, &b->em, w, &b->lut);
+	wf_clock_see(&b->clock, w);
+	fs_power_ctx_init_lut(&x, &b->em, wf_enqueue_view(&b->clock, w, run, &b->enq), &b->lut);
 	fs_power_ctx_states(&x, run, fs_power_ctx_state_at(&x, run), state);
 	for (int p = 0; p < b->em.nr_pd; p++)
-		if (pd_sample(b, p, h->ts_ns, state[p]))
+		if (wf_request(&b->line[p], h->ts_ns, state[p]))
 			return oom(b);
 
 	if (open_act(b, h, w, i, run))
@@ -744,6 +728,10 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 	}
 	if (rec->ts_ns > b->last_ts)
 		b->last_ts = rec->ts_ns;
+	/* A request the rate limit held lands before this record's readings use the line. */
+	for (int p = 0; p < b->em.nr_pd; p++)
+		if (wf_catch_up(&b->line[p], rec->ts_ns))
+			return oom(b);
 
 	switch (rec->type) {
 	case FS_REC_WAKEUP:
