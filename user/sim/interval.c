@@ -96,7 +96,11 @@ static double half_width(const double *d, size_t n, double v2, size_t df2)
 	for (size_t k = 1; k <= 2 && (n + k - 1) / k >= FS_VERDICT_MIN_UNITS; k *= 2) {
 		size_t m;
 		const double v = var_at_scale(d, n, k, &m);
-		const double hk = t_combined(v, m - 1, v2, df2) * sqrt(v + v2);
+		double hk = t_combined(v, m - 1, v2, df2) * sqrt(v + v2);
+
+		/* more df can lower t: a second source never narrows the batches' own interval */
+		if (fs_sim_t975(m - 1) * sqrt(v) > hk)
+			hk = fs_sim_t975(m - 1) * sqrt(v);
 
 		h = hk > h ? hk : h;
 	}
