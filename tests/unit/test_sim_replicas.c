@@ -112,3 +112,39 @@ FS_TEST(sim_replicas_jitter)
 	fs_sim_replica_free(&r3);
 	fs_test_wl_free(&wl);
 }
+
+/*
+ * A task too small for the margin to matter (one 0.2 ms activation every
+ * 10 ms on a 1+1): v6.1 and v6.1+margin simulate it alike, and every
+ * replica too. A zero spread over 8 is not trusted: 32 are drawn, and
+ * when those agree as well the interval stays [0, 0].
+ */
+FS_TEST(sim_replicas_alike_draw_more)
+{
+	const struct fs_policy_desc *pols[2] = { fs_policy_find("v6.1+margin"), fs_policy_find("v6.1") };
+	struct fs_sim_params p = { .block_ns = 100 * MS };
+	struct fs_sim_workload wl;
+	struct fs_sim_result res[2];
+	struct fs_sim_answer a;
+	struct fs_em em;
+	char err[160];
+
+	fs_test_em_1p1(&em, 100, 400);
+	fs_test_wl_init(&wl, 2, 1, 100, 1000 * MS);
+	fs_test_wl_periodic(&wl, 0, 0, 10 * MS, 200000, 100);
+	p.em = &em;
+	for (int i = 0; i < 2; i++) {
+		p.policy = pols[i];
+		ASSERT_TRUE(fs_sim_run(&wl, &p, &res[i], err, sizeof(err)) == 0);
+	}
+	ASSERT_TRUE(fs_sim_answer_build(&wl, pols, res, 2, 0, &a, err, sizeof(err)) == 0);
+	ASSERT_TRUE(a.nr_verdicts == 1 && a.v[0].delta_x == 0 && a.v[0].lo == 0 && a.v[0].hi == 0);
+	p.policy = NULL;
+	ASSERT_TRUE(fs_sim_replicas_widen(&wl, &p, pols, FS_SIM_REPLICAS, 1.0, &a, err, sizeof(err)) == 0);
+	EXPECT_EQ((int)a.v[0].replicas, FS_SIM_REPLICAS * FS_SIM_REPLICAS_MORE);
+	EXPECT_TRUE(a.v[0].rep_sd == 0 && a.v[0].lo == 0 && a.v[0].hi == 0);
+	fs_sim_answer_free(&a);
+	for (int i = 0; i < 2; i++)
+		fs_sim_result_free(&res[i]);
+	fs_test_wl_free(&wl);
+}

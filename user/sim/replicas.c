@@ -106,18 +106,33 @@ out:
 	return ret;
 }
 
+/* Some verdict's n replicas all came out alike: their variance is 0 and says nothing. */
+static bool some_alike(const struct fs_sim_answer *a, const double *delta, unsigned int stride, unsigned int n)
+{
+	for (int v = 0; v < a->nr_verdicts; v++) {
+		unsigned int k = 1;
+
+		while (k < n && delta[(size_t)v * stride + k] == delta[(size_t)v * stride])
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
 int fs_sim_replicas_widen(const struct fs_sim_workload *wl, const struct fs_sim_params *base,
 			  const struct fs_policy_desc *const *pols, unsigned int nr, double mj_per_unit,
 			  struct fs_sim_answer *a, char *err, size_t errlen)
 {
 	struct fs_sim_params p = *base;
 	const __u64 seed = fs_sim_workload_hash(wl);
+	const unsigned int max = nr * FS_SIM_REPLICAS_MORE;
 	double *delta;
 	int ret = 0;
 
 	if (!nr || !a->nr_verdicts)
 		return 0;
-	delta = calloc((size_t)a->nr_verdicts * nr, sizeof(*delta));
+	delta = calloc((size_t)a->nr_verdicts * max, sizeof(*delta));
 	if (!delta) {
 		snprintf(err, errlen, "simulation: out of memory");
 		return -1;
@@ -132,11 +147,14 @@ int fs_sim_replicas_widen(const struct fs_sim_workload *wl, const struct fs_sim_
 			ret = -1;
 			break;
 		}
-		ret = one_replica(&rw, &p, pols, a, k, nr, delta, err, errlen);
+		ret = one_replica(&rw, &p, pols, a, k, max, delta, err, errlen);
 		fs_sim_replica_free(&rw);
+		/* all alike after nr: draw more before the interval trusts a zero spread (replicas.h) */
+		if (!ret && k + 1 == nr && nr < max && some_alike(a, delta, max, nr))
+			nr = max;
 	}
 	for (int v = 0; v < a->nr_verdicts && !ret; v++)
-		fs_sim_verdict_widen(&a->v[v], delta + (size_t)v * nr, nr, mj_per_unit);
+		fs_sim_verdict_widen(&a->v[v], delta + (size_t)v * max, nr, mj_per_unit);
 	free(delta);
 	return ret;
 }

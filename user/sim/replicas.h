@@ -16,6 +16,12 @@
 /* Replicas a final answer runs (fs_sim_run_in.replicas); live's intervals run none. */
 #define FS_SIM_REPLICAS 8
 /*
+ * When some verdict's replicas all come out alike, FS_SIM_REPLICAS_MORE
+ * times as many in all: a zero spread over 8 draws still allows a run to
+ * differ as often as 3 in 8 (the rule of three), over 32 about 1 in 11.
+ */
+#define FS_SIM_REPLICAS_MORE 4
+/*
  * The jitter's standard deviation: 1 ms, the wake-up jitter measured across
  * the A/B recordings (docs/simulation.md, "The interval": the robust spread
  * of each thread's wake-to-wake intervals, divided by sqrt 2).
@@ -35,7 +41,8 @@ int fs_sim_replica(const struct fs_sim_workload *wl, __u64 seed, unsigned int k,
 void fs_sim_replica_free(struct fs_sim_workload *out);
 /*
  * Run nr replicas of wl under each policy of a's verdicts (pols, as the
- * answer was built from; base: the answer's params, its policy replaced)
+ * answer was built from; base: the answer's params, its policy replaced),
+ * nr x FS_SIM_REPLICAS_MORE when some verdict's first nr are all alike,
  * and widen each verdict's interval by the replicas' spread
  * (fs_sim_verdict_widen). 0, or -1 with err.
  */
