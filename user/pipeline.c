@@ -11,6 +11,7 @@
 #include <string.h>
 #include "pipeline.h"
 #include "sim/closed_loop.h"
+#include "sim/replicas.h"
 #include "output/trace_decisions.h"
 #include "engine/accounting.h"
 #include "engine/cpu_energy.h"
@@ -329,6 +330,7 @@ static int sim_finish(struct fs_pipeline *p, char *err, size_t errlen)
 		.rec_energy = r->wall_time || r->cpu.busy_src == FS_BUSY_NONE ? NAN :
 			      fs_sim_energy_of_fj(&p->em, r->cpu.total_fj),
 		.settings = &p->o.sim_settings,
+		.replicas = FS_SIM_REPLICAS, /* the final answer's interval (docs/simulation.md, "The interval") */
 	};
 	char why[160];
 

@@ -6,7 +6,8 @@
  *      lab's 4+3+1 under 6.12) under its kernel's policy and its margin
  *      twin, LAB physics (the recording's), beside today's replay of the
  *      same records with the same two policies in the same run: replay
- *      without the simulation (--no-sim) and with it;
+ *      without the simulation (--no-sim) and with it (the final answer: its
+ *      interval's replicas included);
  *   2. a generated 8-CPU workload (pixel4's three-PD EM) under two
  *      policies, for a longer and busier span;
  *   3. live's closed loop at each 1 s interval of the recording, played
@@ -33,6 +34,7 @@
 #include "pipeline.h"
 #include "records/recording.h"
 #include "sim/closed_loop.h"
+#include "sim/replicas.h"
 
 #define MS 1000000ull
 
@@ -273,6 +275,9 @@ static int bench_recording(const char *path)
 	       replay, replay_sim);
 	printf("  the simulation costs %.2fx today's replay (--no-sim); replay with it %.2fx without\n",
 	       sim / replay, replay_sim / replay);
+	/* replay's closed loop runs the interval's replicas too (FS_SIM_REPLICAS a policy) */
+	printf("  replay with the closed loop (its %d replicas included): %.0fx real time\n", FS_SIM_REPLICAS,
+	       span / replay_sim);
 	rc_ = 0;
 out:
 	for (int i = 0; i < 3 && built; i++)

@@ -330,15 +330,15 @@ static void print_task_acts(const struct fs_em *em, const struct fs_sim_workload
 		if (t->pid != pid)
 			continue;
 		printf("\ntask %d %s: wake ms, recorded cpu, CPU ms, simulated cpu, how (0 feec 1 ou 2 -1 3 fork),\n"
-		       "  util_avg rec/sim, task_util_est rec/sim\n", t->pid, t->comm);
+		       "  util_avg rec/sim, task_util_est rec/sim, work us\n", t->pid, t->comm);
 		for (__u32 k = 0; k < t->nr_act; k++) {
 			const __u64 i = t->first_act + k;
 			const struct fs_sim_act *a = &wl->acts[i];
 
-			printf("  %10.3f %3d %8.3f %3d %2d  %4u/%-4u %4u/%-4u%s\n", (double)a->wake_ns / 1e6, a->rec_cpu,
+			printf("  %10.3f %3d %8.3f %3d %2d  %4u/%-4u %4u/%-4u %9.1f%s\n", (double)a->wake_ns / 1e6, a->rec_cpu,
 			       (double)a->rec_cpu_ns / 1e6, r->act_cpu[i], r->act_how[i],
 			       (int)k < trace_n ? trace_util[k] : 0, r->act_util[i] & 0xffff,
-			       (int)k < trace_n ? trace_ue[k] : 0, r->act_util[i] >> 16,
+			       (int)k < trace_n ? trace_ue[k] : 0, r->act_util[i] >> 16, (double)a->work / 1e3,
 			       a->flags & FS_SIM_ACT_BALANCED ? " balanced" : "");
 		}
 	}

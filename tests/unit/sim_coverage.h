@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/compare.h"
+#include "sim/replicas.h"
 #include "engine/time_blocks.h"
 
 #define COV_MS 1000000ull
@@ -100,15 +101,23 @@ static int cov_sample(const struct fs_em *em, const struct fs_policy_desc *const
 		snprintf(err, errlen, "coverage: out of memory");
 		goto out;
 	}
-	for (; n < 2; n++) {
-		const struct fs_sim_params p = { .em = em, .policy = pols[n], .physics = ph,
-						 .block_ns = fs_blocks_width(len_ns) };
+	const struct fs_sim_params base = { .em = em, .physics = ph, .block_ns = fs_blocks_width(len_ns) };
 
+	for (; n < 2; n++) {
+		struct fs_sim_params p = base;
+
+		p.policy = pols[n];
 		if (fs_sim_run(&wl, &p, &res[n], err, errlen))
 			goto out;
 	}
 	if (fs_sim_answer_build(&wl, pols, res, 2, 0, &a, err, errlen))
 		goto out;
+	/* the final answer's interval: the replicas' spread added (replicas.h) */
+	if (a.nr_verdicts == 1 && fs_sim_replicas_widen(&wl, &base, pols, FS_SIM_REPLICAS,
+							res[0].energy_mj / res[0].energy, &a, err, errlen)) {
+		fs_sim_answer_free(&a);
+		goto out;
+	}
 	if (a.nr_verdicts != 1) {
 		snprintf(err, errlen, "coverage: %s and %s are not a margin pair", pols[0]->name, pols[1]->name);
 	} else {

@@ -12,6 +12,7 @@
 #include "records/recording.h"
 #include "output/summary.h"
 #include "sim/closed_loop.h"
+#include "sim/replicas.h"
 
 FS_TEST(sim_live_job_follows_the_records_and_ends_at_the_final_answer)
 {
@@ -52,7 +53,7 @@ FS_TEST(sim_live_job_follows_the_records_and_ends_at_the_final_answer)
 		}
 	}
 	EXPECT_EQ(rc, 0);
-	/* every record: the job's answer is the one finish gives */
+	/* every record: the job's verdict is the one finish gives */
 	struct fs_sim_job *j = fs_pipeline_sim_job(p);
 
 	ASSERT_TRUE(j);
@@ -62,11 +63,15 @@ FS_TEST(sim_live_job_follows_the_records_and_ends_at_the_final_answer)
 
 	ASSERT_TRUE(s->sim && s->sim->ran);
 	const __int128 live = s->sim->answer.v[0].delta_x;
-	const double lo = s->sim->answer.v[0].lo;
+	const double lo = s->sim->answer.v[0].lo, hi = s->sim->answer.v[0].hi;
 
+	EXPECT_EQ((int)s->sim->answer.v[0].replicas, 0); /* live's intervals: batch means alone */
 	EXPECT_EQ(fs_pipeline_finish(p, err, sizeof(err)), 0);
 	s = fs_pipeline_snapshot(p);
-	EXPECT_TRUE(s->sim->answer.v[0].delta_x == live && s->sim->answer.v[0].lo == lo);
+	/* the same verdict; the final interval adds the replicas' spread, so it holds live's */
+	EXPECT_TRUE(s->sim->answer.v[0].delta_x == live);
+	EXPECT_EQ((int)s->sim->answer.v[0].replicas, FS_SIM_REPLICAS);
+	EXPECT_TRUE(s->sim->answer.v[0].lo <= lo && s->sim->answer.v[0].hi >= hi);
 	EXPECT_TRUE(s->sim->activations == 1418);
 	EXPECT_TRUE(fs_pipeline_sim_job(p) == NULL); /* none after finish */
 	fs_pipeline_free(p);

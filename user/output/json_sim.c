@@ -206,8 +206,10 @@ void fs_json_sim(FILE *o, const struct fs_report *r)
 			num(o, V->hi * k);
 			fputc(']', o);
 		}
-		fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": %.3f, \"measurable\": %s}", V->blocks,
-			(double)V->block_ns / 1e9, V->measurable ? "true" : "false");
+		fprintf(o, ", \"ci_blocks\": %zu, \"ci_block_s\": %.3f, \"ci_replicas\": %u, \"replica_sd_mj\": ",
+			V->blocks, (double)V->block_ns / 1e9, V->replicas);
+		num(o, V->rep_sd * k); /* null without replicas (NAN) */
+		fprintf(o, ", \"measurable\": %s}", V->measurable ? "true" : "false");
 	}
 	fputc(']', o);
 	write_check(o, r, s);

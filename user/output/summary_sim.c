@@ -66,9 +66,13 @@ static void verdict_text(char *text, size_t len, const struct fs_report *r, cons
 	}
 	fmt_delta(lo, sizeof(lo), V->lo * k, V->lo);
 	fmt_delta(hi, sizeof(hi), V->hi * k, V->hi);
+	char reps[32] = "";
+
+	if (V->replicas)
+		snprintf(reps, sizeof(reps), " and %u replicas", V->replicas);
 	snprintf(text, len, "E(%s) - E(%s) = %s, 95%% interval %s .. %s (batch means over %zu time blocks of "
-		 "%.2f s)", r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name, d, lo, hi, V->blocks,
-		 (double)V->block_ns / 1e9);
+		 "%.2f s%s)", r->st->pol[V->pol].desc->name, r->st->pol[V->twin].desc->name, d, lo, hi, V->blocks,
+		 (double)V->block_ns / 1e9, reps);
 }
 
 #define SIM_TOP_PROCS 10

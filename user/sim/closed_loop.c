@@ -10,6 +10,7 @@
 #include <string.h>
 #include "closed_loop.h"
 #include "../engine/time_blocks.h"
+#include "replicas.h"
 
 void fs_sim_report_free(struct fs_sim_report *rep)
 {
@@ -78,9 +79,9 @@ static int run_plain(void *ctx, int slot, const struct fs_sim_workload *wl, cons
 	return fs_sim_run(wl, p, r, err, errlen);
 }
 
-static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in,
-		    const struct fs_sim_report *rep, const struct runner *run, int slot,
-		    const struct fs_policy_desc *d, struct fs_sim_result *r, char *err, size_t errlen)
+/* The machine's params for policy d: the run's physics and settings, the accounting's time blocks. */
+static struct fs_sim_params params_for(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in,
+				       const struct fs_sim_report *rep, const struct fs_policy_desc *d)
 {
 	struct fs_sim_params p = {
 		.em = in->em, .policy = d, .physics = in->physics,
@@ -94,7 +95,29 @@ static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in
 		p.pd_rate_limit_ns[pd] = rep->set.rate_limit_ns[pd];
 		p.pd_rate_limit_set |= 1u << pd;
 	}
+	return p;
+}
+
+static int simulate(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in,
+		    const struct fs_sim_report *rep, const struct runner *run, int slot,
+		    const struct fs_policy_desc *d, struct fs_sim_result *r, char *err, size_t errlen)
+{
+	const struct fs_sim_params p = params_for(wl, in, rep, d);
+
 	return run->fn(run->ctx, slot, wl, &p, r, err, errlen);
+}
+
+/* Replicas widen the verdicts' intervals (replicas.h): fs_sim_closed_loop() only, with in->replicas. */
+static int widen(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
+		 const struct fs_sim_result *res, char *err, size_t errlen)
+{
+	const struct fs_sim_params p = params_for(wl, in, rep, in->policies[0]);
+	double mj = NAN;
+
+	for (int i = 0; i < rep->nr_policies && isnan(mj); i++)
+		if (res[i].energy != 0 && !isnan(res[i].energy_mj))
+			mj = res[i].energy_mj / res[i].energy;
+	return fs_sim_replicas_widen(wl, &p, in->policies, in->replicas, mj, &rep->answer, err, errlen);
 }
 
 /* The self-check: the kernel's policy's run, res[k] if it is among the run's, else one more. */
@@ -116,14 +139,23 @@ static int self_check(const struct fs_sim_workload *wl, const struct fs_sim_run_
 	return 0;
 }
 
+static int closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, fs_sim_run_fn fn,
+		       void *ctx, bool replicas, struct fs_sim_report *rep, char *err, size_t errlen);
+
 int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
 		       char *err, size_t errlen)
 {
-	return fs_sim_closed_loop_with(wl, in, run_plain, NULL, rep, err, errlen);
+	return closed_loop(wl, in, run_plain, NULL, true, rep, err, errlen);
 }
 
 int fs_sim_closed_loop_with(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, fs_sim_run_fn fn,
 			    void *ctx, struct fs_sim_report *rep, char *err, size_t errlen)
+{
+	return closed_loop(wl, in, fn, ctx, false, rep, err, errlen);
+}
+
+static int closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, fs_sim_run_fn fn,
+		       void *ctx, bool replicas, struct fs_sim_report *rep, char *err, size_t errlen)
 {
 	const struct runner run = { fn, ctx };
 	struct fs_sim_result res[FS_MAX_POLICIES];
@@ -158,6 +190,8 @@ int fs_sim_closed_loop_with(const struct fs_sim_workload *wl, const struct fs_si
 	}
 	rep->nr_policies = n;
 	if (fs_sim_answer_build(wl, in->policies, res, n, 0, &rep->answer, err, errlen))
+		goto out;
+	if (replicas && in->replicas && widen(wl, in, rep, res, err, errlen))
 		goto out;
 	if (in->kernel_policy && self_check(wl, in, rep, &run, res, err, errlen))
 		goto out;

@@ -88,6 +88,12 @@ struct fs_sim_run_in {
 	const struct fs_sim_trace_inputs *trace;      /* the workload is a kernel trace's; NULL: a recording's */
 	bool keep_decisions;                          /* fill rep->dec (a trace's decision CSV) */
 	const struct fs_sim_settings *settings;       /* what the recording or options gave; NULL: all assumed */
+	/*
+	 * Replicas of the workload that widen each verdict's interval
+	 * (replicas.h, FS_SIM_REPLICAS); 0: batch means alone. Not run by
+	 * fs_sim_closed_loop_with() (live's intervals).
+	 */
+	unsigned int replicas;
 };
 
 /*

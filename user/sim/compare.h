@@ -79,6 +79,8 @@ struct fs_sim_verdict {
 	__u64 block_ns;      /* their width */
 	double *block_delta; /* blocks entries: E(pol) - E(twin) in each, EM unit x s (owned by the answer) */
 	bool measurable;     /* there is an interval and it excludes 0 */
+	unsigned int replicas; /* replicas whose spread widened the interval (replicas.h); 0: batch means alone */
+	double rep_sd;       /* the replicas' verdicts' standard deviation, EM unit x s; NAN without replicas */
 };
 
 struct fs_sim_process {
@@ -133,5 +135,14 @@ int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, doub
  * each block's E(pol) - E(twin)); none when they kept no blocks. 0, or -1 out of memory.
  */
 int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result *res, double mj_per_unit);
+/*
+ * fs_sim_interval() with the sample variance s_r^2 of nr replicas' verdicts
+ * (rep) added to each batch scale's variance, at Welch-Satterthwaite's
+ * degrees of freedom: sum +- t975(df) x sqrt(m s^2 + s_r^2). nr < 2: as
+ * fs_sim_interval().
+ */
+int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi);
+/* Verdict v's interval again, its blocks' variance with the replicas' added (fs_sim_interval_rep). */
+void fs_sim_verdict_widen(struct fs_sim_verdict *v, const double *rep, size_t nr, double mj_per_unit);
 
 #endif /* FEECSCOPE_SIM_COMPARE_H */

@@ -6,7 +6,8 @@
  * activation's energy in the block of its wake-up) is one batch; their sum
  * is the verdict, and n times their sample variance estimates the sum's
  * variance, with Student's t at n - 1 degrees of freedom because n is small
- * (10 blocks for a trace under 10 s). Pure C.
+ * (10 blocks for a trace under 10 s). A final answer adds the spread of
+ * replicas' verdicts (replicas.c), which batch means cannot see. Pure C.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -53,17 +54,37 @@ static double var_at_scale(const double *d, size_t n, size_t k, size_t *groups)
 	return (double)m * ss / (double)(m - 1);
 }
 
-int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, double *hi)
+/* Student's t at Welch-Satterthwaite's degrees of freedom for v1 (df1) + v2 (df2); df2 0: t at df1. */
+static double t_combined(double v1, size_t df1, double v2, size_t df2)
 {
-	double sum = 0, h = 0;
+	if (!df2)
+		return fs_sim_t975(df1);
+	const double den = v1 * v1 / (double)df1 + v2 * v2 / (double)df2;
+	double df = den > 0 ? (v1 + v2) * (v1 + v2) / den : (double)df1;
 
-	/* Var(sum) = m x s^2 of m batches; widen_sd adds a model term in quadrature */
-	if (n < FS_VERDICT_MIN_UNITS) {
-		*lo = *hi = NAN;
-		return -1;
-	}
+	/* the table's df at or below (a wider t); at least the smaller of the two */
+	if (df < 1)
+		df = 1;
+	return fs_sim_t975((size_t)df);
+}
+
+/* The sample variance of x[0..n), n >= 2. */
+static double sample_var(const double *x, size_t n)
+{
+	double sum = 0, ss = 0;
+
 	for (size_t i = 0; i < n; i++)
-		sum += d[i];
+		sum += x[i];
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - sum / (double)n) * (x[i] - sum / (double)n);
+	return ss / (double)(n - 1);
+}
+
+/* The half-width: batch means at scales 1 and 2 with v2 (df2) added in quadrature, the wider. */
+static double half_width(const double *d, size_t n, double v2, size_t df2)
+{
+	double h = 0;
+
 	/*
 	 * Batch means at two batch sizes, the blocks and their pairs (while
 	 * that leaves at least FS_VERDICT_MIN_UNITS): the wider interval. A
@@ -75,13 +96,61 @@ int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, doub
 	for (size_t k = 1; k <= 2 && (n + k - 1) / k >= FS_VERDICT_MIN_UNITS; k *= 2) {
 		size_t m;
 		const double v = var_at_scale(d, n, k, &m);
-		const double hk = fs_sim_t975(m - 1) * sqrt(v + widen_sd * widen_sd);
+		double hk = t_combined(v, m - 1, v2, df2) * sqrt(v + v2);
+
+		/* more df can lower t: a second source never narrows the batches' own interval */
+		if (fs_sim_t975(m - 1) * sqrt(v) > hk)
+			hk = fs_sim_t975(m - 1) * sqrt(v);
 
 		h = hk > h ? hk : h;
 	}
+	return h;
+}
+
+static int interval_of(const double *d, size_t n, double v2, size_t df2, double *lo, double *hi)
+{
+	double sum = 0;
+
+	if (n < FS_VERDICT_MIN_UNITS) {
+		*lo = *hi = NAN;
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		sum += d[i];
+	const double h = half_width(d, n, v2, df2);
+
 	*lo = sum - h;
 	*hi = sum + h;
 	return 0;
+}
+
+int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, double *hi)
+{
+	/* a model term known exactly: no degrees of freedom of its own (t at the batches') */
+	return interval_of(d, n, widen_sd * widen_sd, 0, lo, hi);
+}
+
+int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi)
+{
+	/*
+	 * The replicas' verdicts vary with the wake-up jitter alone, the
+	 * batches with the workload's own course: two sources, each estimated
+	 * with its own few degrees of freedom, so the variances add and t
+	 * takes Welch-Satterthwaite's df (docs/simulation.md, "The interval").
+	 */
+	return interval_of(d, n, nr >= 2 ? sample_var(rep, nr) : 0, nr >= 2 ? nr - 1 : 0, lo, hi);
+}
+
+/* Centred on the exact delta: the blocks' double sum can differ from it in the last bits. */
+static void centre(struct fs_sim_verdict *v, double mj_per_unit)
+{
+	const double shift = v->delta - (v->lo + v->hi) / 2;
+
+	v->lo += shift;
+	v->hi += shift;
+	v->lo_mj = v->lo * mj_per_unit;
+	v->hi_mj = v->hi * mj_per_unit;
+	v->measurable = v->lo > 0 || v->hi < 0;
 }
 
 int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result *res, double mj_per_unit)
@@ -92,6 +161,8 @@ int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result
 	v->lo = v->hi = v->lo_mj = v->hi_mj = NAN;
 	v->blocks = 0;
 	v->block_delta = NULL;
+	v->replicas = 0;
+	v->rep_sd = NAN;
 	v->block_ns = a->block_ns;
 	v->measurable = false;
 	if (!a->block_ns || a->block_ns != b->block_ns)
@@ -104,16 +175,17 @@ int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result
 	for (size_t i = 0; i < n; i++)
 		d[i] = (i < a->nr_blocks ? a->block_energy[i] : 0) - (i < b->nr_blocks ? b->block_energy[i] : 0);
 	v->blocks = n;
-	if (!fs_sim_interval(d, n, 0, &v->lo, &v->hi)) {
-		/* centred on the exact delta: the blocks' double sum can differ from it in the last bits */
-		const double shift = v->delta - (v->lo + v->hi) / 2;
-
-		v->lo += shift;
-		v->hi += shift;
-		v->lo_mj = v->lo * mj_per_unit;
-		v->hi_mj = v->hi * mj_per_unit;
-		v->measurable = v->lo > 0 || v->hi < 0;
-	}
+	if (!fs_sim_interval(d, n, 0, &v->lo, &v->hi))
+		centre(v, mj_per_unit);
 	v->block_delta = d; /* kept: report resamples a recording's blocks (many_runs.c) */
 	return 0;
+}
+
+void fs_sim_verdict_widen(struct fs_sim_verdict *v, const double *rep, size_t nr, double mj_per_unit)
+{
+	v->replicas = (unsigned int)nr;
+	v->rep_sd = nr >= 2 ? sqrt(sample_var(rep, nr)) : NAN;
+	if (!v->block_delta || fs_sim_interval_rep(v->block_delta, v->blocks, rep, nr, &v->lo, &v->hi))
+		return;
+	centre(v, mj_per_unit);
 }
