@@ -2,7 +2,10 @@
 """The A/B runs' small fixtures: what docs/validation.md is computed from.
 
 usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
-                  [--sim-rate-limit-us N]
+                  [--sim-rate-limit-us N] [--case TOPOLOGY/WORKLOAD=DIR ...]
+(--case takes that case's runs from DIR, another results directory of run.sh,
+instead of RESULTS_DIR: e.g. longer runs of one case, `run.sh -s 32`; runs are
+paired by index as before, so DIR's run N joins RESULTS_DIR's run N)
 (a recording without the rate limit in its header is replayed with the lab
 kernels' 10000 us unless --sim-rate-limit-us says otherwise)
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
@@ -228,6 +231,20 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     return res
 
 
+def run_dirs(root):
+    """((topology, kernel, run index), directory) of every collected run under root."""
+    for topo in sorted(os.listdir(root)):
+        for kernel in ('A', 'B'):
+            kdir = os.path.join(root, topo, kernel)
+            if not os.path.isdir(kdir):
+                continue
+            for run in sorted(os.listdir(kdir)):
+                rundir = os.path.join(kdir, run)
+                if run.startswith('run') and run[3:].isdigit() and \
+                        os.path.exists(os.path.join(rundir, 'run.json')):
+                    yield (topo, kernel, int(run[3:])), rundir
+
+
 def main(argv):
     feecscope = os.environ.get('FEECSCOPE', 'build/feecscope')
     if '--feecscope' in argv:
@@ -238,6 +255,18 @@ def main(argv):
         i = argv.index('--sim-rate-limit-us')
         SIM_ARGS.extend(argv[i:i + 2])
         del argv[i:i + 2]
+    cases = {}
+    while '--case' in argv:
+        i = argv.index('--case')
+        spec = argv[i + 1] if i + 1 < len(argv) else ''
+        del argv[i:i + 2]
+        case, _, where = spec.partition('=')
+        topo, _, wl = case.partition('/')
+        if not (topo and wl and where and os.path.isdir(where)):
+            print(f'fixture.py: --case "{spec}": expected TOPOLOGY/WORKLOAD=DIR with DIR a directory',
+                  file=sys.stderr)
+            return 2
+        cases[(topo, wl)] = where
     physics = 'device'
     if '--physics' in argv:
         i = argv.index('--physics')
@@ -250,28 +279,31 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     root, dest = argv
-    n = 0
-    for topo in sorted(os.listdir(root)):
-        for kernel in ('A', 'B'):
-            kdir = os.path.join(root, topo, kernel)
-            if not os.path.isdir(kdir):
+    runs = {}
+    for src, keep in [(root, lambda topo, wl: (topo, wl) not in cases)] + \
+            [(d, lambda topo, wl, c=c: (topo, wl) == c) for c, d in cases.items()]:
+        for (topo, kernel, run), rundir in run_dirs(src):
+            rj = load_json(os.path.join(rundir, 'run.json'))
+            wls = [wl for wl in sorted(rj['workloads']) if keep(topo, wl)]
+            if not wls:
                 continue
-            for run in sorted(os.listdir(kdir)):
-                rundir = os.path.join(kdir, run)
-                if not run.startswith('run') or not run[3:].isdigit() or \
-                        not os.path.exists(os.path.join(rundir, 'run.json')):
-                    continue
-                rj = load_json(os.path.join(rundir, 'run.json'))
-                pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
-                caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
-                res = {'topology': topo, 'kernel': kernel, 'run': int(run[3:]), 'release': rj['release'],
-                       'workloads': {wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps, physics)
-                                     for wl in sorted(rj['workloads'])}}
-                os.makedirs(os.path.join(dest, topo), exist_ok=True)
-                with open(os.path.join(dest, topo, f'{kernel}-{run}.json'), 'w') as f:
-                    json.dump(res, f, indent=None, sort_keys=True, separators=(',', ':'))
-                    f.write('\n')
-                n += 1
+            pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
+            caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
+            res = runs.setdefault((topo, kernel, run), {'topology': topo, 'kernel': kernel, 'run': run,
+                                                        'release': rj['release'], 'workloads': {}})
+            res['workloads'].update({wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps, physics)
+                                     for wl in wls})
+    for (topo, kernel, run), res in sorted(runs.items()):
+        os.makedirs(os.path.join(dest, topo), exist_ok=True)
+        with open(os.path.join(dest, topo, f'{kernel}-run{run}.json'), 'w') as f:
+            json.dump(res, f, indent=None, sort_keys=True, separators=(',', ':'))
+            f.write('\n')
+    for topo in {t for t, _, _ in runs}:  # a run that no longer has a workload here goes
+        for name in os.listdir(os.path.join(dest, topo)):
+            k, _, r = name[:-len('.json')].partition('-run')
+            if name.endswith('.json') and r.isdigit() and (topo, k, int(r)) not in runs:
+                os.remove(os.path.join(dest, topo, name))
+    n = len(runs)
     print(f'fixture.py: {n} runs written to {dest}')
     return 0 if n else 1
 
