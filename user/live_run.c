@@ -669,10 +669,13 @@ static int live_attach_view(struct fs_live_run *r, const struct fs_pipeline_opts
 	warn_fallback(r);
 	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
 	if (!r->view || o.nr_outputs == FS_MAX_OUTPUTS) {
+		if (r->view)
+			fs_cli_error("live", "too many outputs (at most %d with the view)", FS_MAX_OUTPUTS);
+		else
+			fs_cli_error("live", "out of memory");
 		fs_live_view_free(r->view);
 		r->view = NULL;
 		free_outputs(po);
-		fs_cli_error("live", "out of memory");
 		return -1;
 	}
 	fs_output_live_view(&o.outputs[o.nr_outputs++], r->view);
