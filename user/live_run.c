@@ -273,6 +273,9 @@ static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
 	char why[200];
 
 	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
+	if (r->busy && fs_busy_freq_unvisited(r->busy))
+		fprintf(stderr, "feecscope live: warning: busy time at each frequency: %d CPUs this process may "
+			"not run on count busy until their first context switch\n", fs_busy_freq_unvisited(r->busy));
 	/* a refused load said so already; an attach that failed says it here, once */
 	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded"))) {
 		char line[300];
