@@ -15,6 +15,10 @@ writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
              `collector_mj` / `collector_busy_s`: the part of it that was
              feecscope live's own threads (recomputed from the trace where the
              run's meter JSON predates the split)
+             `denominator_window`: the meter again over the window of feecscope's
+             CPU-energy denominator, where that comes from the collector's
+             busy time at each frequency (its first to last busyfreq record:
+             live's start and stop, not the workload's markers)
   feecscope  `feecscope replay REC --policies v6.1,v6.1+margin --json`: the
              verdict (the margin's cost predicted from this trace, its interval),
              the CPU energy (busy-weighted, and from wall-time residency), the counts
@@ -191,6 +195,30 @@ def collector(out, name, meter):
     return {'collector_mj': round(c['energy_uj'] / 1000, 6), 'collector_busy_s': round(c['busy_s'], 6)}
 
 
+def busyfreq_window(feecscope, rec, tmp):
+    """(first, last) time in seconds of the recording's busyfreq records, the window of its
+    CPU-energy denominator where that comes from them (docs/accounting.md), or None."""
+    path = os.path.join(tmp, 'r.csv')
+    p = subprocess.run([feecscope, 'replay', rec, '--convert-csv', path], capture_output=True, text=True)
+    if p.returncode:
+        die(f'{rec}: replay --convert-csv exit {p.returncode}: {p.stderr.strip()}')
+    with open(path) as f:
+        ts = [int(r['ts_ns']) for r in csv.DictReader(line for line in f if not line.startswith('#'))
+              if r['type'] == 'busyfreq']
+    return (min(ts) / 1e9, max(ts) / 1e9) if len(ts) > 1 and max(ts) > min(ts) else None
+
+
+def same_window(out, name, window):
+    """The meter over the denominator's window (the trace began before it and ended after)."""
+    try:
+        m = meter_py.meter(os.path.join(out, f'{name}.trace.gz'), meter_py.read_em(os.path.join(out, 'em-debugfs.txt')),
+                           meter_py.read_freq0(os.path.join(out, f'{name}.freq0')), window=window)
+    except meter_py.BadInput as e:
+        die(str(e))
+    return {'energy_mj': round(m['energy_uj'] / 1000, 6), 'window_s': round(m['window_s'], 6),
+            'collector_mj': round(m['collector']['energy_uj'] / 1000, 6)}
+
+
 def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     out = os.path.join(rundir, 'out')
     pd_of = {c: n for n, (cpus, _) in pds.items() for c in cpus}
@@ -206,6 +234,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
         d = json.loads(p.stdout)
         mv = moved(csvp, kernel, pd_of, pd)
+        bfw = busyfreq_window(feecscope, os.path.join(out, f'{name}.rec'), tmp) \
+            if d.get('cpu_energy_busy_source') == 'sched_switch' else None
     # the per-decision figure: schema 2's verdict leads with the closed loop (sim_columns reads that)
     v = d['verdicts'][0]
     v = dict(v, **v['per_decision']) if 'per_decision' in v else v
@@ -225,6 +255,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     }
     if 'cpu_energy_wall_residency_mj' in d:
         res['feecscope']['cpu_energy_wall_mj'] = d['cpu_energy_wall_residency_mj']
+    if bfw:
+        res['meter']['denominator_window'] = same_window(out, name, bfw)
     sim = sim_part(d, kernel, physics, f'{out}/{name}.rec')
     if sim:
         res['sim'] = sim
