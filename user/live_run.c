@@ -273,6 +273,9 @@ static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
 	char why[200];
 
 	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
+	if (r->busy && fs_busy_freq_unvisited(r->busy))
+		fprintf(stderr, "feecscope live: warning: busy time at each frequency: %d CPUs this process may "
+			"not run on count busy until their first context switch\n", fs_busy_freq_unvisited(r->busy));
 	/* a refused load said so already; an attach that failed says it here, once */
 	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded"))) {
 		char line[300];
@@ -669,10 +672,13 @@ static int live_attach_view(struct fs_live_run *r, const struct fs_pipeline_opts
 	warn_fallback(r);
 	r->view = fs_live_view_new(&vi, banner, r->cfg.stdout_taken ? stderr : stdout);
 	if (!r->view || o.nr_outputs == FS_MAX_OUTPUTS) {
+		if (r->view)
+			fs_cli_error("live", "too many outputs (at most %d with the view)", FS_MAX_OUTPUTS);
+		else
+			fs_cli_error("live", "out of memory");
 		fs_live_view_free(r->view);
 		r->view = NULL;
 		free_outputs(po);
-		fs_cli_error("live", "out of memory");
 		return -1;
 	}
 	fs_output_live_view(&o.outputs[o.nr_outputs++], r->view);

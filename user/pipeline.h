@@ -20,7 +20,8 @@
 #include "sim/trace_check.h"
 #include "sim/closed_loop.h"
 
-#define FS_MAX_OUTPUTS 8
+/* Every output kind once (fs_outputs_open() adds at most seven) and live's view, with room. */
+#define FS_MAX_OUTPUTS 12
 
 struct fs_pipeline_opts {
 	const struct fs_em *em;

@@ -51,6 +51,14 @@ grep -v 'cpu_id=1$' "$F/meter-trace.txt" >"$TMP/nof.txt"
 expect_fail "meter: busy CPU with no known frequency" 'cpu1 busy before any cpu_frequency' $M "$TMP/nof.txt" "$F/meter-em.txt" "$TMP/f0.txt"
 sed 's/power: 4000/power: 4k/' "$F/meter-em.txt" >"$TMP/em.txt"
 expect_fail "meter: bad EM power" "em.txt:12: power '4k' is not a number" $M "$F/meter-trace.txt" "$TMP/em.txt" "$F/meter-freq0.txt"
+# --window 1.0 4.5 (past the end marker, e.g. the span of feecscope's busyfreq records): cpu1
+# stays busy 3.0 - 4.5 at 2 GHz (1.5 s x 4000) after 1.0 - 1.5 at 1 GHz (500) and 1.5 - 2.0
+# at 2 GHz (2000): 8500 uJ; cpu0 as before, 250: 8750 uJ over 3.5 s.
+$M "$F/meter-trace.txt" "$F/meter-em.txt" "$F/meter-freq0.txt" --window 1.0 4.5 --json "$TMP/m.json" >/dev/null 2>&1
+check "meter: --window 1.0 4.5: 8750 uJ over 3.5 s, cpu1 8500" \
+	test "$(field "(round(r['energy_uj'], 6), round(r['window_s'], 6), round(r['cpus']['1']['energy_uj'], 6))")" = "(8750.0, 3.5, 8500.0)"
+expect_fail "meter: a window that begins before the trace" 'window 0.100000 - 4.500000 s begins before' \
+	$M "$F/meter-trace.txt" "$F/meter-em.txt" "$F/meter-freq0.txt" --window 0.1 4.5
 expect_fail "meter: missing trace" 'nothere.txt: No such file' $M "$TMP/nothere.txt" "$F/meter-em.txt" "$F/meter-freq0.txt"
 $M >/dev/null 2>&1; check "meter: usage error exits 2" test $? -eq 2
 

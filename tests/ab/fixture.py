@@ -2,7 +2,10 @@
 """The A/B runs' small fixtures: what docs/validation.md is computed from.
 
 usage: fixture.py RESULTS_DIR OUT_DIR [--feecscope PATH] [--physics device|lab]
-                  [--sim-rate-limit-us N]
+                  [--sim-rate-limit-us N] [--case TOPOLOGY/WORKLOAD=DIR ...]
+(--case takes that case's runs from DIR, another results directory of run.sh,
+instead of RESULTS_DIR: e.g. longer runs of one case, `run.sh -s 32`; runs are
+paired by index as before, so DIR's run N joins RESULTS_DIR's run N)
 (a recording without the rate limit in its header is replayed with the lab
 kernels' 10000 us unless --sim-rate-limit-us says otherwise)
 For every run of tests/ab/run.sh (RESULTS_DIR/<topology>/<A|B>/run<N>/run.json)
@@ -12,6 +15,10 @@ writes OUT_DIR/<topology>/<A|B>-run<N>.json: per workload
              `collector_mj` / `collector_busy_s`: the part of it that was
              feecscope live's own threads (recomputed from the trace where the
              run's meter JSON predates the split)
+             `denominator_window`: the meter again over the window of feecscope's
+             CPU-energy denominator, where that comes from the collector's
+             busy time at each frequency (its first to last busyfreq record:
+             live's start and stop, not the workload's markers)
   feecscope  `feecscope replay REC --policies v6.1,v6.1+margin --json`: the
              verdict (the margin's cost predicted from this trace, its interval),
              the CPU energy (busy-weighted, and from wall-time residency), the counts
@@ -188,6 +195,30 @@ def collector(out, name, meter):
     return {'collector_mj': round(c['energy_uj'] / 1000, 6), 'collector_busy_s': round(c['busy_s'], 6)}
 
 
+def busyfreq_window(feecscope, rec, tmp):
+    """(first, last) time in seconds of the recording's busyfreq records, the window of its
+    CPU-energy denominator where that comes from them (docs/accounting.md), or None."""
+    path = os.path.join(tmp, 'r.csv')
+    p = subprocess.run([feecscope, 'replay', rec, '--convert-csv', path], capture_output=True, text=True)
+    if p.returncode:
+        die(f'{rec}: replay --convert-csv exit {p.returncode}: {p.stderr.strip()}')
+    with open(path) as f:
+        ts = [int(r['ts_ns']) for r in csv.DictReader(line for line in f if not line.startswith('#'))
+              if r['type'] == 'busyfreq']
+    return (min(ts) / 1e9, max(ts) / 1e9) if len(ts) > 1 and max(ts) > min(ts) else None
+
+
+def same_window(out, name, window):
+    """The meter over the denominator's window (the trace began before it and ended after)."""
+    try:
+        m = meter_py.meter(os.path.join(out, f'{name}.trace.gz'), meter_py.read_em(os.path.join(out, 'em-debugfs.txt')),
+                           meter_py.read_freq0(os.path.join(out, f'{name}.freq0')), window=window)
+    except meter_py.BadInput as e:
+        die(str(e))
+    return {'energy_mj': round(m['energy_uj'] / 1000, 6), 'window_s': round(m['window_s'], 6),
+            'collector_mj': round(m['collector']['energy_uj'] / 1000, 6)}
+
+
 def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     out = os.path.join(rundir, 'out')
     pd_of = {c: n for n, (cpus, _) in pds.items() for c in cpus}
@@ -203,6 +234,8 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
             die(f'{out}/{name}.rec: replay exit {p.returncode}: {p.stderr.strip()}')
         d = json.loads(p.stdout)
         mv = moved(csvp, kernel, pd_of, pd)
+        bfw = busyfreq_window(feecscope, os.path.join(out, f'{name}.rec'), tmp) \
+            if d.get('cpu_energy_busy_source') == 'sched_switch' else None
     # the per-decision figure: schema 2's verdict leads with the closed loop (sim_columns reads that)
     v = d['verdicts'][0]
     v = dict(v, **v['per_decision']) if 'per_decision' in v else v
@@ -222,10 +255,26 @@ def workload(rundir, name, kernel, runjson, feecscope, pds, caps, physics):
     }
     if 'cpu_energy_wall_residency_mj' in d:
         res['feecscope']['cpu_energy_wall_mj'] = d['cpu_energy_wall_residency_mj']
+    if bfw:
+        res['meter']['denominator_window'] = same_window(out, name, bfw)
     sim = sim_part(d, kernel, physics, f'{out}/{name}.rec')
     if sim:
         res['sim'] = sim
     return res
+
+
+def run_dirs(root):
+    """((topology, kernel, run index), directory) of every collected run under root."""
+    for topo in sorted(os.listdir(root)):
+        for kernel in ('A', 'B'):
+            kdir = os.path.join(root, topo, kernel)
+            if not os.path.isdir(kdir):
+                continue
+            for run in sorted(os.listdir(kdir)):
+                rundir = os.path.join(kdir, run)
+                if run.startswith('run') and run[3:].isdigit() and \
+                        os.path.exists(os.path.join(rundir, 'run.json')):
+                    yield (topo, kernel, int(run[3:])), rundir
 
 
 def main(argv):
@@ -238,6 +287,18 @@ def main(argv):
         i = argv.index('--sim-rate-limit-us')
         SIM_ARGS.extend(argv[i:i + 2])
         del argv[i:i + 2]
+    cases = {}
+    while '--case' in argv:
+        i = argv.index('--case')
+        spec = argv[i + 1] if i + 1 < len(argv) else ''
+        del argv[i:i + 2]
+        case, _, where = spec.partition('=')
+        topo, _, wl = case.partition('/')
+        if not (topo and wl and where and os.path.isdir(where)):
+            print(f'fixture.py: --case "{spec}": expected TOPOLOGY/WORKLOAD=DIR with DIR a directory',
+                  file=sys.stderr)
+            return 2
+        cases[(topo, wl)] = where
     physics = 'device'
     if '--physics' in argv:
         i = argv.index('--physics')
@@ -250,28 +311,31 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     root, dest = argv
-    n = 0
-    for topo in sorted(os.listdir(root)):
-        for kernel in ('A', 'B'):
-            kdir = os.path.join(root, topo, kernel)
-            if not os.path.isdir(kdir):
+    runs = {}
+    for src, keep in [(root, lambda topo, wl: (topo, wl) not in cases)] + \
+            [(d, lambda topo, wl, c=c: (topo, wl) == c) for c, d in cases.items()]:
+        for (topo, kernel, run), rundir in run_dirs(src):
+            rj = load_json(os.path.join(rundir, 'run.json'))
+            wls = [wl for wl in sorted(rj['workloads']) if keep(topo, wl)]
+            if not wls:
                 continue
-            for run in sorted(os.listdir(kdir)):
-                rundir = os.path.join(kdir, run)
-                if not run.startswith('run') or not run[3:].isdigit() or \
-                        not os.path.exists(os.path.join(rundir, 'run.json')):
-                    continue
-                rj = load_json(os.path.join(rundir, 'run.json'))
-                pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
-                caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
-                res = {'topology': topo, 'kernel': kernel, 'run': int(run[3:]), 'release': rj['release'],
-                       'workloads': {wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps, physics)
-                                     for wl in sorted(rj['workloads'])}}
-                os.makedirs(os.path.join(dest, topo), exist_ok=True)
-                with open(os.path.join(dest, topo, f'{kernel}-{run}.json'), 'w') as f:
-                    json.dump(res, f, indent=None, sort_keys=True, separators=(',', ':'))
-                    f.write('\n')
-                n += 1
+            pds = em_pds(os.path.join(rundir, 'out', 'em-debugfs.txt'))
+            caps = capacities(os.path.join(rundir, 'out', 'guest-facts.txt'))
+            res = runs.setdefault((topo, kernel, run), {'topology': topo, 'kernel': kernel, 'run': run,
+                                                        'release': rj['release'], 'workloads': {}})
+            res['workloads'].update({wl: workload(rundir, wl, kernel, rj, feecscope, pds, caps, physics)
+                                     for wl in wls})
+    for (topo, kernel, run), res in sorted(runs.items()):
+        os.makedirs(os.path.join(dest, topo), exist_ok=True)
+        with open(os.path.join(dest, topo, f'{kernel}-run{run}.json'), 'w') as f:
+            json.dump(res, f, indent=None, sort_keys=True, separators=(',', ':'))
+            f.write('\n')
+    for topo in {t for t, _, _ in runs}:  # a run that no longer has a workload here goes
+        for name in os.listdir(os.path.join(dest, topo)):
+            k, _, r = name[:-len('.json')].partition('-run')
+            if name.endswith('.json') and r.isdigit() and (topo, k, int(r)) not in runs:
+                os.remove(os.path.join(dest, topo, name))
+    n = len(runs)
     print(f'fixture.py: {n} runs written to {dest}')
     return 0 if n else 1
 

@@ -19,11 +19,14 @@ dump ("cpu0/ps:533000/power: 28728" lines, the PD named by its first CPU, the
 microwatts x seconds = microjoules.
 
 usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT] [--collector-comm COMM]
+                [--window T0 T1]
   TRACE   tracefs text (.gz allowed) holding sched_switch, cpu_frequency, cpu_idle
           and the run's "fsab begin" / "fsab end" trace_marker lines: only the
           time between them counts (without markers: first to last event)
   FREQ0   "cpuN KHZ" lines: each CPU's frequency before tracing began
   --json  also write every figure as JSON to OUT
+  --window  count T0 - T1 (seconds, the trace's clock) instead of the markers'
+          window, e.g. the span of feecscope's own busy-time records
 Exit: 0, 1 on bad input (the message names the file, the line and what is
 wrong), 2 on a bad command line.
 """
@@ -171,8 +174,15 @@ def read_events(trace):
     return begin, end, counts, rows
 
 
-def meter(trace, em, freq0, collector=COLLECTOR):
+def meter(trace, em, freq0, collector=COLLECTOR, window=None):
+    """The figures over the markers' window, or over window = (begin, end) in the
+    trace's seconds (the trace must have begun before it)."""
     begin, end, counts, rows = read_events(trace)
+    if window:
+        if not rows or window[0] < rows[0][0] or window[1] <= window[0]:
+            raise BadInput(f'{trace}: window {window[0]:.6f} - {window[1]:.6f} s begins before the trace '
+                           f'or is empty')
+        begin, end = window
     cpus = {c: Cpu(freq0.get(c), begin) for c in em}
 
     def cpu_of(num, n):
@@ -244,9 +254,18 @@ def meter(trace, em, freq0, collector=COLLECTOR):
 
 
 def main(argv):
-    args, js, collector = [], None, COLLECTOR
+    args, js, collector, window = [], None, COLLECTOR, None
     i = 0
     while i < len(argv):
+        if argv[i] == '--window' and i + 2 < len(argv):
+            try:
+                window = (float(argv[i + 1]), float(argv[i + 2]))
+            except ValueError:
+                print(f'meter.py: --window {argv[i + 1]} {argv[i + 2]}: expected two numbers of seconds',
+                      file=sys.stderr)
+                return 2
+            i += 3
+            continue
         if argv[i] in ('--json', '--collector-comm') and i + 1 < len(argv):
             if argv[i] == '--json':
                 js = argv[i + 1]
@@ -260,13 +279,13 @@ def main(argv):
         args.append(argv[i])
         i += 1
     if len(args) != 3:
-        print('usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT] [--collector-comm COMM]',
-              file=sys.stderr)
+        print('usage: meter.py TRACE EM_DEBUGFS_TXT FREQ0 [--json OUT] [--collector-comm COMM] '
+              '[--window T0 T1]', file=sys.stderr)
         return 2
     try:
         em = read_em(args[1])
         f0 = read_freq0(args[2])
-        r = meter(args[0], em, f0, collector)
+        r = meter(args[0], em, f0, collector, window)
     except BadInput as e:
         print(f'meter.py: {e}', file=sys.stderr)
         return 1

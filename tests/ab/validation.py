@@ -8,6 +8,8 @@ usage: validation.py table [FIXTURES]           the comparison (Markdown)
        validation.py coverage [FIXTURES]        the intervals' coverage across runs
        validation.py collector [FIXTURES]       CPU energy and simulation against the
                                                 meter without feecscope's own threads
+       validation.py denominator [FIXTURES]     CPU energy against the meter, run by run
+                                                (runs with busy time at each frequency)
        validation.py check DOC [FIXTURES]       exit 1 if DOC's generated blocks differ
        validation.py write DOC [FIXTURES]       rewrite DOC's generated blocks
        validation.py plot OUT.png [FIXTURES]    the figure of docs/validation.md
@@ -15,7 +17,9 @@ Without FIXTURES: two sets, the device-physics runs (tests/ab/fixtures/runs-devi
 tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
 first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount);
 `table` prints both, check/write/plot use both (the device blocks are named
-`device-NAME`). With FIXTURES: that set only, as the lab's blocks. tests/ab/fixture.py
+`device-NAME`); check/write also hold the `busyfreq-denominator` block to
+tests/ab/fixtures/runs-device-busyfreq (device-physics runs whose collector
+recorded busy time at each frequency). With FIXTURES: that set only, as the lab's blocks. tests/ab/fixture.py
 writes a set: one JSON per topology, kernel and run. B - A is paired by run index
 (the two boots of an index ran back to back); intervals are 95 %, Student t over runs.
 A generated block in DOC sits between `<!-- validation:NAME -->` and
@@ -32,6 +36,7 @@ import pngplot  # noqa: E402
 
 DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'runs')
 DEFAULT_DEVICE = DEFAULT + '-device'
+DEFAULT_BUSYFREQ = DEFAULT + '-device-busyfreq'
 WORKLOADS = ('bigsmall', 'phone', 'light', 'frame')
 
 
@@ -154,13 +159,43 @@ def sim_figures(pairs):
         f['simwork_' + k] = mean([100 * (w['sim']['own_mj'] / workload_mj(w) - 1) for w in ws]) \
             if have and all(workload_mj(w) for w in ws) else None
     ws = [w for p in pairs for w in p]
-    f['denom'] = [100 * w['feecscope']['cpu_energy_mj'] / w['meter']['energy_mj'] for w in ws]
+    f['denom'] = [100 * w['feecscope']['cpu_energy_mj'] / denominator_meter_mj(w) for w in ws]
     f['denom_wall'] = [100 * w['feecscope']['cpu_energy_wall_mj'] / w['meter']['energy_mj']
                        for w in ws if 'cpu_energy_wall_mj' in w['feecscope']]
     split = all(workload_mj(w) for w in ws)  # a case's runs all have the collector's share, or none counts
     f['denom_work'] = [100 * w['feecscope']['cpu_energy_mj'] / workload_mj(w) for w in ws] if split else []
     f['collector'] = [100 * w['meter']['collector_mj'] / w['meter']['energy_mj'] for w in ws] if split else []
     return f
+
+
+def denominator_meter_mj(w):
+    """The meter to hold feecscope's CPU energy against: over the same window where the
+    fixture has it (recordings with the collector's busy time at each frequency)."""
+    dw = w['meter'].get('denominator_window')
+    return dw['energy_mj'] if dw else w['meter']['energy_mj']
+
+
+def denominator_block(cases):
+    """The CPU-energy denominator against the meter, run by run, where feecscope's busy time
+    comes from the collector's own sched_switch spans at each frequency (bpf/busyfreq.bpf.c)."""
+    out = ['| topology | workload | runs (A + B) | CPU energy % of meter, same window: lowest - highest | '
+           'within 5 % | within 2 % | % of meter over the workload\'s markers |',
+           '|---|---|---|---|---|---|---|']
+    alls = []
+    for key in order(cases):
+        ws = [w for k in 'AB' for w in cases[key][k].values()]
+        if not ws:
+            continue
+        if any('denominator_window' not in w['meter'] for w in ws):
+            die(f'{key[0]} {key[1]}: a run without the denominator\'s window (no busyfreq records?)')
+        same = [100 * w['feecscope']['cpu_energy_mj'] / denominator_meter_mj(w) for w in ws]
+        marks = [100 * w['feecscope']['cpu_energy_mj'] / w['meter']['energy_mj'] for w in ws]
+        alls += same
+        out.append(f'| {key[0]} | {key[1]} | {len(ws)} | {min(same):.1f} - {max(same):.1f} | {within(same)} | '
+                   f'{within(same, 2.0)} | {min(marks):.1f} - {max(marks):.1f} |')
+    out.append(f'| all | all | {len(alls)} | {min(alls):.1f} - {max(alls):.1f} | {within(alls)} | '
+               f'{within(alls, 2.0)} | |')
+    return '\n'.join(out)
 
 
 def workload_mj(w):
@@ -387,11 +422,16 @@ BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'c
           'collector': collector_block}
 
 
+# A set's blocks by its prefix: the busyfreq runs hold only the denominator's check.
+SET_BLOCKS = {'busyfreq-': {'denominator': denominator_block}}
+
+
 def sets_of(root):
-    """[(block prefix, cases)]: the device-physics set, then the lab-physics one, or one given."""
+    """[(block prefix, cases)]: the device-physics set, then the lab-physics one, then the
+    device-physics runs with the collector's busy time at each frequency; or one given."""
     if root:
         return [('', load(root))]
-    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT))]
+    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT)), ('busyfreq-', load(DEFAULT_BUSYFREQ))]
 
 
 def blocks_of(doc_path, sets):
@@ -402,7 +442,7 @@ def blocks_of(doc_path, sets):
         die(f'{doc_path}: {e}')
     found = {}
     for prefix, cases in sets:
-        for name, fn in BLOCKS.items():
+        for name, fn in SET_BLOCKS.get(prefix, BLOCKS).items():
             a, b = f'<!-- validation:{prefix}{name} -->\n', f'<!-- /validation:{prefix}{name} -->'
             i, j = text.find(a), text.find(b)
             if i < 0 or j < i:
@@ -440,6 +480,8 @@ def write(doc_path, sets):
 def plot(out_png, sets):
     rows = []
     for prefix, cases in sets:
+        if prefix in SET_BLOCKS:
+            continue
         for key in order(cases):
             f = case_figures(cases[key])
             if f['runs']:
@@ -456,6 +498,10 @@ TITLES = {'device-': 'device physics (tests/ab/run.sh -r, tests/ab/fixtures/runs
 
 
 def main(argv):
+    if argv and argv[0] == 'denominator':
+        root = argv[1] if len(argv) == 2 else DEFAULT_BUSYFREQ
+        print(denominator_block(load(root)))
+        return 0
     if not argv or argv[0] not in list(BLOCKS) + ['check', 'write', 'plot']:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -467,6 +513,8 @@ def main(argv):
     sets = sets_of(argv[1 + needs_path] if len(argv) == 2 + needs_path else None)
     if cmd in BLOCKS:
         for n, (prefix, cases) in enumerate(sets):
+            if prefix in SET_BLOCKS:
+                continue
             if len(sets) > 1:
                 print(('\n' if n else '') + f'## {TITLES[prefix]}\n')
             print(BLOCKS[cmd](cases))

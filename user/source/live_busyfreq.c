@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* live_busyfreq.h: the busy-time-at-frequency map, armed, attached and read. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 struct fs_busy_freq {
 	int cpu_fd;
 	int nr_cpus;
+	int unvisited; /* CPUs visit_cpus() could not run on */
 	int nr[FS_MAX_CPUS];
 	__u32 khz[FS_MAX_CPUS][FS_MAX_FREQS];
 };
@@ -74,6 +76,34 @@ fail:
 	return -1;
 }
 
+/*
+ * Run this thread once on every CPU, then put its affinity back. Every CPU
+ * was armed busy; the switch that brings this thread to a CPU settles that:
+ * an idle CPU's span restarts (idle to this thread), a busy one's goes on
+ * (a task to this thread). Until then an idle CPU's armed span is counted
+ * busy wherever a cpu_frequency split closes it or a read takes it, so the
+ * first read, the baseline every delta starts from, must come after the
+ * visits. A CPU this thread may not run on (a cpuset) keeps its armed span
+ * until its own first switch; the count of those is returned.
+ */
+static int visit_cpus(int nr_cpus)
+{
+	cpu_set_t old, one;
+	int missed = 0;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return nr_cpus;
+	for (int cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		/* returns on that CPU: __set_cpus_allowed_ptr() moves a running task by stop_one_cpu() */
+		if (sched_setaffinity(0, sizeof(one), &one) || sched_getcpu() != cpu)
+			missed++;
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	return missed;
+}
+
 struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_em *em, int nr_cpus,
 					char *why, size_t whylen)
 {
@@ -97,6 +127,7 @@ struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_e
 		free(bf);
 		return NULL;
 	}
+	bf->unvisited = visit_cpus(bf->nr_cpus);
 	return bf;
 }
 
@@ -121,6 +152,11 @@ int fs_busy_freq_read(struct fs_busy_freq *bf, struct fs_busyfreq *out, __u64 ts
 		r->unknown_ns = c.ns[FS_BUSY_UNKNOWN];
 	}
 	return bf->nr_cpus;
+}
+
+int fs_busy_freq_unvisited(const struct fs_busy_freq *bf)
+{
+	return bf->unvisited;
 }
 
 void fs_busy_freq_free(struct fs_busy_freq *bf)

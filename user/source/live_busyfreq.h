@@ -20,6 +20,8 @@ struct fs_busy_freq;
  */
 struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_em *em, int nr_cpus,
 					char *why, size_t whylen);
+/* CPUs the start could not run on: their first interval may count idle time busy. */
+int fs_busy_freq_unvisited(const struct fs_busy_freq *bf);
 /* One record per CPU into out[] (nr_cpus of them) at ts_ns; returns how many, 0 on a failed read. */
 int fs_busy_freq_read(struct fs_busy_freq *bf, struct fs_busyfreq *out, __u64 ts_ns);
 /* The table of frequencies CPU cpu's slots stand for (the EM's, ascending); returns its length. */
