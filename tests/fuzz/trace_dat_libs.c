@@ -28,11 +28,20 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 #include <signal.h>
 #include <sanitizer/common_interface_defs.h>
 #include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <trace-cmd.h>
 #include <unistd.h>
 
-#define LIBS_SECONDS 10 /* a library's endless loop: an input takes milliseconds */
+/*
+ * CPU time the libraries may take on an input: a seed takes ~10 ms. Some
+ * mutations make them loop for seconds (tracecmd_close() counting to a CPU
+ * count of 2^31 read from the file, also on the way out of a failed
+ * tracecmd_open_head()), once here and again in the fuzzer's process, where
+ * they stopped the run as slow units; passed over as theirs.
+ */
+#define LIBS_CPU_MS 100
+#define LIBS_SECONDS 10 /* wall time, for a library blocked rather than busy */
 #define LIBS_FAULT 97   /* the child's exit when the sanitizer reports a fault in the libraries */
 #define LIBS_HUGE 98    /* the child's exit on a file of more CPUs than Linux has (below) */
 /*
@@ -70,13 +79,15 @@ static void die_quiet(void)
  */
 static _Noreturn void libs_only(const char *path)
 {
-	static const int sigs[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGALRM };
+	static const int sigs[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGALRM, SIGPROF };
+	struct itimerval cpu = { .it_value = { .tv_sec = LIBS_CPU_MS / 1000, .tv_usec = LIBS_CPU_MS % 1000 * 1000 } };
 	struct tracecmd_input *h, *b;
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL); /* the sanitizer's and libFuzzer's handlers are the parent's */
 	__sanitizer_set_death_callback(die_quiet);
 	alarm(LIBS_SECONDS);
+	setitimer(ITIMER_PROF, &cpu, NULL);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!h || tracecmd_init_data(h) < 0)
