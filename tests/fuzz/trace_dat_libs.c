@@ -133,12 +133,18 @@ static _Noreturn void server(int req, int ans)
 
 	signal(SIGINT, SIG_IGN); /* a ^C is the fuzzer's to handle; this ends when it does */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	while ((n = read(req, path, sizeof(path) - 1)) > 0) {
+	for (;;) {
 		char r;
 
+		while ((n = read(req, path, sizeof(path) - 1)) < 0 && errno == EINTR)
+			;
+		if (n <= 0)
+			break;
 		path[n] = '\0';
 		r = (char)run_libs(path);
-		if (write(ans, &r, 1) != 1)
+		while ((n = write(ans, &r, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1)
 			break;
 	}
 	_exit(0);
@@ -148,6 +154,7 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 {
 	static int req = -1, ans = -1;
 	size_t len = strlen(path);
+	ssize_t n;
 	char r;
 
 	FUZZ_CHECK(len < 256, "path '%s' too long", path);
@@ -165,8 +172,13 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 		close(a[0]), close(b[1]);
 		req = a[1], ans = b[0];
 	}
-	FUZZ_CHECK(write(req, path, len) == (ssize_t)len, "to the fork server: %s", strerror(errno));
-	FUZZ_CHECK(read(ans, &r, 1) == 1, "the fork server ended");
+	/* libFuzzer's SIGALRM (its -timeout watch, every timeout/2 s) interrupts a read */
+	while ((n = write(req, path, len)) < 0 && errno == EINTR)
+		;
+	FUZZ_CHECK(n == (ssize_t)len, "to the fork server: %s", strerror(errno));
+	while ((n = read(ans, &r, 1)) < 0 && errno == EINTR)
+		;
+	FUZZ_CHECK(n == 1, "from the fork server: %s", n ? strerror(errno) : "it ended");
 	return r != 0;
 }
 #endif /* FS_HAVE_TRACECMD */
