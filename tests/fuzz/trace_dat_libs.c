@@ -4,8 +4,8 @@
  * and libtracecmd crash on some malformed files (tests/fuzz/trace_dat/
  * library-crashes); an input they crash on is theirs and is passed over.
  * The product's guard (user/source/trace_dat_guard.c) starts our binary
- * again for every file, which under ASan and libFuzzer cost ~150 ms an
- * input (docs/fuzzing.md), and runs our decoder in that child too, so a
+ * again for every file, which under ASan and libFuzzer cost ~70 ms of CPU
+ * an input (docs/fuzzing.md), and runs our decoder in that child too, so a
  * fault of ours there looked like the libraries' and was passed over. Here
  * a fork runs the libraries' calls alone: whatever ends it abnormally is
  * theirs, and our decoder runs only in the fuzzer's process, in view of
@@ -37,8 +37,8 @@ bool fuzz_trace_dat_libs_crash(const char *path)
  * CPU time the libraries may take on an input: a seed takes ~10 ms. Some
  * mutations make them loop for seconds (tracecmd_close() counting to a CPU
  * count of 2^31 read from the file, also on the way out of a failed
- * tracecmd_open_head()), once here and again in the fuzzer's process, where
- * they stopped the run as slow units; passed over as theirs.
+ * tracecmd_open_head()), once here and again in the fuzzer's process (a
+ * 10 s slow unit under load); passed over as theirs.
  */
 #define LIBS_CPU_MS 100
 #define LIBS_SECONDS 10 /* wall time, for a library blocked rather than busy */
@@ -47,8 +47,8 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 /*
  * Linux's most (NR_CPUS: CONFIG_NR_CPUS_RANGE_END, arch/x86/Kconfig, v6.x).
  * libtracecmd 1.3.1's tracecmd_close() counts to the file's CPU count
- * whether or not it has their data, seconds for a mutated count of 2^31:
- * that was two thirds of the fuzzer's time (docs/fuzzing.md).
+ * whether or not it has their data: seconds for a mutated count of 2^31,
+ * two thirds of the fuzzer's time in one profile (docs/fuzzing.md).
  */
 #define LIBS_CPUS_MAX 8192
 /* exported by libtracecmd 1.3.1, declared only in its private header (trace-cmd-private.h) */
@@ -123,7 +123,7 @@ static int run_libs(const char *path)
  * The fork server: a copy of the fuzzer made on the first input, small and
  * never written to again, forks the child for each input. Forking the
  * fuzzer itself copied its page tables for every input and made each page
- * it wrote next a copy-on-write fault (half of its time, docs/fuzzing.md).
+ * it wrote next a copy-on-write fault (70 ms of CPU an input, docs/fuzzing.md).
  * It gets a path on req, answers a byte on ans, ends when req closes.
  */
 static _Noreturn void server(int req, int ans)
