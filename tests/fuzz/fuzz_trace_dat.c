@@ -38,7 +38,7 @@ const char *__lsan_default_suppressions(void)
  * instead, so it is told to return NULL too (docs/fuzzing.md). Sizes that
  * can be allocated (GBs) ASan fills, which took over a minute an input: no
  * section of an input this size is 256 MB, so larger ones fail as the huge.
- * No allocation stacks: the libraries' thousands of small allocations an
+ * No allocation stacks: the libraries' many small allocations on every
  * input each stored one (a third of the fuzzer's time, docs/fuzzing.md); a
  * report still has the faulting access's stack, and a kept input replayed
  * with ASAN_OPTIONS=malloc_context_size=30 shows where the memory was
