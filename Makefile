@@ -195,9 +195,12 @@ $(OUTPUT)/san/tests/fuzz/%.o: tests/fuzz/%.c $(HDRS) $(wildcard tests/fuzz/*.h)
 	$(call msg,CC-SAN,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) -Itests/fuzz $(SAN_FLAGS) -c $< -o $@
 
-# Only the trace.dat reader sees libtracecmd's headers.
+# Only the trace.dat reader sees libtracecmd's headers,
 $(OUTPUT)/obj/user/source/trace_dat.o $(OUTPUT)/san/user/source/trace_dat.o: CFLAGS += $(TRACECMD_CFLAGS)
 $(OUTPUT)/fuzz/obj/user/source/trace_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
+# and the trace_dat harness's guard, which runs the libraries alone
+$(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_libs.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
+$(OUTPUT)/san/tests/fuzz/trace_dat_libs.o: CFLAGS += $(TRACECMD_CFLAGS)
 
 # Objects made only through pattern rules: keep them between builds.
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(OUTPUT)/san/%.o,$(wildcard tests/fuzz/*.c))
