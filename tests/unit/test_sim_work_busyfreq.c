@@ -96,7 +96,14 @@ static void run(bool with_busyfreq, enum fs_sim_physics ph, __u64 *w10, __u64 *w
 	reading(b, 10, 20 * MS, 2 * MS);
 	reading(b, 11, 20 * MS, 2 * MS);
 	reading(b, 12, 20 * MS, 2 * MS);
+	/* live's snapshot of the builder gives the same work as its finish */
+	EXPECT_EQ(fs_sim_builder_snapshot(b, &wl, err, sizeof(err)), 0);
+	__u64 snap10 = work_of(&wl, 10), snap11 = work_of(&wl, 11);
+
+	fs_sim_workload_free(&wl);
 	EXPECT_EQ(fs_sim_builder_finish(b, &wl, err, sizeof(err)), 0);
+	EXPECT_EQ_U64(snap10, work_of(&wl, 10));
+	EXPECT_EQ_U64(snap11, work_of(&wl, 11));
 	*w10 = work_of(&wl, 10);
 	*w11 = work_of(&wl, 11);
 	*w12 = work_of(&wl, 12);
