@@ -425,6 +425,9 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	printf("workload: never-woke tasks %llu (%.1f ms), pre-wake %.1f ms, unknown-work acts %llu, guessed CPU %llu\n",
 	       (unsigned long long)wl.tasks_never_woke, (double)wl.never_woke_ns / 1e6, (double)wl.pre_wake_ns / 1e6,
 	       (unsigned long long)wl.acts_unknown_work, (unsigned long long)wl.acts_cpu_guessed);
+	if (wl.bf_segs)
+		printf("workload: busyfreq records corrected %llu stretches: work %.4f x the estimate's\n",
+		       (unsigned long long)wl.bf_segs, (double)wl.bf_work_meas / (double)wl.bf_work_est);
 	printf("recording's CPU energy: busy from %s, frequencies from %s; cpustat busy ms:",
 	       fs_busy_source_name(rep->cpu.busy_src), fs_freq_source_name(rep->cpu.freq_src));
 	for (int cpu = 0; cpu < em.nr_cpus; cpu++)

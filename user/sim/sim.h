@@ -114,6 +114,12 @@ struct fs_sim_workload {
 	__u64 rec_cpu_ns;            /* sum of the activations' rec_cpu_ns */
 	__u64 work;                  /* sum of the activations' work */
 	/*
+	 * DEVICE work the busyfreq records corrected (docs/simulation.md, "Work
+	 * against the busyfreq records"): its stretches of CPU time, their work
+	 * as estimated and as corrected (all 0 without busyfreq records).
+	 */
+	__u64 bf_segs, bf_work_est, bf_work_meas;
+	/*
 	 * A trace's root cfs_rq util_avg of each CPU in init_rq_traced (mask),
 	 * the first it gave: the simulated rq's PELT starts from it (0: from
 	 * the tasks it holds alone, as for a recording).

@@ -15,6 +15,7 @@
 #include "../engine/pelt.h"
 #include "../engine/power_estimate.h"
 #include "work_freq.h"
+#include "work_busyfreq.h"
 
 /* What the builder follows of a task beyond what the workload keeps. */
 struct task_state {
@@ -65,6 +66,8 @@ struct fs_sim_builder {
 	/* busyfreq per CPU, first and latest: busy ns at each EM state, [FS_MAX_PS] at none */
 	int nr_bf[FS_MAX_CPUS];
 	__u64 bf_first[FS_MAX_CPUS][FS_MAX_PS + 1], bf_last[FS_MAX_CPUS][FS_MAX_PS + 1];
+	struct wb_log wb;              /* DEVICE work's stretches and every busyfreq record (work_busyfreq.c) */
+	bool wb_oom;                   /* a stretch it could not keep */
 	char *err;
 	size_t errlen;
 };
@@ -154,6 +157,7 @@ void fs_sim_builder_free(struct fs_sim_builder *b)
 	free(b->pids);
 	for (int p = 0; p < FS_MAX_PDS; p++)
 		free(b->line[p].v);
+	wb_free(&b->wb);
 	free(b);
 }
 
@@ -236,8 +240,9 @@ static __u64 state_khz(const struct fs_em_pd *pd, int state)
  * fmax (DEVICE), f the PD's util-sampled frequency over [ts, ts + ns), as if
  * the task ran from ts without a pause; plain ns under LAB physics.
  */
-static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns)
+static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz)
 {
+	*khz = 0;
 	if (b->physics == FS_SIM_LAB)
 		return ns;
 	const struct fs_em *em = &b->em;
@@ -272,12 +277,18 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 		if (k < l->n)
 			st = l->v[k].state;
 	}
+	*khz = ns ? (__u64)(acc / ns) : 0;
 	return (__u64)(acc * cap / ((unsigned __int128)FS_SCHED_CAPACITY_SCALE * fmax));
 }
 
 /* ---- activations ---- */
 
-/* Task i's open activation ran on its segment's CPU until a reading of sum (FS_NO_RUNTIME: none, unknown). */
+/*
+ * Task i's open activation ran on its segment's CPU until a reading of sum
+ * (FS_NO_RUNTIME: none, unknown). DEVICE work's stretch is kept for the
+ * busyfreq records' correction at the end (work_busyfreq.c; finish() reports
+ * memory it could not have).
+ */
 static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 {
 	struct task_state *s = &b->ts[i];
@@ -287,11 +298,17 @@ static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 		a->flags |= FS_SIM_ACT_UNKNOWN;
 		return;
 	}
-	__u64 ns = sum - s->seg_sum;
+	__u64 ns = sum - s->seg_sum, khz;
+	__u64 work = seg_work(b, s->seg_cpu, s->seg_ts, ns, &khz);
 
 	a->rec_cpu_ns += ns;
-	a->work += seg_work(b, s->seg_cpu, s->seg_ts, ns);
+	a->work += work;
 	b->wl.observed.busy_ns[s->seg_cpu] += ns;
+	if (!khz)
+		return;
+	struct wb_seg g = { s->seg_ts, ns, work, khz, (__u32)s->open, s->seg_cpu };
+
+	b->wb_oom |= wb_seg_add(&b->wb, &g) != 0;
 }
 
 /* End task i's open activation at a reading of sum (FS_NO_RUNTIME: none). */
@@ -679,6 +696,14 @@ static int on_busyfreq(struct fs_sim_builder *b, const struct fs_rec_hdr *rec)
 			s++;
 		ns[s < b->em.pd[p].nr_ps ? s : FS_MAX_PS] += bf->st[i].ns;
 	}
+	struct wb_point pt = { rec->ts_ns, 0, 0 };
+
+	for (int s = 0; s < b->em.pd[p].nr_ps; s++) {
+		pt.busy_ns += ns[s];
+		pt.khz_ns += (unsigned __int128)ns[s] * b->em.pd[p].ps[s].frequency;
+	}
+	if (b->physics == FS_SIM_DEVICE && wb_point_add(&b->wb, bf->cpu, &pt))
+		return oom(b);
 	if (!b->nr_bf[bf->cpu]++)
 		memcpy(b->bf_first[bf->cpu], ns, sizeof(ns));
 	memcpy(b->bf_last[bf->cpu], ns, sizeof(ns));
@@ -755,6 +780,7 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 
 int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out, char *err, size_t errlen)
 {
+	struct wb_stats st;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -766,6 +792,14 @@ int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out,
 			ghost_never_woke(b, &b->pids[i]);
 
 	observe_busyfreq(b, &b->wl.observed);
+	if (b->wb_oom || wb_correct(&b->wb, b->acts, b->nr_acts, &st)) {
+		snprintf(err, errlen, "workload: out of memory");
+		rc = -1;
+		goto done;
+	}
+	b->wl.bf_segs = st.segs;
+	b->wl.bf_work_est = st.work_est;
+	b->wl.bf_work_meas = st.work_meas;
 	*out = b->wl;
 	out->t0_ns = b->t0;
 	out->end_ns = b->last_ts - b->t0;
@@ -828,6 +862,8 @@ int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_worklo
 	c->acts = dup_items(b->acts, b->nr_acts, sizeof(*b->acts));
 	c->act_task = dup_items(b->act_task, b->nr_acts, sizeof(*b->act_task));
 	c->pids = dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
+	if (wb_dup(&c->wb, &b->wb))
+		c->wb_oom = true; /* finish() reports it */
 	c->cap_tasks = c->cap_ts = b->nr_tasks;
 	c->cap_acts = c->cap_act_task = b->nr_acts;
 	if (!c->tasks || !c->ts || !c->acts || !c->act_task || !c->pids) {
