@@ -179,6 +179,9 @@ int sim_loop_run(struct sim *s, int (*top)(void *ctx, struct sim *s), void *ctx)
 int sim_loop_blocks_result(struct sim *s);
 void sim_loop_free(struct sim_loop *lp);
 
+/* workload.c: a growing table (the builder's and work_busyfreq.c's) */
+int fs_sim_grow(void **v, size_t *cap, size_t need, size_t size);
+
 /* place.c */
 int sim_place(struct sim *s, int ti, const struct fs_sim_act *a);
 

@@ -12,27 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "work_busyfreq.h"
-
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = n;
-	return 0;
-}
+#include "sim_internal.h"
 
 int wb_seg_add(struct wb_log *l, const struct wb_seg *s)
 {
-	if (grow((void **)&l->seg, &l->cap, l->n + 1, sizeof(*l->seg)))
+	if (fs_sim_grow((void **)&l->seg, &l->cap, l->n + 1, sizeof(*l->seg)))
 		return -1;
 	l->seg[l->n++] = *s;
 	return 0;
@@ -42,7 +26,7 @@ int wb_point_add(struct wb_log *l, int cpu, const struct wb_point *p)
 {
 	struct wb_line *c = &l->cpu[cpu];
 
-	if (grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)))
+	if (fs_sim_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)))
 		return -1;
 	c->v[c->n++] = *p;
 	return 0;

@@ -16,6 +16,7 @@
 #include "../engine/power_estimate.h"
 #include "work_freq.h"
 #include "work_busyfreq.h"
+#include "sim_internal.h"
 
 /* What the builder follows of a task beyond what the workload keeps. */
 struct task_state {
@@ -172,7 +173,8 @@ void fs_sim_workload_free(struct fs_sim_workload *wl)
 
 /* ---- tables ---- */
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
+/* *v holds at least need items of size bytes, doubled from 64; 0, or -1 out of memory. */
+int fs_sim_grow(void **v, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return 0;
@@ -371,8 +373,8 @@ static int check_cpu(struct fs_sim_builder *b, const struct fs_rec_hdr *h, __s32
 
 static int new_task(struct fs_sim_builder *b, struct pid_ent *e, const struct fs_wakeup *w)
 {
-	if (grow((void **)&b->tasks, &b->cap_tasks, b->nr_tasks + 1, sizeof(*b->tasks)) ||
-	    grow((void **)&b->ts, &b->cap_ts, b->nr_tasks + 1, sizeof(*b->ts)))
+	if (fs_sim_grow((void **)&b->tasks, &b->cap_tasks, b->nr_tasks + 1, sizeof(*b->tasks)) ||
+	    fs_sim_grow((void **)&b->ts, &b->cap_ts, b->nr_tasks + 1, sizeof(*b->ts)))
 		return -1;
 	struct fs_sim_task *t = &b->tasks[b->nr_tasks];
 	struct task_state *s = &b->ts[b->nr_tasks];
@@ -472,8 +474,8 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 	struct fs_sim_task *t = &b->tasks[i];
 	struct task_state *s = &b->ts[i];
 
-	if (grow((void **)&b->acts, &b->cap_acts, b->nr_acts + 1, sizeof(*b->acts)) ||
-	    grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)))
+	if (fs_sim_grow((void **)&b->acts, &b->cap_acts, b->nr_acts + 1, sizeof(*b->acts)) ||
+	    fs_sim_grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)))
 		return oom(b);
 	struct fs_sim_act *a = &b->acts[b->nr_acts];
 	__u64 wake = h->ts_ns > b->t0 ? h->ts_ns - b->t0 : 0;
