@@ -181,6 +181,8 @@ void sim_loop_free(struct sim_loop *lp);
 
 /* workload.c: a growing table (the builder's and work_busyfreq.c's) */
 int fs_sim_grow(void **v, size_t *cap, size_t need, size_t size);
+/* workload.c: a copy of n items of size, or NULL (n 0: one item's room) */
+void *fs_sim_dup_items(const void *v, size_t n, size_t size);
 
 /* place.c */
 int sim_place(struct sim *s, int ti, const struct fs_sim_act *a);

@@ -123,19 +123,10 @@ out:
 	return rc;
 }
 
-static void *dup_items(const void *v, size_t n, size_t size)
-{
-	void *c = malloc((n ? n : 1) * size);
-
-	if (c && n)
-		memcpy(c, v, n * size);
-	return c;
-}
-
 int wb_dup(struct wb_log *dst, const struct wb_log *src)
 {
 	memset(dst, 0, sizeof(*dst));
-	if (!(dst->seg = dup_items(src->seg, src->n, sizeof(*src->seg))))
+	if (!(dst->seg = fs_sim_dup_items(src->seg, src->n, sizeof(*src->seg))))
 		return -1;
 	dst->n = dst->cap = src->n;
 	for (int c = 0; c < FS_MAX_CPUS; c++) {
@@ -143,7 +134,7 @@ int wb_dup(struct wb_log *dst, const struct wb_log *src)
 
 		if (!s->n)
 			continue;
-		if (!(dst->cpu[c].v = dup_items(s->v, s->n, sizeof(*s->v)))) {
+		if (!(dst->cpu[c].v = fs_sim_dup_items(s->v, s->n, sizeof(*s->v)))) {
 			wb_free(dst);
 			return -1;
 		}

@@ -837,7 +837,7 @@ done:
 }
 
 /* A copy of n items of size, or NULL (n 0: one item's room, never NULL for want of memory). */
-static void *dup_items(const void *v, size_t n, size_t size)
+void *fs_sim_dup_items(const void *v, size_t n, size_t size)
 {
 	void *c = malloc((n ? n : 1) * size);
 
@@ -859,11 +859,11 @@ int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_worklo
 	/* finish() frees the copy: not the builder's policy; closing without a reading reads no frequency line */
 	c->have_policy = false;
 	memset(c->line, 0, sizeof(c->line));
-	c->tasks = dup_items(b->tasks, b->nr_tasks, sizeof(*b->tasks));
-	c->ts = dup_items(b->ts, b->nr_tasks, sizeof(*b->ts));
-	c->acts = dup_items(b->acts, b->nr_acts, sizeof(*b->acts));
-	c->act_task = dup_items(b->act_task, b->nr_acts, sizeof(*b->act_task));
-	c->pids = dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
+	c->tasks = fs_sim_dup_items(b->tasks, b->nr_tasks, sizeof(*b->tasks));
+	c->ts = fs_sim_dup_items(b->ts, b->nr_tasks, sizeof(*b->ts));
+	c->acts = fs_sim_dup_items(b->acts, b->nr_acts, sizeof(*b->acts));
+	c->act_task = fs_sim_dup_items(b->act_task, b->nr_acts, sizeof(*b->act_task));
+	c->pids = fs_sim_dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
 	if (wb_dup(&c->wb, &b->wb))
 		c->wb_oom = true; /* finish() reports it */
 	c->cap_tasks = c->cap_ts = b->nr_tasks;
