@@ -270,16 +270,17 @@ static void feed_cpu_stats(struct fs_live_run *r)
 /* Busy time at each frequency from here, or one line why not (live goes on without it). */
 static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
 {
-	char why[200];
+	char why[200], line[300];
 
 	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
-	if (r->busy && fs_busy_freq_unvisited(r->busy))
-		fprintf(stderr, "feecscope live: warning: busy time at each frequency: %d CPUs this process may "
-			"not run on count busy until their first context switch\n", fs_busy_freq_unvisited(r->busy));
+	if (r->busy && fs_busy_freq_unvisited(r->busy)) {
+		snprintf(line, sizeof(line), "feecscope live: warning: busy time at each frequency: %d CPUs this "
+			 "process may not run on count busy until their first context switch\n",
+			 fs_busy_freq_unvisited(r->busy));
+		fs_cli_wrap_lines(stderr, line); /* 80 columns */
+	}
 	/* a refused load said so already; an attach that failed says it here, once */
 	if (!r->busy && (r->cfg.bpf.verbose || strcmp(why, "its programs are not loaded"))) {
-		char line[300];
-
 		snprintf(line, sizeof(line), "feecscope live: %sno busy time at each frequency: %s\n",
 			 r->cfg.bpf.verbose ? "" : "warning: ", why);
 		fs_cli_wrap_lines(stderr, line); /* an attach error can be long: 80 columns */
