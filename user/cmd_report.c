@@ -53,9 +53,11 @@ static const struct fs_cli_page report_page = {
 "Recordings of different devices (CPU counts, or Energy Models with other "
 "numbers) do not add up to one device's answer: report names the first two "
 "that differ and stops (exit 2, as a usage error: the files are sound) unless "
-"--mix is given. Each interval, a recording's, a group's or the combined one, "
-"comes from one method: a bootstrap over each recording's time blocks, "
-"resampled within the recording.",
+"--mix is given. A group's interval and the combined one come from their "
+"recordings' own: closed-loop intervals (time blocks and the jittered "
+"replicas' spread) add as independent variances; per-decision ones resample "
+"each recording's time blocks within it. A group of one recording shows that "
+"recording's interval.",
 	.sets = report_sets,
 	.examples = " feecscope report runs/\n feecscope report a.fsr b.fsr --json report.json",
 };

@@ -12,6 +12,7 @@
 #include "em/em_io.h"
 #include "engine/apps.h"
 #include "engine/verdict.h"
+#include "sim/compare.h"
 #include "run.h"
 #include "output/verdict_lead.h"
 #include "source/source.h"
@@ -172,6 +173,13 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 		r->hi_fj = V.hi_fj;
 		r->has_ci = fs_verdict_has_interval(&V);
 		r->measurable = V.measurable;
+		if (sim && r->has_ci && rep->sim->answer.v[0].df) {
+			const size_t df = rep->sim->answer.v[0].df;
+			const double sd = ((double)r->hi_fj - (double)r->lo_fj) / 2 / fs_sim_t975(df);
+
+			r->ci_var = sd * sd;
+			r->ci_df = df;
+		}
 		if (keep_blocks(r, rep, sim, &V)) {
 			snprintf(err, errlen, "%s: out of memory", r->path);
 			return -1;
@@ -352,10 +360,45 @@ static void *worker(void *arg)
 /* ---- grouping ---- */
 
 /*
- * Sum the runs in idx[0..k) into t. The interval resamples each recording's
- * time blocks within itself (fs_bootstrap_strata), the method of each
- * recording's own row: a group of one recording shows the row's interval.
- * -1: out of memory.
+ * Where every recording's verdict in idx[0..k) is the closed loop's, their
+ * intervals are summed as their rows have them (sim/interval.c: batch means
+ * with the replicas' spread): independent recordings' variances add, t at
+ * Welch-Satterthwaite's degrees of freedom, so a group of one recording
+ * shows that recording's interval. Resampling their blocks instead would
+ * drop the replicas' share (a recording whose blocks all agree would get a
+ * point interval beside its row's). -1: not every one is (t untouched).
+ */
+static int sum_sim_intervals(const struct fs_many *m, const size_t *idx, size_t k, struct fs_runs_total *t)
+{
+	double var = 0, den = 0;
+	size_t df1 = 0;
+
+	for (size_t j = 0; j < k; j++) {
+		const struct fs_run_result *r = &m->runs[idx[j]];
+
+		if (!r->has_verdict)
+			continue;
+		if (!r->ci_df)
+			return -1;
+		var += r->ci_var;
+		den += r->ci_var * r->ci_var / (double)r->ci_df;
+		df1 = r->ci_df;
+	}
+	if (!df1)
+		return -1;
+	const double h = fs_sim_t975(fs_sim_welch_df(var * var, den, df1)) * sqrt(var);
+
+	t->lo_fj = t->delta_fj - (fs_fj_t)h;
+	t->hi_fj = t->delta_fj + (fs_fj_t)h;
+	t->sim_ci = true;
+	return 0;
+}
+
+/*
+ * Sum the runs in idx[0..k) into t. The interval: the closed loop's summed
+ * (sum_sim_intervals), else each recording's time blocks resampled within
+ * itself (fs_bootstrap_strata), the method of the per-decision rows: either
+ * way a group of one recording shows the row's interval. -1: out of memory.
  */
 static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs_runs_total *t)
 {
@@ -380,7 +423,8 @@ static int total(const struct fs_many *m, const size_t *idx, size_t k, struct fs
 		units[ns] = r->blocks;
 		nb += n[ns++] = r->nr_blocks;
 	}
-	fs_bootstrap_strata(units, n, ns, FS_BOOTSTRAP_ROUNDS, &t->lo_fj, &t->hi_fj);
+	if (sum_sim_intervals(m, idx, k, t))
+		fs_bootstrap_strata(units, n, ns, FS_BOOTSTRAP_ROUNDS, &t->lo_fj, &t->hi_fj);
 	/*
 	 * A sum is only as known as its least known part: an interval where
 	 * every recording has one (fs_verdict_has_interval: enough blocks to

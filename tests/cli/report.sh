@@ -137,6 +137,29 @@ PY
 [ $? -eq 0 ] && pass "one recording: row, group and combined intervals = replay's: $(cat "$TMP/one.out")" ||
 	fail "one interval per recording" "$(cat "$TMP/one.out")"
 
+# a closed-loop verdict's interval holds the replicas' spread (ab-light.rec: every time block
+# agrees, the replicas do not): the group and the total show the row's, not a point; two
+# recordings' variances add (half-width above one's, at most sqrt(2) times it)
+cp "$F/ab-light.rec" "$TMP/light1.fsr"
+cp "$F/ab-light.rec" "$TMP/light2.fsr"
+"$FEECSCOPE" replay "$TMP/light1.fsr" --json "$TMP/l1.json" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/light1.fsr" --json "$TMP/lone.json" >/dev/null 2>&1
+"$FEECSCOPE" report "$TMP/light1.fsr" "$TMP/light2.fsr" --json "$TMP/ltwo.json" >"$TMP/ltwo.txt" 2>&1
+python3 - "$TMP/lone.json" "$TMP/l1.json" "$TMP/ltwo.json" >"$TMP/light.out" 2>&1 <<'PY'
+import json, sys
+one, rep1, two = (json.load(open(a)) for a in sys.argv[1:4])
+want = rep1['verdicts'][0]['ci95_mj']
+got = [one['recordings'][0]['ci95_mj'], one['groups'][0]['ci95_mj'], one['combined']['ci95_mj']]
+lo, hi = two['combined']['ci95_mj']
+h1, h2 = (want[1] - want[0]) / 2, (hi - lo) / 2
+print(f'replay {want}; one: {got}; two: {[lo, hi]}')
+ok = want[0] < want[1] and all(g == want for g in got) and h1 < h2 <= 2 ** 0.5 * h1 * 1.0001
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] && grep -q 'closed loop, each' "$TMP/ltwo.txt" &&
+	pass "closed loop: the replicas' spread in group and total: $(cat "$TMP/light.out")" ||
+	fail "closed-loop intervals summed" "$(cat "$TMP/light.out")"
+
 # the kernel column keeps the version, not the build id
 sed 's/^# kernel_release=5.4.0/# kernel_release=6.1.75-android14-11-g1234abcd5678-ab11223344/' \
 	"$F/pixel4.csv" >"$TMP/gki.csv"

@@ -16,6 +16,25 @@
 #define MS 1000000ull
 
 /*
+ * Welch-Satterthwaite's df, by hand: one variance gives its own df back
+ * (v^2 / (v^2 / df), which rounding can leave a hair below df); two equal
+ * ones at df 9 give (2v)^2 / (2 v^2 / 9) = 18; 4 (df 4) and 1 (df 9):
+ * 25 / (16/4 + 1/9) = 6.08 -> 6; no denominator -> the fallback.
+ */
+FS_TEST(sim_welch_df_by_hand)
+{
+	for (size_t df = 1; df <= 60; df++) {
+		const double v = 0.1 * (double)df + 1.0 / 3;
+
+		EXPECT_EQ(fs_sim_welch_df(v * v, v * v / (double)df, 99), df);
+	}
+	EXPECT_EQ(fs_sim_welch_df(4 * 2.5 * 2.5, 2 * 2.5 * 2.5 / 9, 1), 18);
+	EXPECT_EQ(fs_sim_welch_df(25, 16.0 / 4 + 1.0 / 9, 1), 6);
+	EXPECT_EQ(fs_sim_welch_df(0, 0, 7), 7);
+	EXPECT_EQ(fs_sim_welch_df(0.5, 1, 7), 1);
+}
+
+/*
  * Five blocks' differences 1, 2, 3, 4, 5: sum 15, mean 3, squares about the
  * mean 4 + 1 + 0 + 1 + 4 = 10, s^2 = 10 / 4 = 2.5, Var(sum) = 5 x 2.5 = 12.5,
  * se = 3.5355339; t(4) = 2.776: 15 +- 9.8146 = [5.1854, 24.8146].

@@ -25,10 +25,10 @@ FS_TEST(sim_replicas_interval_by_hand)
 	const double d[5] = { 1, 2, 3, 4, 5 }, rep[4] = { 0, 2, 4, 6 };
 	double lo, hi;
 
-	ASSERT_TRUE(fs_sim_interval_rep(d, 5, rep, 4, &lo, &hi) == 0);
+	ASSERT_TRUE(fs_sim_interval_rep(d, 5, rep, 4, &lo, &hi, NULL) == 0);
 	EXPECT_TRUE(fabs(lo - 4.28710) < 1e-4 && fabs(hi - 25.71290) < 1e-4);
 	/* one replica has no spread: the batch means alone (fs_sim_interval's 2.776 x sqrt 12.5) */
-	ASSERT_TRUE(fs_sim_interval_rep(d, 5, rep, 1, &lo, &hi) == 0);
+	ASSERT_TRUE(fs_sim_interval_rep(d, 5, rep, 1, &lo, &hi, NULL) == 0);
 	EXPECT_TRUE(fabs(lo - 5.18536) < 1e-4 && fabs(hi - 24.81464) < 1e-4);
 }
 

@@ -71,8 +71,12 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 		!m->all.has_ci ? "no interval" :
 		m->all.measurable ? "measurable" : "no measurable difference", p,
 		(unsigned long long)m->all.wakeups, (double)m->all.span_ns / 1e9);
-	fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over time\n"
-	      "  blocks, each recording's resampled within it)\n\n", o);
+	if (m->all.sim_ci)
+		fputs("  (positive: the margin costs energy; intervals: 95 %, closed loop, each\n"
+		      "  recording's from its time blocks and replicas, variances summed)\n\n", o);
+	else
+		fputs("  (positive: the margin costs energy; intervals: 95 % bootstrap over time\n"
+		      "  blocks, each recording's resampled within it)\n\n", o);
 
 	fputs("recording           kernel        wake-ups   secs  margin costs (95 % CI)\n", o);
 	for (size_t i = 0; i < m->nr_runs; i++) {

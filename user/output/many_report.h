@@ -37,6 +37,9 @@ struct fs_run_result {
 	fs_fj_t delta_fj, lo_fj, hi_fj; /* the verdict and its interval */
 	bool has_ci;                    /* else too few units (FS_VERDICT_MIN_UNITS) for lo..hi */
 	bool measurable;
+	/* A closed-loop verdict's interval as a variance (fJ^2) at ci_df degrees of freedom; ci_df 0: none */
+	double ci_var;
+	size_t ci_df;
 	size_t nr_blocks;
 	fs_fj_t *blocks;                /* the verdict's time-block sums, which the groups resample */
 	size_t nr_procs;
@@ -53,6 +56,7 @@ struct fs_runs_total {
 	__u64 wakeups, span_ns;
 	fs_fj_t cpu_fj, delta_fj, lo_fj, hi_fj;
 	bool has_ci, measurable;
+	bool sim_ci;                    /* lo..hi sums closed-loop intervals, else resamples time blocks */
 };
 
 struct fs_many {

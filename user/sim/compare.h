@@ -81,6 +81,7 @@ struct fs_sim_verdict {
 	bool measurable;     /* there is an interval and it excludes 0 */
 	unsigned int replicas; /* replicas whose spread widened the interval (replicas.h); 0: batch means alone */
 	double rep_sd;       /* the replicas' verdicts' standard deviation, EM unit x s; NAN without replicas */
+	size_t df;           /* the degrees of freedom of the interval's t: report sums recordings' variances */
 };
 
 struct fs_sim_process {
@@ -123,6 +124,12 @@ void fs_sim_answer_free(struct fs_sim_answer *a);
 /* Student's t quantile 0.975 at df degrees of freedom (NAN at 0). */
 double fs_sim_t975(size_t df);
 /*
+ * Welch-Satterthwaite's degrees of freedom of a sum of variances v_i (df_i):
+ * num = (sum v_i)^2, den = sum v_i^2 / df_i; floored (a wider t), at least
+ * 1; fallback where den is 0.
+ */
+size_t fs_sim_welch_df(double num, double den, size_t fallback);
+/*
  * A 95 % interval for the sum of d[0..n), the per-block differences of two
  * simulations: sum +- t975(m - 1) x sqrt(m s^2 + widen_sd^2), s^2 the
  * sample variance of m batches (batch means), the wider of the blocks
@@ -139,9 +146,10 @@ int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result
  * fs_sim_interval() with the sample variance s_r^2 of nr replicas' verdicts
  * (rep) added to each batch scale's variance, at Welch-Satterthwaite's
  * degrees of freedom: sum +- t975(df) x sqrt(m s^2 + s_r^2). nr < 2: as
- * fs_sim_interval().
+ * fs_sim_interval(). df (may be NULL): the degrees of freedom t was taken at.
  */
-int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi);
+int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi,
+			size_t *df);
 /* Verdict v's interval again, its blocks' variance with the replicas' added (fs_sim_interval_rep). */
 void fs_sim_verdict_widen(struct fs_sim_verdict *v, const double *rep, size_t nr, double mj_per_unit);
 

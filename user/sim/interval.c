@@ -54,18 +54,25 @@ static double var_at_scale(const double *d, size_t n, size_t k, size_t *groups)
 	return (double)m * ss / (double)(m - 1);
 }
 
-/* Student's t at Welch-Satterthwaite's degrees of freedom for v1 (df1) + v2 (df2); df2 0: t at df1. */
-static double t_combined(double v1, size_t df1, double v2, size_t df2)
+size_t fs_sim_welch_df(double num, double den, size_t fallback)
+{
+	double df = den > 0 ? num / den : (double)fallback;
+
+	/*
+	 * The table's df at or below (a wider t), at least 1; a relative 1e-9
+	 * up first, so that one variance's (v^2 / (v^2 / df)) gives df back
+	 * where rounding leaves it a hair below.
+	 */
+	df *= 1 + 1e-9;
+	return df < 1 ? 1 : (size_t)df;
+}
+
+/* Welch-Satterthwaite's degrees of freedom for v1 (df1) + v2 (df2); df2 0: df1. */
+static size_t df_combined(double v1, size_t df1, double v2, size_t df2)
 {
 	if (!df2)
-		return fs_sim_t975(df1);
-	const double den = v1 * v1 / (double)df1 + v2 * v2 / (double)df2;
-	double df = den > 0 ? (v1 + v2) * (v1 + v2) / den : (double)df1;
-
-	/* the table's df at or below (a wider t); at least the smaller of the two */
-	if (df < 1)
-		df = 1;
-	return fs_sim_t975((size_t)df);
+		return df1;
+	return fs_sim_welch_df((v1 + v2) * (v1 + v2), v1 * v1 / (double)df1 + v2 * v2 / (double)df2, df1);
 }
 
 /* The sample variance of x[0..n), n >= 2. */
@@ -80,8 +87,11 @@ static double sample_var(const double *x, size_t n)
 	return ss / (double)(n - 1);
 }
 
-/* The half-width: batch means at scales 1 and 2 with v2 (df2) added in quadrature, the wider. */
-static double half_width(const double *d, size_t n, double v2, size_t df2)
+/*
+ * The half-width: batch means at scales 1 and 2 with v2 (df2) added in
+ * quadrature, the wider; *df the degrees of freedom its t was taken at.
+ */
+static double half_width(const double *d, size_t n, double v2, size_t df2, size_t *df)
 {
 	double h = 0;
 
@@ -96,20 +106,26 @@ static double half_width(const double *d, size_t n, double v2, size_t df2)
 	for (size_t k = 1; k <= 2 && (n + k - 1) / k >= FS_VERDICT_MIN_UNITS; k *= 2) {
 		size_t m;
 		const double v = var_at_scale(d, n, k, &m);
-		double hk = t_combined(v, m - 1, v2, df2) * sqrt(v + v2);
+		size_t dfk = df_combined(v, m - 1, v2, df2);
+		double hk = fs_sim_t975(dfk) * sqrt(v + v2);
 
 		/* more df can lower t: a second source never narrows the batches' own interval */
-		if (fs_sim_t975(m - 1) * sqrt(v) > hk)
+		if (fs_sim_t975(m - 1) * sqrt(v) > hk) {
 			hk = fs_sim_t975(m - 1) * sqrt(v);
-
-		h = hk > h ? hk : h;
+			dfk = m - 1;
+		}
+		if (hk > h || !*df) {
+			h = hk;
+			*df = dfk;
+		}
 	}
 	return h;
 }
 
-static int interval_of(const double *d, size_t n, double v2, size_t df2, double *lo, double *hi)
+static int interval_of(const double *d, size_t n, double v2, size_t df2, double *lo, double *hi, size_t *df)
 {
 	double sum = 0;
+	size_t dfh = 0;
 
 	if (n < FS_VERDICT_MIN_UNITS) {
 		*lo = *hi = NAN;
@@ -117,7 +133,10 @@ static int interval_of(const double *d, size_t n, double v2, size_t df2, double 
 	}
 	for (size_t i = 0; i < n; i++)
 		sum += d[i];
-	const double h = half_width(d, n, v2, df2);
+	const double h = half_width(d, n, v2, df2, &dfh);
+
+	if (df)
+		*df = dfh;
 
 	*lo = sum - h;
 	*hi = sum + h;
@@ -127,10 +146,11 @@ static int interval_of(const double *d, size_t n, double v2, size_t df2, double 
 int fs_sim_interval(const double *d, size_t n, double widen_sd, double *lo, double *hi)
 {
 	/* a model term known exactly: no degrees of freedom of its own (t at the batches') */
-	return interval_of(d, n, widen_sd * widen_sd, 0, lo, hi);
+	return interval_of(d, n, widen_sd * widen_sd, 0, lo, hi, NULL);
 }
 
-int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi)
+int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr, double *lo, double *hi,
+			size_t *df)
 {
 	/*
 	 * The replicas' verdicts vary with the wake-up jitter alone, the
@@ -138,7 +158,7 @@ int fs_sim_interval_rep(const double *d, size_t n, const double *rep, size_t nr,
 	 * with its own few degrees of freedom, so the variances add and t
 	 * takes Welch-Satterthwaite's df (docs/simulation.md, "The interval").
 	 */
-	return interval_of(d, n, nr >= 2 ? sample_var(rep, nr) : 0, nr >= 2 ? nr - 1 : 0, lo, hi);
+	return interval_of(d, n, nr >= 2 ? sample_var(rep, nr) : 0, nr >= 2 ? nr - 1 : 0, lo, hi, df);
 }
 
 /* Centred on the exact delta: the blocks' double sum can differ from it in the last bits. */
@@ -163,6 +183,7 @@ int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result
 	v->block_delta = NULL;
 	v->replicas = 0;
 	v->rep_sd = NAN;
+	v->df = 0;
 	v->block_ns = a->block_ns;
 	v->measurable = false;
 	if (!a->block_ns || a->block_ns != b->block_ns)
@@ -175,7 +196,7 @@ int fs_sim_verdict_interval(struct fs_sim_verdict *v, const struct fs_sim_result
 	for (size_t i = 0; i < n; i++)
 		d[i] = (i < a->nr_blocks ? a->block_energy[i] : 0) - (i < b->nr_blocks ? b->block_energy[i] : 0);
 	v->blocks = n;
-	if (!fs_sim_interval(d, n, 0, &v->lo, &v->hi))
+	if (!interval_of(d, n, 0, 0, &v->lo, &v->hi, &v->df))
 		centre(v, mj_per_unit);
 	v->block_delta = d; /* kept: report resamples a recording's blocks (many_runs.c) */
 	return 0;
@@ -185,7 +206,7 @@ void fs_sim_verdict_widen(struct fs_sim_verdict *v, const double *rep, size_t nr
 {
 	v->replicas = (unsigned int)nr;
 	v->rep_sd = nr >= 2 ? sqrt(sample_var(rep, nr)) : NAN;
-	if (!v->block_delta || fs_sim_interval_rep(v->block_delta, v->blocks, rep, nr, &v->lo, &v->hi))
+	if (!v->block_delta || fs_sim_interval_rep(v->block_delta, v->blocks, rep, nr, &v->lo, &v->hi, &v->df))
 		return;
 	centre(v, mj_per_unit);
 }
