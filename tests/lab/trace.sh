@@ -11,7 +11,9 @@
 # the other's 95 % interval. It also drops 3 % of one thread's wake-ups from the text
 # and checks that the comparison then fails (the check is not blind). The recorded work
 # is compared less the waits the kernel charged (the text's sched_stat_runtime against
-# its switches: docs/traces.md, "The lab's check").
+# its switches: docs/traces.md, "The lab's check"). A second check replays both under
+# device physics: the same activations, the threads' work summed within 2 % and the
+# verdicts within their intervals (docs/traces.md, "Under device physics").
 # FS_LAB_TRACE_KEEP=DIR copies the run's trace, trace.dat, recording and EM there
 # (how tests/fixtures/lab-trace/ was made).
 #
@@ -108,6 +110,17 @@ elif [ $have_dat = 1 ]; then
 	agree "$O/live.rec" "$O/trace.dat" >"$TMP/agree.dat" 2>&1
 	report "$TMP/agree.dat"
 fi
+# Under device physics (the default): the recording's work at the busyfreq records'
+# frequencies against the trace's cpu_frequency; summed over the threads, as per thread
+# the recording's frequencies are estimated between wake-ups (docs/traces.md)
+if "$FEECSCOPE" replay "$O/live.rec" --sim-physics device 2>/dev/null | grep -q 'cpu_frequency at busy time'; then
+	pass "the recording has busyfreq records (frequencies: cpu_frequency at busy time)"
+else
+	fail "the recording has busyfreq records" "$("$FEECSCOPE" replay "$O/live.rec" 2>&1 | grep -m1 -A1 'CPU energy')"
+fi
+agree "$O/live.rec" "$TMP/trace.txt" --physics device --total >"$TMP/agree.dev" 2>&1
+sed 's/^\(ok\|FAIL\) \[/\1 device: [/' "$TMP/agree.dev" >"$TMP/agree.dev.r"
+report "$TMP/agree.dev.r"
 # not blind: a reader that dropped 3 % of one thread's wake-ups must fail the comparison
 python3 tests/tools/trace_agree.py --drop-wakeups tiny:3 <"$TMP/trace.txt" >"$TMP/dropped.txt"
 agree "$O/live.rec" "$TMP/dropped.txt" >"$TMP/agree.drop" 2>&1
