@@ -5,7 +5,8 @@
 # per rt-app thread (activations within 1 %, work within 2 % once the waits the kernel
 # charged are taken off the recorded work) and the closed-loop verdicts agree within
 # their intervals (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
-# wake-ups fails the comparison.
+# wake-ups fails the comparison. Under device physics the same, with the threads' work
+# summed; a trace whose little CPUs ran one OPP up fails that.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 L=$FS_FIXTURES/lab-trace
