@@ -88,7 +88,8 @@ def kernel_charges(path, rates=None):
     se.sum_exec_runtime and so a recording grows by) and the time it was on a CPU
     between its sched_switch events, in ns, from a tracefs text. With rates (em_rates())
     also the charged waits as device work: each stretch's charge beyond its time on the
-    CPU, at the capacity and the traced frequency (cpu_frequency) of the CPU it ran on."""
+    CPU, at the capacity of the CPU it ran on and its traced frequency (cpu_frequency)
+    at the switch-in."""
     charged, oncpu, since, seen = {}, {}, {}, False
     run, khz, wait_w = {}, {}, {}
     with open(path, errors="replace") as f:
@@ -106,18 +107,20 @@ def kernel_charges(path, rates=None):
                 pid = int(v["pid"])
                 charged[pid] = charged.get(pid, 0) + int(v["runtime"])
                 if (cpu, pid) in run:
-                    run[(cpu, pid)] += int(v["runtime"])
+                    run[(cpu, pid)][0] += int(v["runtime"])
                 continue
             prev, nxt = int(v["prev_pid"]), int(v["next_pid"])
             if (cpu, prev) in since:
                 t = ts - since.pop((cpu, prev))
                 oncpu[prev] = oncpu.get(prev, 0) + t
+                ran, f = run.pop((cpu, prev))
                 if rates and cpu in rates:
                     cap, top = rates[cpu]
-                    f = khz.get(cpu, top)
-                    wait_w[prev] = wait_w.get(prev, 0) + (run.pop((cpu, prev)) - t) * cap * f / (1024 * top)
+                    f = f or top
+                    wait_w[prev] = wait_w.get(prev, 0) + (ran - t) * cap * f / (1024 * top)
             since[(cpu, nxt)] = ts
-            run[(cpu, nxt)] = 0
+            # the wait came just before the switch-in: the frequency then
+            run[(cpu, nxt)] = [0, khz.get(cpu)]
     return (charged, oncpu, wait_w) if seen else (None, None, None)
 
 
