@@ -5,7 +5,8 @@
 # per rt-app thread (activations within 1 %, work within 2 % once the waits the kernel
 # charged are taken off the recorded work) and the closed-loop verdicts agree within
 # their intervals (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
-# wake-ups fails the comparison.
+# wake-ups fails the comparison. Under device physics the same, with the threads' work
+# summed; a trace whose little CPUs ran one OPP up fails that.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 L=$FS_FIXTURES/lab-trace
@@ -19,6 +20,7 @@ report "$TMP/text"
 if "$FEECSCOPE" replay "$L/trace.dat" --em "$L/guest.em" 2>&1 >/dev/null | grep -q 'not supported in this build'; then
 	echo "    trace.dat: this build reads none (no libtracecmd): its comparison left out"
 else
+	have_dat=1
 	agree "$L/trace.dat" >"$TMP/dat" 2>&1
 	report "$TMP/dat"
 fi
@@ -30,6 +32,29 @@ if [ -n "$pid" ] && ! grep '^FAIL' "$TMP/drop" | grep -vq " pid $pid tiny: "; th
 	pass "3 % of a tiny thread's wake-ups dropped: that thread fails (activations), no other"
 else
 	fail "3 % of a tiny thread's wake-ups dropped: that thread fails (activations), no other" "$(grep '^FAIL' "$TMP/drop" | head -c 400)"
+fi
+# Under device physics (the default) the recording's frequencies are estimated between
+# wake-ups and measured per CPU and interval (busyfreq records), not per task: the rt-app
+# threads' work is checked summed, with each charged wait as work at its CPU's traced
+# frequency, and the verdicts as above (docs/traces.md, "Under device physics")
+dev() {
+	python3 tests/tools/trace_agree.py --feecscope "$FEECSCOPE" --em "$L/guest.em" --charges "$TMP/trace.txt" \
+		--physics device --total --comm '^(tiny|small|medium)' --tasks 7 "$L/live.rec" "$@"
+}
+for t in "$TMP/trace.txt" "$L/trace.dat"; do
+	[ "$t" = "$L/trace.dat" ] && [ -z "${have_dat:-}" ] && continue
+	dev "$t" >"$TMP/dev" 2>&1
+	sed 's/^\(ok\|FAIL\) \[/\1 device: [/' "$TMP/dev" >"$TMP/dev.r"
+	report "$TMP/dev.r"
+done
+# not blind: the same text with each little CPU's frequency one OPP up from the lowest
+# (533 -> 999 MHz) gives the threads more work than the recording measured
+sed 's/cpu_frequency: state=533000 /cpu_frequency: state=999000 /' "$TMP/trace.txt" >"$TMP/fast.txt"
+dev "$TMP/fast.txt" >"$TMP/fast" 2>&1
+if grep -q '^FAIL .*work of the 7 tasks together' "$TMP/fast" && ! grep -q '^FAIL .*activations' "$TMP/fast"; then
+	pass "device: the little CPUs traced one OPP up: the threads' summed work differs"
+else
+	fail "device: the little CPUs traced one OPP up: the threads' summed work differs" "$(grep -m1 together "$TMP/fast")"
 fi
 # and the work check is not blind either: without the kernel's charges the recorded work
 # of the tiny threads (woken onto idle CPUs most) is 5 - 9 % above the switches' time

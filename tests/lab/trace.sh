@@ -11,7 +11,9 @@
 # the other's 95 % interval. It also drops 3 % of one thread's wake-ups from the text
 # and checks that the comparison then fails (the check is not blind). The recorded work
 # is compared less the waits the kernel charged (the text's sched_stat_runtime against
-# its switches: docs/traces.md, "The lab's check").
+# its switches: docs/traces.md, "The lab's check"). A second check replays both under
+# device physics: the same activations, the threads' work summed within 2 % and the
+# verdicts within their intervals (docs/traces.md, "Under device physics").
 # FS_LAB_TRACE_KEEP=DIR copies the run's trace, trace.dat, recording and EM there
 # (how tests/fixtures/lab-trace/ was made).
 #
@@ -89,7 +91,7 @@ if [ -s "$O/trace.tstats" ] && [ "$over" = 0 ]; then pass "tracefs ring buffer: 
 else fail "tracefs ring buffer: no overrun" "${over:-no stats}"; fi
 gzip -dc "$O/trace.txt.gz" >"$TMP/trace.txt" 2>/dev/null ||
 	{ fail "the guest's tracefs text arrived" "no $O/trace.txt.gz"; finish; exit; }
-have_dat=0
+have_dat=0 dat_read=0
 if ok_rc trace-cmd && [ -s "$O/trace.dat" ]; then pass "trace-cmd extract wrote a trace.dat in the guest"; have_dat=1
 else fail "trace-cmd extract wrote a trace.dat in the guest" "exit $(cat "$O/trace-cmd.rc" 2>/dev/null): $(head -c 300 "$O/trace-cmd.err" 2>/dev/null)"; fi
 
@@ -105,9 +107,24 @@ if [ $have_dat = 1 ] && "$FEECSCOPE" replay "$O/trace.dat" --em "$O/guest.em" 2>
 	grep -q 'not supported in this build'; then
 	echo "    trace.dat: this build reads none (no libtracecmd): its comparison left out"
 elif [ $have_dat = 1 ]; then
+	dat_read=1
 	agree "$O/live.rec" "$O/trace.dat" >"$TMP/agree.dat" 2>&1
 	report "$TMP/agree.dat"
 fi
+# Under device physics (the default): the recording's work at the busyfreq records'
+# frequencies against the trace's cpu_frequency; summed over the threads, as per thread
+# the recording's frequencies are estimated between wake-ups (docs/traces.md)
+if "$FEECSCOPE" replay "$O/live.rec" --sim-physics device 2>/dev/null | grep -q 'cpu_frequency at busy time'; then
+	pass "the recording has busyfreq records (frequencies: cpu_frequency at busy time)"
+else
+	fail "the recording has busyfreq records" "$("$FEECSCOPE" replay "$O/live.rec" 2>&1 | grep -m1 -A1 'CPU energy')"
+fi
+for t in "$TMP/trace.txt" "$O/trace.dat"; do
+	[ "$t" = "$O/trace.dat" ] && [ "$dat_read" != 1 ] && continue
+	agree "$O/live.rec" "$t" --physics device --total >"$TMP/agree.dev" 2>&1
+	sed 's/^\(ok\|FAIL\) \[/\1 device: [/' "$TMP/agree.dev" >"$TMP/agree.dev.r"
+	report "$TMP/agree.dev.r"
+done
 # not blind: a reader that dropped 3 % of one thread's wake-ups must fail the comparison
 python3 tests/tools/trace_agree.py --drop-wakeups tiny:3 <"$TMP/trace.txt" >"$TMP/dropped.txt"
 agree "$O/live.rec" "$TMP/dropped.txt" >"$TMP/agree.drop" 2>&1
