@@ -7,6 +7,15 @@
  * cpu_frequency splits the span at a change, and userspace reads the map
  * every interval (user/source/live_busyfreq.c). Busy = running any task other
  * than the CPU's idle task (pid 0), as /proc/stat counts it.
+ *
+ * CPU hotplug needs nothing more here. A CPU going offline switches to its
+ * idle task last (takedown_cpu(), kernel/cpu.c: "there's only the idle task
+ * left now"), which then parks it (do_idle(), kernel/sched/idle.c:
+ * cpu_is_offline() -> cpuhp_report_idle_dead(), arch_cpu_idle_dead()), so
+ * its span closes then. One coming up starts in its idle task
+ * (cpu_startup_entry(), kernel/sched/idle.c) with no switch into it, so its
+ * first switch, idle to a task, opens its first span (v5.0 - v6.x). What
+ * userspace must do is arm a CPU offline at the start idle, not busy.
  */
 #include "feecscope.bpf.h"
 
@@ -25,8 +34,9 @@ struct {
  * One entry per CPU, not a per-CPU map: cpu_frequency runs on whichever CPU
  * changed the policy's frequency (cpufreq_notify_transition() and
  * cpufreq_driver_fast_switch() trace every CPU of the policy, v5.0 - v7.x),
- * so it updates other CPUs' entries. Userspace arms every entry busy from
- * its own clock and the CPU's current frequency before attach.
+ * so it updates other CPUs' entries. Userspace arms every online CPU's
+ * entry busy (an offline one's idle) from its own clock and the CPU's
+ * current frequency before attach.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
