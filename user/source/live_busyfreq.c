@@ -91,9 +91,9 @@ fail:
  * a cpu_frequency split closes it or a read takes it, so the first read, the
  * baseline every delta starts from, must come after the visits. A CPU this
  * thread may not run on (a cpuset), or one gone offline since the online
- * list was read (its last switch, to its idle task, came before the attach:
- * takedown_cpu(), kernel/cpu.c, v5.0 - v6.x), keeps its armed span until its
- * own next switch; the count of those is returned.
+ * list was read (the cpuhp_exit that closes a dying CPU's span,
+ * bpf/busyfreq.bpf.c, came before the attach), keeps its armed span until
+ * its own next switch; the count of those is returned.
  */
 static int visit_cpus(int nr_cpus, __u64 busy)
 {
