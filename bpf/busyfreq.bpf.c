@@ -7,6 +7,19 @@
  * cpu_frequency splits the span at a change, and userspace reads the map
  * every interval (user/source/live_busyfreq.c). Busy = running any task other
  * than the CPU's idle task (pid 0), as /proc/stat counts it.
+ *
+ * CPU hotplug. A CPU coming up starts in its idle task (cpu_startup_entry(),
+ * kernel/sched/idle.c) with no switch into it, already online, so its first
+ * switch, idle to a task, opens its first span; userspace arms a CPU offline
+ * at the start idle. A CPU going offline switches to its idle task last
+ * (takedown_cpu(), kernel/cpu.c: "there's only the idle task left now"),
+ * which parks it (do_idle(): cpu_is_offline() -> cpuhp_report_idle_dead()),
+ * but that switch is not traced: __cpu_disable() has taken the CPU out of
+ * cpu_online_mask, and a tracepoint does not fire on an offline CPU
+ * (include/linux/tracepoint.h, DECLARE_TRACE's condition
+ * cpu_online(raw_smp_processor_id()); v5.0 - v6.x, seen in the lab's v6.1).
+ * The span the switch into the stopper opened would stay open for as long as
+ * the CPU is off, so busy_cpuhp_exit closes it (v5.0 - v6.x).
  */
 #include "feecscope.bpf.h"
 
@@ -25,8 +38,9 @@ struct {
  * One entry per CPU, not a per-CPU map: cpu_frequency runs on whichever CPU
  * changed the policy's frequency (cpufreq_notify_transition() and
  * cpufreq_driver_fast_switch() trace every CPU of the policy, v5.0 - v7.x),
- * so it updates other CPUs' entries. Userspace arms every entry busy from
- * its own clock and the CPU's current frequency before attach.
+ * so it updates other CPUs' entries. Userspace arms every online CPU's
+ * entry busy (an offline one's idle) from its own clock and the CPU's
+ * current frequency before attach.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -92,5 +106,30 @@ int BPF_PROG(busy_cpu_frequency, unsigned int khz, unsigned int cpu_id)
 	c->start_ns = now;
 	c->slot = slot ? *slot : FS_BUSY_UNKNOWN;
 	c->khz = khz;
+	return 0;
+}
+
+/*
+ * cpuhp:cpuhp_exit(cpu, state, idx, ret) on the control CPU, after the
+ * callback of hotplug state idx ran for cpu (cpuhp_invoke_callback(),
+ * kernel/cpu.c). takedown_cpu(), CPUHP_TEARDOWN_CPU's teardown, returns 0
+ * once the CPU is dead: its last switch, to the idle task, went untraced
+ * (see the top), so close its span here. Counted busy beyond the truth: the
+ * end of the stopper's take_cpu_down() and __cpu_die()'s wait for the CPU
+ * to be off. The state's number differs by version and config: CO-RE.
+ */
+SEC("raw_tp/cpuhp_exit")
+int BPF_PROG(busy_cpuhp_exit, unsigned int cpu, int state, int idx, int ret)
+{
+	__u32 key = cpu;
+	struct fs_busy_cpu *c;
+
+	if (ret || idx != (int)bpf_core_enum_value(enum cpuhp_state, CPUHP_TEARDOWN_CPU))
+		return 0;
+	c = bpf_map_lookup_elem(&busy_cpu, &key);
+	if (!c)
+		return 0;
+	busy_close(c, bpf_ktime_get_boot_ns());
+	c->busy = 0;
 	return 0;
 }

@@ -4,7 +4,7 @@
 #  - a name that is a symbolic link to what is not a regular file (a FIFO,
 #    /dev/null, a directory, through a chain of links) is refused: exit 2,
 #    one line naming the link and its target, nothing written anywhere, no
-#    temporary file left;
+#    temporary file left; so is a directory named directly;
 #  - a link to a regular file, or a dangling one, is replaced by a regular
 #    file, and the link's target is untouched (or not created);
 #  - a FIFO or /dev/null named directly gets the output, byte for byte what
@@ -96,6 +96,21 @@ rc=$?
 [ $rc -eq 2 ] && one_line err '^feecscope replay: --json dir.link: a symbolic link to adir \(a directory\): not followed' &&
 	[ -z "$(ls -A adir)" ] && pass "a link to a directory is refused (exit 2), nothing written in it" ||
 	fail "link to a directory" "exit $rc: $(head -c 300 err)"
+# A directory named directly is the same usage error as a link to one: exit 2, one line
+# naming it, refused before anything is written (it was exit 1, from the failed open).
+for cmd in "${CMDS[@]}" "${LIVE[@]}"; do
+	opt=$(echo "$cmd" | awk '{ print $NF }')
+	for name in adir dir.link; do
+		# shellcheck disable=SC2086 # the command's words
+		fs $cmd $name >out 2>err
+		rc=$?
+		want="^feecscope [a-z]+: $opt $name: a directory, not a file: nothing written$"
+		[ $name = dir.link ] && want="^feecscope [a-z]+: $opt $name: a symbolic link to adir \(a directory\): not followed"
+		[ $rc -eq 2 ] && one_line err "$want" && [ -z "$(ls -A adir)" ] && [ ! -s out ] && no_tmp ||
+			{ fail "$cmd $name (A DIRECTORY)" "exit $rc: $(head -c 300 err)"; continue 2; }
+	done
+	pass "$cmd: a directory, named or through a link, is refused alike (exit 2, one line)"
+done
 # refused before anything is written: an output named before the refused one is not created
 fifo_reader got.fifo
 fs replay in.fsr --csv first.csv --json link.out --perfetto last.pftrace >out 2>err

@@ -9,7 +9,10 @@
 #    file, the run's other outputs not created, nothing read from the device;
 #  - a terminal named directly gets the bytes a regular file gets, a link to
 #    one is refused;
-#  - /dev/zero named directly is written (exit 0).
+#  - /dev/zero named directly is written (exit 0);
+#  - a SIGTERM while the long CSV's sort spill file has its name (forced at
+#    once by tests/tools/sigterm_at_spill.c) leaves neither that file nor the
+#    output's temporary name.
 # The nodes need root (mknod); without it those checks are skipped, said so.
 # Every run is under a timeout, so a wrong implementation fails, never hangs.
 . "$(dirname "$0")/../lib.sh"
@@ -87,4 +90,25 @@ rc=$?
 	one_line err '^feecscope replay: --csv tty.link: a symbolic link to /dev/[a-z/0-9]+ \(a character device\): not followed' &&
 	pass "a link to a terminal is refused, the terminal gets nothing" ||
 	fail "link to a terminal" "exit $rc, $(wc -c <got.tty) bytes: $(head -c 300 err)"
+
+# --- the long CSV's spill file on a signal --------------------------------------
+# FS_BENCH_SORT_HOLD=1: every held row spills (decisions_long.c); the shim sends
+# SIGTERM as the spill file is unlinked, its one moment with a name.
+if ${CC:-cc} -shared -fPIC -O2 -o spill.so "$_fs_top/tests/tools/sigterm_at_spill.c" -ldl 2>cc.err &&
+	file -L "$FEECSCOPE" | grep -q 'dynamically linked'; then
+	mkdir spill
+	# in a shell of its own, whose "Terminated" goes nowhere
+	FS_BENCH_SORT_HOLD=1 LD_PRELOAD=$PWD/spill.so sh -c '"$@" >/dev/null 2>err; echo $? >rc' sh \
+		timeout 20 "$FEECSCOPE" replay in.fsr --csv spill/out.csv 2>/dev/null
+	rc=$(cat rc)
+	[ $rc -eq 143 ] && [ -z "$(ls -A spill)" ] &&
+		pass "SIGTERM while the sort spill file has a name: it and the output temp are removed" ||
+		fail "SIGTERM at the sort spill" "exit $rc, left: $(ls -A spill | tr '\n' ' ')$(head -c 200 err)"
+	FS_BENCH_SORT_HOLD=1 timeout 20 "$FEECSCOPE" replay in.fsr --csv spilled.csv >/dev/null 2>err
+	"$FEECSCOPE" replay in.fsr --csv held.csv >/dev/null 2>>err
+	[ -s held.csv ] && cmp -s spilled.csv held.csv && pass "a spilled long CSV = the one held in memory" ||
+		fail "spilled long CSV" "differs from the one held in memory: $(head -c 200 err)"
+else
+	echo "     (no shared-object build here, or a static $FEECSCOPE: the spill signal check skipped)"
+fi
 finish

@@ -4,6 +4,8 @@
 # feecscope read that EM, the BPF collector loaded on 6.1 and recorded, the kernel's
 # placements agree with the policy for its version, and the host replays the guest's
 # recording to the guest's own numbers. Anything that did not run is a failure.
+# Each boot also records live across CPU hotplug of its last CPU (run-lab.sh's
+# FS_LAB_HOTPLUG, tests/qemu/check-hotplug.py): ~0 busy while offline, counted once online.
 # Env: FS_LAB_TOPOLOGIES ("2+2 4+3+1"), FS_LAB_SECONDS (live seconds, 20),
 #      FS_LAB_REUSE=1 checks the results already in $FS_OUT/lab/<topology> without booting.
 cd "$(dirname "$0")/../.."
@@ -29,6 +31,8 @@ fi
 
 for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 	d=$OUTD/lab/$topo o=$OUTD/lab/$topo/out
+	last=$((topo - 1)) # "2+2" - 1: the topology's last CPU
+	export FS_LAB_HOTPLUG=$last
 	if [ "${FS_LAB_REUSE:-0}" = 1 ] && [ -d "$o" ]; then
 		pass "$topo: reusing results in $d"
 	else
@@ -68,6 +72,21 @@ for topo in ${FS_LAB_TOPOLOGIES:-2+2 4+3+1}; do
 		expect_same "$topo: guest 'feecscope em' = host 'feecscope em --em <DT-derived tree>'" "$TMP/em.host.n" "$TMP/em.guest.n"
 	else
 		fail "$topo: em --save of the guest's EM" "$(cat "$o/em-save.err" "$o/em-save.out" 2>/dev/null | head -c 300 || echo 'step did not run')"
+	fi
+
+	# Busy time at each frequency across CPU hotplug (its own live run, after the main one).
+	if [ "$(cat "$o/hotplug.rc" 2>/dev/null)" = 0 ] && [ -s "$o/hotplug.rec" ] &&
+		"$FEECSCOPE" replay "$o/hotplug.rec" --convert-csv "$TMP/hotplug.csv" >/dev/null 2>"$TMP/hp.err"; then
+		python3 tests/qemu/check-hotplug.py "$TMP/hotplug.csv" "$o/hotplug.marks" "$last" 2 >"$TMP/hp" 2>&1
+		while read -r st rest; do
+			case $st in ok) pass "$topo: $rest" ;; FAIL) fail "$topo: $rest" ;; *) echo "    $st $rest" ;; esac
+		done <"$TMP/hp"
+		unwrap "$o/hotplug-live.err" | grep -q "may not run on" &&
+			fail "$topo: no unvisited-CPU warning for a CPU offline at the start" "$(unwrap "$o/hotplug-live.err" | grep "may not run on")" ||
+			pass "$topo: no unvisited-CPU warning for CPU $last, offline at the start"
+	else
+		fail "$topo: live across hotplug of CPU $last recorded" \
+			"exit $(cat "$o/hotplug.rc" 2>/dev/null || echo '-'): $(cat "$o/hotplug.err" "$TMP/hp.err" 2>/dev/null | head -c 300)"
 	fi
 
 	# The collector on 6.1 (struct util_est {enqueued, ewma}, rq->cpu_capacity_orig).

@@ -22,6 +22,9 @@
 #      recording comes back: half the transfer);
 #      FS_LAB_UCLAMP="PREFIX MIN MAX ...": per-task clamps for the rt-app threads named PREFIX*, set
 #      with tests/qemu/uclamp-set.c once rt-app runs (Debian's rt-app has no util_min/util_max).
+#      FS_LAB_HOTPLUG=CPU: after the live step, a second `feecscope live` across CPU hotplug
+#      (tests/qemu/hotplug.sh: CPU offline at its start, online with a 2 s spinner, offline
+#      again; out/hotplug.rec and hotplug.marks for tests/qemu/check-hotplug.py).
 # Results in DIR: console.log, eas.dts, dt-facts.tsv, expected-em/ (dt-to-em.py),
 # out/ (the guest's files: guest-facts.txt, em-debugfs.txt, dmesg.txt, <step>.out/.rc,
 # live.rec, live.csv, guest.em), vmlinux.btf (the guest kernel's BTF).
@@ -93,6 +96,7 @@ if [ -x "$fs" ] && file -L "$fs" | grep -q 'ARM aarch64.*statically linked'; the
 	have_fs=1
 fi
 chmod +x "$R/init"
+[ -z "${FS_LAB_HOTPLUG:-}" ] || cp tests/qemu/hotplug.sh "$R/lab/hotplug.sh"
 uclamp_step=
 if [ -n "${FS_LAB_UCLAMP:-}" ]; then
 	aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$R/bin/uclamp-set" tests/qemu/uclamp-set.c ||
@@ -132,6 +136,8 @@ csv="--csv-layout wide --csv /out/live.csv "
 		echo "step em-netlink feecscope em --em netlink"   # v6.19+: the EM without debugfs
 		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
 		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}${selftime}feecscope live -v --duration $dur --record /out/live.rec ${csv}${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
+		# a recording of its own after the main one: hotplug rebuilds the sched domains
+		[ -z "${FS_LAB_HOTPLUG:-}" ] || echo "step hotplug sh /lab/hotplug.sh $FS_LAB_HOTPLUG 12 2"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"

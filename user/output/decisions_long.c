@@ -168,6 +168,22 @@ static int long_decision(void *self, const struct fs_decision_row *row, char *er
 	return 0;
 }
 
+/*
+ * HOLD_BYTES, or FS_BENCH_SORT_HOLD=BYTES (hidden, as the other FS_BENCH_
+ * knobs): a hold small enough that a short test run spills (tests/cli/out_spill.sh).
+ */
+static size_t hold_bytes(void)
+{
+	const char *e = getenv("FS_BENCH_SORT_HOLD");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return HOLD_BYTES;
+	v = strtoull(e, &end, 10);
+	return *end || !v || v > HOLD_BYTES ? HOLD_BYTES : (size_t)v;
+}
+
 /* Rows wait packed (row_pack.h) and become text when their turn comes; a row whose turn it is goes straight out. */
 static int long_interval(void *self, const struct fs_decision_row *row, char *err, size_t errlen)
 {
@@ -272,7 +288,7 @@ int fs_output_decisions_long(struct fs_output *o, const char *path, int nr_polic
 		return -1;
 	}
 	c->f = c->out.f;
-	if (!(c->sort = fs_seq_sort_new(c->f, c->path, 1, HOLD_BYTES))) {
+	if (!(c->sort = fs_seq_sort_new(c->f, c->path, 1, hold_bytes()))) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		long_free(c);
 		return -1;

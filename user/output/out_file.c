@@ -113,12 +113,23 @@ static bool device_refused(const char *path, const struct stat *st, int fd, char
 	return true;
 }
 
-/* Is path, not a link, a device that takes no output (device_refused())? */
+/*
+ * Is path, not a link, a directory or a device that takes no output
+ * (device_refused())? A directory is the same usage error as a link to one
+ * (link_refused()): a name that cannot be the file, refused before anything
+ * is written, not an open that fails on the way.
+ */
 static bool direct_refused(const char *path, char *why, size_t len)
 {
 	struct stat st;
 
-	return !lstat(path, &st) && device_refused(path, &st, -1, why, len);
+	if (lstat(path, &st))
+		return false;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s: a directory, not a file: nothing written", path);
+		return true;
+	}
+	return device_refused(path, &st, -1, why, len);
 }
 
 /* What a path is now: its inode if it exists, else where it would be created. */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "out_cleanup.h"
 #include "seq_sort.h"
 
 /*
@@ -285,9 +286,21 @@ static int spill(struct fs_seq_sort *s, char *err, size_t errlen)
 		if (!tmpl)
 			return oom(s, err, errlen);
 		snprintf(tmpl, n + 16, "%s.sort-XXXXXX", s->path);
+		/*
+		 * Kept for the signal cleanup the output's own temporary name
+		 * gets (out_cleanup.h), with signals held from its creation to
+		 * its unlink: a SIGTERM there would leave it beside the output.
+		 */
+		sigset_t mask;
+		fs_out_cleanup_hold(&mask);
 		int fd = mkstemp(tmpl);
-		if (fd >= 0)
+		if (fd >= 0) {
+			int kept = fs_out_cleanup_keep(tmpl);
+
 			unlink(tmpl);
+			fs_out_cleanup_drop(kept);
+		}
+		fs_out_cleanup_release(&mask);
 		free(tmpl);
 		if (fd < 0 || !(s->spill = fdopen(fd, "w+"))) {
 			if (fd >= 0)

@@ -688,6 +688,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	bpf_program__set_autoload(s->progs.harvest_pelt_cfs, !b->feat.ksym_runqueues);
 	bpf_program__set_autoload(s->progs.busy_sched_switch, b->feat.busyfreq);
 	bpf_program__set_autoload(s->progs.busy_cpu_frequency, b->feat.busyfreq);
+	bpf_program__set_autoload(s->progs.busy_cpuhp_exit, b->feat.busyfreq);
 
 	b->feat.loads++;
 	g_refused[0] = 0;
@@ -1275,6 +1276,10 @@ int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
 		snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s", why);
 		return -1;
 	}
+	/* without it a CPU that goes offline during the run stays busy (bpf/busyfreq.bpf.c) */
+	if (attach_one(s->progs.busy_cpuhp_exit, &s->links.busy_cpuhp_exit, false, why, whylen) > 0)
+		vlog(0, "warning: busy time at each frequency: a CPU that goes offline counts busy "
+			"until it is back\n");
 	return 0;
 }
 

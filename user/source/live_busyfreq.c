@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "cpu_online.h"
 #include "live_busyfreq.h"
 
 struct fs_busy_freq {
 	int cpu_fd;
 	int nr_cpus;
-	int unvisited; /* CPUs visit_cpus() could not run on */
+	int unvisited; /* CPUs armed busy that visit_cpus() could not run on */
+	__u64 online;  /* CPUs online at the start: armed busy; the rest idle */
 	int nr[FS_MAX_CPUS];
 	__u32 khz[FS_MAX_CPUS][FS_MAX_FREQS];
 };
@@ -47,16 +49,21 @@ static __u32 cur_khz(int cpu)
 }
 
 /*
- * Number the slots and put each CPU busy at its current frequency from now:
- * the first switch out of idle restarts an idle CPU's span, so only a CPU
- * busy now counts from now (bpf/busyfreq.bpf.c).
+ * Number the slots and put each online CPU busy at its current frequency
+ * from now: the first switch out of idle restarts an idle CPU's span, so
+ * only a CPU busy now counts from now (bpf/busyfreq.bpf.c). An offline CPU
+ * is armed idle: it runs nothing, and emits no sched_switch until it comes
+ * up in its idle task, whose first switch to a task opens its first span
+ * (cpu_startup_entry(), kernel/sched/idle.c, v5.0 - v6.x). Armed busy, its
+ * span would be counted in every read of the recording.
  */
 static int arm(struct fs_busy_freq *bf, int slot_fd, char *why, size_t whylen)
 {
 	__u64 now = fs_live_boot_ns();
 
 	for (int cpu = 0; cpu < bf->nr_cpus; cpu++) {
-		struct fs_busy_cpu c = { .start_ns = now, .busy = 1, .slot = FS_BUSY_UNKNOWN, .khz = cur_khz(cpu) };
+		struct fs_busy_cpu c = { .start_ns = now, .busy = !!(bf->online >> cpu & 1), .slot = FS_BUSY_UNKNOWN,
+					 .khz = cur_khz(cpu) };
 		__u32 key = (__u32)cpu;
 
 		for (__u32 i = 0; i < (__u32)bf->nr[cpu]; i++) {
@@ -77,23 +84,27 @@ fail:
 }
 
 /*
- * Run this thread once on every CPU, then put its affinity back. Every CPU
- * was armed busy; the switch that brings this thread to a CPU settles that:
- * an idle CPU's span restarts (idle to this thread), a busy one's goes on
- * (a task to this thread). Until then an idle CPU's armed span is counted
- * busy wherever a cpu_frequency split closes it or a read takes it, so the
- * first read, the baseline every delta starts from, must come after the
- * visits. A CPU this thread may not run on (a cpuset) keeps its armed span
- * until its own first switch; the count of those is returned.
+ * Run this thread once on every CPU armed busy, then put its affinity back.
+ * The switch that brings this thread to a CPU settles its armed span: an
+ * idle CPU's restarts (idle to this thread), a busy one's goes on (a task to
+ * this thread). Until then an idle CPU's armed span is counted busy wherever
+ * a cpu_frequency split closes it or a read takes it, so the first read, the
+ * baseline every delta starts from, must come after the visits. A CPU this
+ * thread may not run on (a cpuset), or one gone offline since the online
+ * list was read (the cpuhp_exit that closes a dying CPU's span,
+ * bpf/busyfreq.bpf.c, came before the attach), keeps its armed span until
+ * its own next switch; the count of those is returned.
  */
-static int visit_cpus(int nr_cpus)
+static int visit_cpus(int nr_cpus, __u64 busy)
 {
 	cpu_set_t old, one;
 	int missed = 0;
 
 	if (sched_getaffinity(0, sizeof(old), &old))
-		return nr_cpus;
+		return __builtin_popcountll(busy);
 	for (int cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++) {
+		if (!(busy >> cpu & 1))
+			continue;
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		/* returns on that CPU: __set_cpus_allowed_ptr() moves a running task by stop_one_cpu() */
@@ -121,13 +132,18 @@ struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_e
 	}
 	fs_live_bpf_busy_maps(b, &slot_fd, &bf->cpu_fd);
 	bf->nr_cpus = nr_cpus < FS_MAX_CPUS ? nr_cpus : FS_MAX_CPUS;
+	if (fs_cpu_online_read(NULL, &bf->online, why, whylen)) {
+		free(bf);
+		return NULL;
+	}
+	bf->online &= bf->nr_cpus < 64 ? (1ull << bf->nr_cpus) - 1 : ~0ull;
 	for (int cpu = 0; cpu < bf->nr_cpus; cpu++)
 		bf->nr[cpu] = fs_busy_freq_table(em, cpu, bf->khz[cpu]);
 	if (arm(bf, slot_fd, why, whylen) || fs_live_bpf_busy_attach(b, why, whylen)) {
 		free(bf);
 		return NULL;
 	}
-	bf->unvisited = visit_cpus(bf->nr_cpus);
+	bf->unvisited = visit_cpus(bf->nr_cpus, bf->online);
 	return bf;
 }
 
