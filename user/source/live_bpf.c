@@ -1272,8 +1272,7 @@ int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
 	    attach_one(s->progs.busy_cpu_frequency, &s->links.busy_cpu_frequency, true, why, whylen) < 0) {
 		bpf_link__destroy(s->links.busy_sched_switch);
 		s->links.busy_sched_switch = NULL;
-		b->feat.busyfreq = false;
-		snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s", why);
+		fs_live_bpf_busy_off(b, why);
 		return -1;
 	}
 	/* without it a CPU that goes offline during the run stays busy (bpf/busyfreq.bpf.c) */
@@ -1281,6 +1280,12 @@ int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
 		vlog(0, "warning: busy time at each frequency: a CPU that goes offline counts busy "
 			"until it is back\n");
 	return 0;
+}
+
+void fs_live_bpf_busy_off(struct fs_live_bpf *b, const char *why)
+{
+	b->feat.busyfreq = false;
+	snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s", why);
 }
 
 int fs_live_bpf_busy_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt)

@@ -80,6 +80,8 @@ const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b)
 int fs_live_bpf_busy_maps(struct fs_live_bpf *b, int *slot_fd, int *cpu_fd);
 /* Attach its programs once the maps are armed; -1 with why (and they are off). */
 int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen);
+/* Busy time at each frequency is off, for why: the status (-v) says so. */
+void fs_live_bpf_busy_off(struct fs_live_bpf *b, const char *why);
 /* Its programs' BPF run time and runs (kernel.bpf_stats_enabled=1); -1 when off. */
 int fs_live_bpf_busy_stats(struct fs_live_bpf *b, __u64 *run_ns, __u64 *run_cnt);
 /* Per-program BPF run time (kernel.bpf_stats_enabled must be 1): totals over all programs. */

@@ -133,6 +133,7 @@ struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_e
 	fs_live_bpf_busy_maps(b, &slot_fd, &bf->cpu_fd);
 	bf->nr_cpus = nr_cpus < FS_MAX_CPUS ? nr_cpus : FS_MAX_CPUS;
 	if (fs_cpu_online_read(NULL, &bf->online, why, whylen)) {
+		fs_live_bpf_busy_off(b, why); /* -v's status must not say "on" */
 		free(bf);
 		return NULL;
 	}
@@ -140,6 +141,7 @@ struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_e
 	for (int cpu = 0; cpu < bf->nr_cpus; cpu++)
 		bf->nr[cpu] = fs_busy_freq_table(em, cpu, bf->khz[cpu]);
 	if (arm(bf, slot_fd, why, whylen) || fs_live_bpf_busy_attach(b, why, whylen)) {
+		fs_live_bpf_busy_off(b, why); /* an attach that failed said so already; arm() did not */
 		free(bf);
 		return NULL;
 	}
