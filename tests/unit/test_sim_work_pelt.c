@@ -10,11 +10,6 @@
  *   u 256 -> 576 over T = 64 periods:  256/4 = 64, (576 - 64)/1024 = 1/2: 32
  * so the activation's work is 32 x 1,048,576 = 33,554,432 ns, whatever the
  * 80 ms of CPU time at the estimated OPP would give (at most 40,000,000).
- * With its runnable average 0 -> 768 over the same 100 periods the task was
- * queued R = -32 log2(1 - 768/1024) = 64 periods; its running spread over
- * them, 512 = 1024 W / 64 (1 - y^64) = 1024 W / 64 x 3/4: W = 128/3
- * periods = 44,739,242.67 ns, rounded 44,739,243 (100 ms of CPU time: at
- * most 50,000,000).
  * Where the record cannot tell it, the estimate stays: the task moved to
  * cpu1 (another rq's clock) or LAB physics. With 40 ms of CPU time the work
  * is capped at its CPU time at fmax: 40 ms x 512 / 1024 = 20,000,000.
@@ -58,7 +53,6 @@ struct case_in {
 	__u32 u0, u1;
 	__u64 span_periods, cpu_ns;
 	int prev2;  /* the second wake-up's prev_cpu: where the first activation ran */
-	__u32 r1;   /* the runnable average at the second wake-up (0 at the first) */
 };
 
 /* The first activation's work, and the number of activations PELT measured. */
@@ -73,8 +67,6 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 	wake(&w, 10 * MS, 0, 0, 0, c->u0, lut);
 	feed(b, &w);
 	wake(&w, 110 * MS, c->cpu_ns, c->prev2, c->prev2, c->u1, lut + c->span_periods * PERIOD);
-	w.task.runnable_avg = c->r1;
-	w.task.runnable_sum = (__u64)c->r1 * DIVIDER;
 	feed(b, &w);
 	struct fs_task_time t = { { FS_REC_RUNTIME, 0, sizeof(t), 120 * MS }, 30, 30, c->cpu_ns + MS, "test" };
 
@@ -92,7 +84,7 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 
 FS_TEST(sim_work_pelt_measures_an_activation_by_hand)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0 };
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0 };
 	__u64 n;
 
 	fs_test_em_2pd(&em);
@@ -106,20 +98,9 @@ FS_TEST(sim_work_pelt_measures_an_activation_by_hand)
 	EXPECT_EQ_U64(first_work(&c, &n), 20 * MS);
 }
 
-FS_TEST(sim_work_pelt_spreads_the_running_over_the_time_queued_by_hand)
-{
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 100 * MS, 0, 768 };
-	__u64 n;
-
-	fs_test_em_2pd(&em);
-	EXPECT_EQ_U64(first_work(&c, &n), 44739243);
-	c.r1 = 400; /* queued less than the least run (R 22.9 < W 32 periods): the least */
-	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
-}
-
 FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1, 0 };
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1 };
 	__u64 n, w;
 
 	fs_test_em_2pd(&em);

@@ -17,17 +17,12 @@
  *   u_end = u_start y^T + 1024 (1 - y^W),  y^32 = 1/2 (a period is 1024 us),
  *
  * so W = -32 log2(1 - (u_end - u_start y^T) / 1024) periods: the least work
- * that util could take, the run coming after any wait. The task's
- * runnable_sum grows the same way over all of its time queued, running or
- * waiting (se_runnable() = on_rq, __update_load_avg_se(), kernel/sched/pelt.c,
- * v6.1), which gives that time R. A wait after a stretch of running decays
- * what it ran; taking the running spread evenly over R (a wake-up's wait
- * and each preemption alike),
- *
- *   u_end = u_start y^T + 1024 W / R (1 - y^R),
- *
- * W is read from there when R holds the least W, else the least W is. A
- * util near 1024 tells nothing more (the growth flattens).
+ * that growth can take, the run coming after any wait (a wake-up's latency
+ * first). A preemption's wait after a stretch of running decays what it ran
+ * and reads as a little less work; the time queued (runnable_sum) would place
+ * the waits, but not in which order they came (docs/simulation.md, "Work from
+ * the task's PELT", measures both readings). A util near 1024 tells nothing
+ * more (the growth flattens).
  */
 #include <math.h>
 #include "work_pelt.h"
@@ -36,7 +31,7 @@
 #define WP_PERIOD_NS 1048576.0 /* a PELT period: 1024 units of 1024 ns (delta >> 10 in ___update_load_sum()) */
 #define WP_UTIL_CEIL 1000.0    /* above it the growth is too flat to read */
 
-/* util_avg = util_sum / get_pelt_divider() (kernel/sched/pelt.h, v5.13+: LOAD_AVG_MAX - 1024 + contrib). */
+/* util_avg = util_sum / get_pelt_divider(): LOAD_AVG_MAX - 1024 + contrib (kernel/sched/pelt.h, v6.1). */
 static double util_of(__u32 util_sum, __u32 contrib)
 {
 	return (double)util_sum / (double)(FS_LOAD_AVG_MAX - 1024 + (contrib < 1024 ? contrib : 1023));
@@ -69,13 +64,6 @@ void wp_start(const struct fs_wakeup *w, int run, struct wp_mark *m)
 	m->lut = w->task.last_update_time;
 	m->util_sum = w->task.util_sum;
 	m->contrib = w->task.period_contrib;
-	m->runnable_sum = w->task.runnable_sum;
-}
-
-/* The periods of running that take an average from a (decayed over the span) to b. */
-static double periods_to(double a, double b)
-{
-	return -32.0 * log2(1.0 - (b - a) / 1024.0);
 }
 
 __u64 wp_work(const struct wp_mark *m, const struct fs_wakeup *next, __u64 cpu_ns, __u32 cap)
@@ -91,18 +79,8 @@ __u64 wp_work(const struct wp_mark *m, const struct fs_wakeup *next, __u64 cpu_n
 
 	if (u1 <= u0 || u1 >= WP_UTIL_CEIL)
 		return 0;
-	double periods = periods_to(u0, u1);
-	double r0 = (double)m->runnable_sum / (double)(FS_LOAD_AVG_MAX - 1024 + (m->contrib < 1024 ? m->contrib : 1023));
-	double r1 = (double)t->runnable_sum /
-		    (double)(FS_LOAD_AVG_MAX - 1024 + (t->period_contrib < 1024 ? t->period_contrib : 1023));
+	double periods = -32.0 * log2(1.0 - (u1 - u0) / 1024.0);
 
-	r0 *= exp2(-span / 32.0);
-	if (r1 > r0 && r1 < WP_UTIL_CEIL) {
-		double queued = periods_to(r0, r1);
-
-		if (queued > periods && queued <= span)
-			periods = queued * (u1 - u0) / (1024.0 * (1.0 - exp2(-queued / 32.0)));
-	}
 	if (periods > span)
 		return 0; /* more run than time: not one activation on one clock */
 	__u64 w = (__u64)(periods * WP_PERIOD_NS + 0.5);

@@ -18,7 +18,6 @@ struct wp_mark {
 	__s32 cpu;
 	__u64 lut;        /* p->se.avg.last_update_time (the rq's PELT clock, ns) */
 	__u32 util_sum, contrib;
-	__u64 runnable_sum; /* p->se.avg.runnable_sum: its time queued, running or waiting */
 };
 
 /* The mark of the activation w opens on CPU run (ok false where its PELT cannot be followed). */
