@@ -16,6 +16,7 @@
 #include "../engine/power_estimate.h"
 #include "work_freq.h"
 #include "work_busyfreq.h"
+#include "work_pelt.h"
 #include "sim_internal.h"
 
 /* What the builder follows of a task beyond what the workload keeps. */
@@ -26,6 +27,7 @@ struct task_state {
 	__u64 seg_ts;     /* recording time */
 	__u64 seg_sum;    /* its CPU time at seg_ts, FS_NO_RUNTIME if unknown */
 	__u64 last_wake;  /* wake_ns of its latest activation */
+	struct wp_mark pelt; /* the open activation's PELT at its wake-up (work_pelt.c) */
 	bool exited, affinity_changed;
 };
 
@@ -57,6 +59,8 @@ struct fs_sim_builder {
 	size_t nr_tasks, cap_tasks, cap_ts;
 	struct fs_sim_act *acts;
 	__s32 *act_task;               /* each activation's task */
+	__u64 *act_pelt;               /* each activation's work as its task's PELT measured it, 0: not */
+	size_t cap_act_pelt;
 	size_t nr_acts, cap_acts, cap_act_task;
 	struct pid_ent *pids;          /* open addressing, pid_cap a power of two */
 	size_t nr_pids, pid_cap;
@@ -155,6 +159,7 @@ void fs_sim_builder_free(struct fs_sim_builder *b)
 	free(b->ts);
 	free(b->acts);
 	free(b->act_task);
+	free(b->act_pelt);
 	free(b->pids);
 	for (int p = 0; p < FS_MAX_PDS; p++)
 		free(b->line[p].v);
@@ -475,7 +480,8 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 	struct task_state *s = &b->ts[i];
 
 	if (fs_sim_grow((void **)&b->acts, &b->cap_acts, b->nr_acts + 1, sizeof(*b->acts)) ||
-	    fs_sim_grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)))
+	    fs_sim_grow((void **)&b->act_task, &b->cap_act_task, b->nr_acts + 1, sizeof(*b->act_task)) ||
+	    fs_sim_grow((void **)&b->act_pelt, &b->cap_act_pelt, b->nr_acts + 1, sizeof(*b->act_pelt)))
 		return oom(b);
 	struct fs_sim_act *a = &b->acts[b->nr_acts];
 	__u64 wake = h->ts_ns > b->t0 ? h->ts_ns - b->t0 : 0;
@@ -491,6 +497,11 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 		   (w->chosen_cpu < 0 ? FS_SIM_ACT_CPU_GUESSED : 0);
 	b->wl.acts_cpu_guessed += w->chosen_cpu < 0;
 	b->act_task[b->nr_acts] = (__s32)i;
+	b->act_pelt[b->nr_acts] = 0;
+	if (b->physics == FS_SIM_DEVICE)
+		wp_start(w, run, &s->pelt);
+	else
+		s->pelt.ok = false;
 	s->open = (__s64)b->nr_acts++;
 	s->last_wake = a->wake_ns;
 	s->seg_cpu = run;
@@ -498,6 +509,26 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 	s->seg_sum = w->sum_exec_ns;
 	t->nr_act++;
 	return 0;
+}
+
+/*
+ * Close task i's open activation at its next wake-up w, and keep the work its
+ * PELT measured (work_pelt.c) where one CPU ran all of it and a reading closed it.
+ */
+static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeup *w)
+{
+	struct task_state *s = &b->ts[i];
+	const __s64 k = s->open;
+
+	act_close(b, i, w->sum_exec_ns);
+	if (k < 0 || !s->pelt.ok)
+		return;
+	const struct fs_sim_act *a = &b->acts[k];
+	const struct wp_mark m = s->pelt;
+
+	s->pelt.ok = false;
+	if (!(a->flags & (FS_SIM_ACT_UNKNOWN | FS_SIM_ACT_BALANCED)))
+		b->act_pelt[k] = wp_work(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu]);
 }
 
 static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
@@ -522,7 +553,7 @@ static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	struct fs_sim_task *t = &b->tasks[i];
 	struct task_state *s = &b->ts[i];
 
-	act_close(b, i, w->sum_exec_ns);
+	pelt_close(b, i, w);
 	note_sum(s, w->sum_exec_ns);
 	if (w->cpus_allowed != t->cpus_allowed && !s->affinity_changed) {
 		s->affinity_changed = true;
@@ -802,6 +833,13 @@ int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out,
 	b->wl.bf_segs = st.segs;
 	b->wl.bf_work_est = st.work_est;
 	b->wl.bf_work_meas = st.work_meas;
+	for (size_t k = 0; k < b->nr_acts; k++)
+		if (b->act_pelt[k]) {
+			b->wl.pelt_acts++;
+			b->wl.pelt_work_est += b->acts[k].work;
+			b->wl.pelt_work += b->act_pelt[k];
+			b->acts[k].work = b->act_pelt[k];
+		}
 	*out = b->wl;
 	out->t0_ns = b->t0;
 	out->end_ns = b->last_ts - b->t0;
@@ -863,12 +901,13 @@ int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_worklo
 	c->ts = fs_sim_dup_items(b->ts, b->nr_tasks, sizeof(*b->ts));
 	c->acts = fs_sim_dup_items(b->acts, b->nr_acts, sizeof(*b->acts));
 	c->act_task = fs_sim_dup_items(b->act_task, b->nr_acts, sizeof(*b->act_task));
+	c->act_pelt = fs_sim_dup_items(b->act_pelt, b->nr_acts, sizeof(*b->act_pelt));
 	c->pids = fs_sim_dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
 	if (wb_dup(&c->wb, &b->wb))
 		c->wb_oom = true; /* finish() reports it */
 	c->cap_tasks = c->cap_ts = b->nr_tasks;
-	c->cap_acts = c->cap_act_task = b->nr_acts;
-	if (!c->tasks || !c->ts || !c->acts || !c->act_task || !c->pids) {
+	c->cap_acts = c->cap_act_task = c->cap_act_pelt = b->nr_acts;
+	if (!c->tasks || !c->ts || !c->acts || !c->act_task || !c->act_pelt || !c->pids) {
 		fs_sim_builder_free(c);
 		snprintf(err, errlen, "workload: out of memory");
 		return -1;
