@@ -136,8 +136,10 @@ csv="--csv-layout wide --csv /out/live.csv "
 		echo "step em-netlink feecscope em --em netlink"   # v6.19+: the EM without debugfs
 		# rt-app runs past the collector's start-up (seconds under TCG), stopped when live ends
 		echo "step live sh -c 'rt-app /lab/workload.json >/out/rt-app.log 2>&1 & w=\$!; sleep 1; ${uclamp_step}${selftime}feecscope live -v --duration $dur --record /out/live.rec ${csv}${FS_LAB_LIVE_ARGS:---policies $kp,v5.4}; r=\$?; kill \$w; wait; exit \$r'"
-		# a recording of its own after the main one: hotplug rebuilds the sched domains
-		[ -z "${FS_LAB_HOTPLUG:-}" ] || echo "step hotplug sh /lab/hotplug.sh $FS_LAB_HOTPLUG 12 2"
+		# a recording of its own after the main one: hotplug rebuilds the sched domains;
+		# 20 s: the run must outlast its start-up (seconds under a loaded TCG) and the
+		# script's 5 s of steps by two 0.5 s reads after the CPU is offline again
+		[ -z "${FS_LAB_HOTPLUG:-}" ] || echo "step hotplug sh /lab/hotplug.sh $FS_LAB_HOTPLUG 20 2"
 	fi
 } >"$R/lab/steps.sh"
 sed -e 's/"duration": [0-9]*/"duration": 1/' "$R/lab/workload.json" >"$R/lab/workload-short.json"
