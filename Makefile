@@ -202,6 +202,15 @@ $(OUTPUT)/fuzz/obj/user/source/trace_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 $(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_libs.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 $(OUTPUT)/san/tests/fuzz/trace_dat_libs.o: CFLAGS += $(TRACECMD_CFLAGS)
 
+# Its library pass, a plain program (no sanitizers, no coverage) that both
+# the fuzzer and the replay binary start (tests/fuzz/trace_dat_libs.c)
+ifeq ($(FS_HAVE_TRACECMD),1)
+$(OUTPUT)/fuzz/trace_dat_libs: tests/fuzz/helpers/trace_dat_libs_server.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $(TRACECMD_CFLAGS) $< $(LDLIBS_CORE) -o $@
+$(OUTPUT)/fuzz/trace_dat $(OUTPUT)/tests/fuzz_replay_trace_dat: | $(OUTPUT)/fuzz/trace_dat_libs
+endif
+
 # Objects made only through pattern rules: keep them between builds.
 .SECONDARY: $(FUZZ_OBJS) $(patsubst %.c,$(OUTPUT)/san/%.o,$(wildcard tests/fuzz/*.c))
 

@@ -3,13 +3,15 @@
  * The trace_dat harness's guard (trace_dat_libs.h). Debian's libtraceevent
  * and libtracecmd crash on some malformed files (tests/fuzz/trace_dat/
  * library-crashes); an input they crash on is theirs and is passed over.
- * The product's guard (user/source/trace_dat_guard.c) starts our binary
- * again for every file, which under ASan and libFuzzer cost ~70 ms of CPU
- * an input (docs/fuzzing.md), and runs our decoder in that child too, so a
- * fault of ours there looked like the libraries' and was passed over. Here
- * a fork runs the libraries' calls alone: whatever ends it abnormally is
- * theirs, and our decoder runs only in the fuzzer's process, in view of
- * the sanitizers.
+ * The libraries' calls alone run in a plain helper program, started once
+ * (tests/fuzz/helpers/trace_dat_libs_server.c, built beside the fuzzer as
+ * trace_dat_libs), which forks a child per input: whatever ends that child
+ * abnormally is theirs, and our decoder runs only in the fuzzer's process,
+ * in view of the sanitizers. The helper has no ASan: a fork of the fuzzer
+ * ran them under ASan for ~25 ms of CPU an input, three quarters of the
+ * target's time (docs/fuzzing.md); what only ASan sees in the libraries
+ * (an interceptor's report, such as strdup past an unterminated string)
+ * is then seen in process, and passed over there (fuzz_trace_dat.c).
  */
 #include "trace_dat_libs.h"
 #include "fuzz.h"
@@ -22,163 +24,89 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 }
 #else
 #include <errno.h>
-#include <event-parse.h>
-#include <string.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <sanitizer/common_interface_defs.h>
-#include <sys/prctl.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <trace-cmd.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-/*
- * CPU time the libraries may take on an input: a seed takes ~10 ms. Some
- * mutations make them loop for seconds (tracecmd_close() counting to a CPU
- * count of 2^31 read from the file, also on the way out of a failed
- * tracecmd_open_head()), once here and again in the fuzzer's process (a
- * 10 s slow unit under load); passed over as theirs.
- */
-#define LIBS_CPU_MS 100
-#define LIBS_SECONDS 10 /* wall time, for a library blocked rather than busy */
-#define LIBS_FAULT 97   /* the child's exit when the sanitizer reports a fault in the libraries */
-#define LIBS_HUGE 98    /* the child's exit on a file of more CPUs than Linux has (below) */
-/*
- * Linux's most (NR_CPUS: CONFIG_NR_CPUS_RANGE_END, arch/x86/Kconfig, v6.x).
- * libtracecmd 1.3.1's tracecmd_close() counts to the file's CPU count
- * whether or not it has their data: seconds for a mutated count of 2^31,
- * two thirds of the fuzzer's time in one profile (docs/fuzzing.md).
- */
-#define LIBS_CPUS_MAX 8192
-/* exported by libtracecmd 1.3.1, declared only in its private header (trace-cmd-private.h) */
-int tracecmd_cpus(struct tracecmd_input *handle);
-
-/* What on_record() in user/source/trace_dat.c asks of the libraries for each record. */
-static int each_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
-{
-	struct tep_handle *tep = tracecmd_get_tep(h);
-	int pid = tep_data_pid(tep, r);
-
-	(void)cpu, (void)data;
-	(void)tep_find_event(tep, tep_data_type(tep, r));
-	(void)tep_data_comm_from_pid(tep, pid);
-	return 0;
-}
-
-static void die_quiet(void)
-{
-	_exit(LIBS_FAULT); /* not libFuzzer's death callback: it would keep the input as our crash */
-}
+extern char **environ;
 
 /*
- * The calls of fs_trace_dat_read_here() (user/source/trace_dat.c), in its
- * order and with its flags; the buffer instance is read whenever there is
- * one (the reader reads it only when the top buffer had no events: a
- * superset, so an input whose instance crashes them is passed over).
+ * The helper's path: FS_FUZZ_DAT_LIBS, else trace_dat_libs beside this
+ * binary (build/fuzz/), else in ../fuzz/ (the replay binary's build/tests/).
  */
-static _Noreturn void libs_only(const char *path)
+static void helper_path(char *out, size_t size)
 {
-	static const int sigs[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGALRM, SIGPROF };
-	struct itimerval cpu = { .it_value = { .tv_sec = LIBS_CPU_MS / 1000, .tv_usec = LIBS_CPU_MS % 1000 * 1000 } };
-	struct tracecmd_input *h, *b;
+	const char *env = getenv("FS_FUZZ_DAT_LIBS");
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
 
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL); /* the sanitizer's and libFuzzer's handlers are the parent's */
-	__sanitizer_set_death_callback(die_quiet);
-	alarm(LIBS_SECONDS);
-	setitimer(ITIMER_PROF, &cpu, NULL);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h || tracecmd_init_data(h) < 0)
-		_exit(0); /* refused, not crashed: the reader says so in-process */
-	tracecmd_iterate_events(h, NULL, 0, each_record, NULL);
-	if (tracecmd_buffer_instances(h) > 0 && (b = tracecmd_buffer_instance_handle(h, 0))) {
-		tracecmd_iterate_events(b, NULL, 0, each_record, NULL);
-		tracecmd_close(b);
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return;
 	}
-	if (tracecmd_cpus(h) > LIBS_CPUS_MAX)
-		_exit(LIBS_HUGE);
-	tracecmd_close(h);
-	_exit(0); /* no exit-time leak check: the libraries' leaks are theirs */
+	FUZZ_CHECK(n > 0, "readlink /proc/self/exe: %s", strerror(errno));
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	FUZZ_CHECK(slash, "no directory in '%s'", exe);
+	*slash = '\0';
+	snprintf(out, size, "%s/trace_dat_libs", exe);
+	if (access(out, X_OK))
+		snprintf(out, size, "%s/../fuzz/trace_dat_libs", exe);
+	FUZZ_CHECK(!access(out, X_OK), "%s: %s (make %s)", out, strerror(errno), out);
 }
 
-/* 0 if the libraries read path in a fork of this process without fault, else 1. */
-static int run_libs(const char *path)
+/* Starts the helper with req's read end as its stdin, ans's write end as its stdout. */
+static void start_helper(int *req, int *ans)
 {
-	pid_t pid = fork();
-	int status;
+	char path[PATH_MAX + 32];
+	char *argv[] = { path, NULL };
+	posix_spawn_file_actions_t fa;
+	int a[2], b[2];
+	pid_t pid;
+	int rc;
 
-	if (pid == 0)
-		libs_only(path);
-	if (pid < 0)
-		return 1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-}
-
-/*
- * The fork server: a copy of the fuzzer made on the first input, small and
- * never written to again, forks the child for each input. Forking the
- * fuzzer itself copied its page tables for every input and made each page
- * it wrote next a copy-on-write fault (70 ms of CPU an input, docs/fuzzing.md).
- * It gets a path on req, answers a byte on ans, ends when req closes.
- */
-static _Noreturn void server(int req, int ans)
-{
-	char path[256];
-	ssize_t n;
-
-	signal(SIGINT, SIG_IGN); /* a ^C is the fuzzer's to handle; this ends when it does */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (;;) {
-		char r;
-
-		while ((n = read(req, path, sizeof(path) - 1)) < 0 && errno == EINTR)
-			;
-		if (n <= 0)
-			break;
-		path[n] = '\0';
-		r = (char)run_libs(path);
-		while ((n = write(ans, &r, 1)) < 0 && errno == EINTR)
-			;
-		if (n != 1)
-			break;
-	}
-	_exit(0);
+	helper_path(path, sizeof(path));
+	FUZZ_CHECK(!pipe2(a, O_CLOEXEC) && !pipe2(b, O_CLOEXEC), "pipe2: %s", strerror(errno));
+	FUZZ_CHECK(!posix_spawn_file_actions_init(&fa), "posix_spawn_file_actions_init");
+	posix_spawn_file_actions_adddup2(&fa, a[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, b[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
+	FUZZ_CHECK(!rc, "%s: %s", path, strerror(rc));
+	posix_spawn_file_actions_destroy(&fa);
+	close(a[0]), close(b[1]);
+	*req = a[1], *ans = b[0];
 }
 
 bool fuzz_trace_dat_libs_crash(const char *path)
 {
 	static int req = -1, ans = -1;
-	size_t len = strlen(path);
+	char own[64];
+	const char *p = path;
+	size_t len;
 	ssize_t n;
 	char r;
 
-	FUZZ_CHECK(len < 256, "path '%s' too long", path);
-	if (req < 0) {
-		int a[2], b[2];
-		pid_t pid;
-
-		FUZZ_CHECK(!pipe2(a, O_CLOEXEC) && !pipe2(b, O_CLOEXEC), "pipe2: %s", strerror(errno));
-		pid = fork();
-		FUZZ_CHECK(pid >= 0, "fork: %s", strerror(errno));
-		if (pid == 0) {
-			close(a[1]), close(b[0]);
-			server(a[0], b[1]);
-		}
-		close(a[0]), close(b[1]);
-		req = a[1], ans = b[0];
+	/* the memfd's /proc/self/fd/N is the fuzzer's, not the helper's */
+	if (!strncmp(path, "/proc/self/", 11)) {
+		snprintf(own, sizeof(own), "/proc/%d/%s", (int)getpid(), path + 11);
+		p = own;
 	}
+	len = strlen(p);
+	FUZZ_CHECK(len < 256, "path '%s' too long", p);
+	if (req < 0)
+		start_helper(&req, &ans);
 	/* libFuzzer's SIGALRM (its -timeout watch, every timeout/2 s) interrupts a read */
-	while ((n = write(req, path, len)) < 0 && errno == EINTR)
+	while ((n = write(req, p, len)) < 0 && errno == EINTR)
 		;
-	FUZZ_CHECK(n == (ssize_t)len, "to the fork server: %s", strerror(errno));
+	FUZZ_CHECK(n == (ssize_t)len, "to the trace_dat_libs helper: %s", strerror(errno));
 	while ((n = read(ans, &r, 1)) < 0 && errno == EINTR)
 		;
-	FUZZ_CHECK(n == 1, "from the fork server: %s", n ? strerror(errno) : "it ended");
+	FUZZ_CHECK(n == 1, "from the trace_dat_libs helper: %s", n ? strerror(errno) : "it ended");
 	return r != 0;
 }
 #endif /* FS_HAVE_TRACECMD */

@@ -164,6 +164,33 @@ FS_TEST(trace_dat_library_crash_is_one_line)
 	free(e.ev);
 }
 
+/*
+ * A record whose event id cannot be read (id -1) in a file that lacks the
+ * format of an event we take (here sched_waking's name mutated to
+ * sched_waikng): found by the fuzzer (tests/fuzz/trace_dat/found/
+ * record-id-minus-one), the id matched the missing event's and the decoder
+ * read its NULL format. Read in this process, as the fuzzer does, so the
+ * fault is this test's, not the guard's child's.
+ */
+FS_TEST(trace_dat_unreadable_id_is_unknown)
+{
+	struct evs e = { 0 };
+	struct fs_trace_stats st;
+	char err[512] = "", path[512];
+
+	if (!fs_trace_dat_supported())
+		return;
+	snprintf(path, sizeof(path), "%s/../fuzz/trace_dat/found/record-id-minus-one", fs_fixture(""));
+	if (fs_trace_dat_read_here(path, collect, &e, &st, err, sizeof(err)))
+		FS_FAIL_AT("%s", err);
+	EXPECT_TRUE(st.unknown_events > 0);
+	EXPECT_STR(st.first_unknown, "sched_waikng");
+	EXPECT_EQ_U64(st.events, (__u64)e.nr);
+	for (size_t i = 0; i < e.nr; i++)
+		EXPECT_TRUE(e.ev[i].type != FS_TEV_WAKING);
+	free(e.ev);
+}
+
 /* A caller that stops early gets its own error back, and the reader's child is gone. */
 FS_TEST(trace_dat_caller_stops)
 {

@@ -386,13 +386,21 @@ static int lost(struct dat_ctx *d, const struct tep_record *r, int cpu)
 	return emit(d, &ev);
 }
 
-/* The type of an event id, 0 for events we skip. */
+/*
+ * The type of an event id, 0 for events we skip. A record whose
+ * common_type cannot be read (too short for it) has id -1, which is also
+ * d->id[] of every type the file has no format for: it matched the first
+ * such type, whose NULL event the decoder then read (found by the
+ * trace_dat fuzz target, docs/fuzzing.md).
+ */
 static int type_of(const struct dat_ctx *d, int id)
 {
-	if (id >= 0 && id < DAT_IDS)
+	if (id < 0)
+		return 0;
+	if (id < DAT_IDS)
 		return d->type_of[id];
 	for (int t = 1; t < FS_TEV_LOST; t++)
-		if (d->id[t] == id)
+		if (d->id[t] == id && d->event[t])
 			return t;
 	return 0;
 }
