@@ -17,10 +17,10 @@
 #include "fuzz.h"
 
 #ifndef FS_HAVE_TRACECMD
-bool fuzz_trace_dat_libs_crash(const char *path)
+enum fuzz_dat_libs fuzz_trace_dat_libs(const char *path)
 {
 	(void)path;
-	return false;
+	return FUZZ_DAT_LIBS_READ;
 }
 #else
 #include <errno.h>
@@ -82,7 +82,7 @@ static void start_helper(int *req, int *ans)
 	*req = a[1], *ans = b[0];
 }
 
-bool fuzz_trace_dat_libs_crash(const char *path)
+enum fuzz_dat_libs fuzz_trace_dat_libs(const char *path)
 {
 	static int req = -1, ans = -1;
 	char own[64];
@@ -107,6 +107,7 @@ bool fuzz_trace_dat_libs_crash(const char *path)
 	while ((n = read(ans, &r, 1)) < 0 && errno == EINTR)
 		;
 	FUZZ_CHECK(n == 1, "from the trace_dat_libs helper: %s", n ? strerror(errno) : "it ended");
-	return r != 0;
+	FUZZ_CHECK(r >= FUZZ_DAT_LIBS_READ && r <= FUZZ_DAT_LIBS_NO_DATA, "the trace_dat_libs helper answered %d", r);
+	return (enum fuzz_dat_libs)r;
 }
 #endif /* FS_HAVE_TRACECMD */

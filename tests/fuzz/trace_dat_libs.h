@@ -5,12 +5,17 @@
 
 #include <stdbool.h>
 
+enum fuzz_dat_libs {
+	FUZZ_DAT_LIBS_READ,    /* read, or refused at the open */
+	FUZZ_DAT_LIBS_CRASH,   /* crashed, or over their time or CPU count */
+	FUZZ_DAT_LIBS_NO_DATA, /* opened, but tracecmd_init_data() refused the data */
+};
+
 /*
- * True if libtracecmd and libtraceevent, reading path in a forked child
- * the way user/source/trace_dat.c calls them but with none of our code on
- * what they return, crash, fault under the sanitizer, or take longer than
- * a few seconds. False without libtracecmd.
+ * What libtracecmd and libtraceevent do reading path in a forked child the
+ * way user/source/trace_dat.c calls them but with none of our code on what
+ * they return. FUZZ_DAT_LIBS_READ without libtracecmd.
  */
-bool fuzz_trace_dat_libs_crash(const char *path);
+enum fuzz_dat_libs fuzz_trace_dat_libs(const char *path);
 
 #endif /* FEECSCOPE_FUZZ_TRACE_DAT_LIBS_H */

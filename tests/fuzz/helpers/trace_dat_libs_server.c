@@ -9,8 +9,10 @@
  * touching new pages for the libraries' mallocs), three quarters of the
  * target's time (docs/fuzzing.md). A plain child takes a few ms.
  * Requests: a path on stdin, one read each; answers: one byte on stdout,
- * 0 (read or refused), 1 (crashed, killed, over its CPU time or more CPUs
- * than Linux has). stderr is /dev/null: the libraries warn there.
+ * 0 (read or refused at the open), 1 (crashed, killed, over its CPU time or
+ * more CPUs than Linux has), 2 (opened, the data refused by
+ * tracecmd_init_data(): enum fuzz_dat_libs, tests/fuzz/trace_dat_libs.h).
+ * stderr is /dev/null: the libraries warn there.
  */
 #include <errno.h>
 #include <event-parse.h>
@@ -31,6 +33,7 @@
 #define LIBS_CPU_MS 20
 #define LIBS_SECONDS 10 /* wall time, for a library blocked rather than busy */
 #define LIBS_HUGE 98    /* the child's exit on a file of more CPUs than Linux has (below) */
+#define LIBS_NO_DATA 97 /* the child's exit when tracecmd_init_data() refuses the data */
 /*
  * Linux's most (NR_CPUS: CONFIG_NR_CPUS_RANGE_END, arch/x86/Kconfig, v6.x).
  * libtracecmd 1.3.1's tracecmd_close() counts to the file's CPU count
@@ -68,8 +71,10 @@ static _Noreturn void libs_only(const char *path)
 	setitimer(ITIMER_PROF, &cpu, NULL);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h || tracecmd_init_data(h) < 0)
+	if (!h)
 		_exit(0); /* refused, not crashed: the reader says so in-process */
+	if (tracecmd_init_data(h) < 0)
+		_exit(LIBS_NO_DATA);
 	tracecmd_iterate_events(h, NULL, 0, each_record, NULL);
 	if (tracecmd_buffer_instances(h) > 0 && (b = tracecmd_buffer_instance_handle(h, 0))) {
 		tracecmd_iterate_events(b, NULL, 0, each_record, NULL);
@@ -81,7 +86,7 @@ static _Noreturn void libs_only(const char *path)
 	_exit(0);
 }
 
-/* 0 if the libraries read path in a child without fault, else 1. */
+/* The answer for path: 0 read or refused, 1 a fault, 2 its data refused (above). */
 static char run_libs(const char *path)
 {
 	pid_t pid = fork();
@@ -94,6 +99,8 @@ static char run_libs(const char *path)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == LIBS_NO_DATA)
+		return 2;
 	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
