@@ -261,7 +261,7 @@ validate: all
 		{ echo "make validate: no kernels in $(AB_CACHE) (run tests/ab/build-kernels.sh as root first)" >&2; exit 3; }
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -s 32 -w light -o build/ab-device-light32
-	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -n 3 -o build/ab-device-busyfreq
+	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -n 9 -o build/ab-device-busyfreq
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh
 	$(Q)python3 tests/ab/summarize.py build/ab --tsv tests/ab/results/runs.tsv >/dev/null
 	$(Q)python3 tests/ab/compare.py --replay build/ab $(OUTPUT)/feecscope --tsv tests/ab/results/predictions.tsv

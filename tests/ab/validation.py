@@ -17,7 +17,8 @@ Without FIXTURES: two sets, the device-physics runs (tests/ab/fixtures/runs-devi
 tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
 first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount);
 `table` prints both, check/write/plot use both (the device blocks are named
-`device-NAME`); check/write also hold the `busyfreq-denominator` block to
+`device-NAME`); check/write also hold the `busyfreq-` blocks (denominator, table,
+collector, coverage) to
 tests/ab/fixtures/runs-device-busyfreq (device-physics runs whose collector
 recorded busy time at each frequency). With FIXTURES: that set only, as the lab's blocks. tests/ab/fixture.py
 writes a set: one JSON per topology, kernel and run. B - A is paired by run index
@@ -422,8 +423,10 @@ BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'c
           'collector': collector_block}
 
 
-# A set's blocks by its prefix: the busyfreq runs hold only the denominator's check.
-SET_BLOCKS = {'busyfreq-': {'denominator': denominator_block}}
+# A set's blocks by its prefix: the busyfreq runs hold the denominator's check, their own
+# table (the simulation's columns above all) and the collector's and coverage blocks.
+SET_BLOCKS = {'busyfreq-': {'denominator': denominator_block, 'table': table, 'collector': collector_block,
+                            'coverage': coverage}}
 
 
 def sets_of(root):
