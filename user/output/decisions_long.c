@@ -170,7 +170,7 @@ static int long_decision(void *self, const struct fs_decision_row *row, char *er
 
 /*
  * HOLD_BYTES, or FS_BENCH_SORT_HOLD=BYTES (hidden, as the other FS_BENCH_
- * knobs): a hold small enough that a short test run spills (tests/cli/out_spill.sh).
+ * knobs): a hold small enough that a short test run spills (tests/cli/out_safety.sh).
  */
 static size_t hold_bytes(void)
 {

@@ -391,7 +391,8 @@ static int lost(struct dat_ctx *d, const struct tep_record *r, int cpu)
  * common_type cannot be read (too short for it) has id -1, which is also
  * d->id[] of every type the file has no format for: it matched the first
  * such type, whose NULL event the decoder then read (found by the
- * trace_dat fuzz target, docs/fuzzing.md).
+ * trace_dat fuzz target, docs/fuzzing.md). Any other id in d->id[] has
+ * its event.
  */
 static int type_of(const struct dat_ctx *d, int id)
 {
@@ -400,7 +401,7 @@ static int type_of(const struct dat_ctx *d, int id)
 	if (id < DAT_IDS)
 		return d->type_of[id];
 	for (int t = 1; t < FS_TEV_LOST; t++)
-		if (d->id[t] == id && d->event[t])
+		if (d->id[t] == id)
 			return t;
 	return 0;
 }
