@@ -78,6 +78,17 @@ FS_TEST(sim_nohz_idle_cpu_util_is_stale_until_the_stats_update)
 	sim_nohz_tick(&s);
 	EXPECT_EQ_U64(sim_cpu_util_cfs(&s, 1), 190);
 	EXPECT_EQ_U64(s.next_blocked, 17);
+	/*
+	 * An idle-balance kick brings NOHZ_STATS_KICK with it, due or not: at
+	 * 48 ms (45.78 periods) 400 x y^45 x 46718 / (46718 + 799) = 148.
+	 */
+	at(&s, 48);
+	sim_nohz_tick(&s);
+	EXPECT_EQ_U64(sim_cpu_util_cfs(&s, 1), 190);
+	s.kicked = true;
+	sim_nohz_tick(&s);
+	EXPECT_EQ_U64(sim_cpu_util_cfs(&s, 1), 148);
+	EXPECT_EQ_U64(s.next_blocked, 20);
 	/* A CPU with tasks reads live. */
 	EXPECT_TRUE(sim_cpu_avg_seen(&s, 0) == &s.cpu[0].avg);
 }
