@@ -137,8 +137,8 @@ PY
 [ $? -eq 0 ] && pass "one recording: row, group and combined intervals = replay's: $(cat "$TMP/one.out")" ||
 	fail "one interval per recording" "$(cat "$TMP/one.out")"
 
-# a closed-loop verdict's interval holds the replicas' spread (ab-light.rec: every time block
-# agrees, the replicas do not): the group and the total show the row's, not a point; two
+# a closed-loop verdict's interval holds the replicas' spread (ab-light.rec: the time blocks
+# agree but for one wake-up, the replicas do not): the group and the total show the row's, not a point; two
 # recordings' variances add (half-width above one's, at most sqrt(2) times it)
 cp "$F/ab-light.rec" "$TMP/light1.fsr"
 cp "$F/ab-light.rec" "$TMP/light2.fsr"

@@ -429,8 +429,9 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 		printf("workload: busyfreq records corrected %llu stretches: work %.4f x the estimate's\n",
 		       (unsigned long long)wl.bf_segs, (double)wl.bf_work_meas / (double)wl.bf_work_est);
 	if (wl.pelt_acts)
-		printf("workload: PELT measured %llu activations' work: %.4f x what they had\n",
-		       (unsigned long long)wl.pelt_acts, (double)wl.pelt_work / (double)wl.pelt_work_est);
+		printf("workload: PELT bounded %llu activations' work, moved %llu: %.4f x what they had\n",
+		       (unsigned long long)wl.pelt_acts, (unsigned long long)wl.pelt_moved,
+		       (double)wl.pelt_work / (double)wl.pelt_work_est);
 	printf("recording's CPU energy: busy from %s, frequencies from %s; cpustat busy ms:",
 	       fs_busy_source_name(rep->cpu.busy_src), fs_freq_source_name(rep->cpu.freq_src));
 	for (int cpu = 0; cpu < em.nr_cpus; cpu++)

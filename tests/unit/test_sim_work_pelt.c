@@ -1,18 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DEVICE work from the task's own PELT (user/sim/work_pelt.c), worked by hand
- * on the 2-PD test EM (little: capacity 512). A task on cpu0 wakes at 10 ms
- * and again at 110 ms; each record holds its sched_avg as its last update
- * left it (util_sum / (LOAD_AVG_MAX - 1024 + period_contrib) = util, the
- * divider 46718 with contrib 0) and the rq PELT clock then. With u_end =
- * u_start y^T + 1024 (1 - y^W), y^32 = 1/2, a period 1,048,576 ns:
- *   u 0 -> 512 over T = 100 periods:   1 - y^W = 1/2, W = 32 periods
- *   u 256 -> 576 over T = 64 periods:  256/4 = 64, (576 - 64)/1024 = 1/2: 32
+ * DEVICE work bounded by the task's own PELT (user/sim/work_pelt.c), worked by
+ * hand on the 2-PD test EM (little: capacity 512, OPPs 500 MHz and 1 GHz). A
+ * task on cpu0 wakes at 10 ms and again at 110 ms; each record holds its
+ * sched_avg as its last update left it (util_sum / (LOAD_AVG_MAX - 1024 +
+ * period_contrib) = util, the divider 46718 with contrib 0; runnable_sum the
+ * same) and the rq PELT clock then. y^32 = 1/2, a period 1,048,576 ns, D the
+ * util's growth over 1024, R the runnable span read from runnable_sum's.
+ * Run last, u_end = u_start y^T + 1024 (1 - y^W); run first and then wait,
+ * u_end = u_start y^T + 1024 (1 - y^W) y^(R - W):
+ *   u 0 -> 512, runnable 0 -> 512 over T = 100 periods: R = 32, both 32 periods
+ *   u 256 -> 576, runnable the same, over T = 64: 256/4 = 64, (576 - 64)/1024
+ *     = 1/2: R = 32, both 32
  * so the activation's work is 32 x 1,048,576 = 33,554,432 ns, whatever the
- * 80 ms of CPU time at the estimated OPP would give (at most 40,000,000).
+ * 80 ms of CPU time at the estimated OPP would give (the idle landscape asks
+ * 500 MHz: 80 ms x 512/1024 x 1/2 = 20 ms; at most 40 ms at fmax). With 40 ms
+ * of CPU time the work is capped at its CPU time at fmax, 20,000,000.
+ *   A task that ran 32 periods and then waited 64 queued: u 0 -> 512 y^64 =
+ *   128, runnable 0 -> 1024 (1 - y^96) = 896. Run last, 128 = 1024 (1 - y^W):
+ *   W = -32 log2(7/8) = 6.1646 periods, 6,464,096 ns (what the work was read
+ *   as before the bounds); R = 96, run first: 96 + 32 log2(1/8 + 1/8) = 32
+ *   periods. The estimate, 20 ms, lies between: it stays.
  * Where the record cannot tell it, the estimate stays: the task moved to
- * cpu1 (another rq's clock) or LAB physics. With 40 ms of CPU time the work
- * is capped at its CPU time at fmax: 40 ms x 512 / 1024 = 20,000,000.
+ * cpu1 (another rq's clock) or LAB physics; where runnable_sum cannot tell
+ * the span (0 before v5.7, or near 1024) the bound above is the CPU time at
+ * fmax.
  */
 #include "test.h"
 #include "em_builders.h"
@@ -33,8 +45,8 @@ static void feed(struct fs_sim_builder *b, const void *rec)
 		fprintf(stderr, "    feed: %s\n", err);
 }
 
-/* Task 30's wake-up at ts on cpu (prev and chosen), CPU time so far sum, its PELT util at lut. */
-static void wake(struct fs_wakeup *w, __u64 ts, __u64 sum, int prev, int cpu, __u32 util, __u64 lut)
+/* Task 30's wake-up at ts on cpu (prev and chosen), CPU time so far sum, its PELT util and runnable at lut. */
+static void wake(struct fs_wakeup *w, __u64 ts, __u64 sum, int prev, int cpu, __u32 util, __u32 runnable, __u64 lut)
 {
 	static const unsigned int idle[FS_MAX_CPUS];
 
@@ -45,6 +57,8 @@ static void wake(struct fs_wakeup *w, __u64 ts, __u64 sum, int prev, int cpu, __
 	w->chosen_cpu = cpu;
 	w->task.util_avg = util;
 	w->task.util_sum = util * DIVIDER;
+	w->task.runnable_avg = runnable;
+	w->task.runnable_sum = (__u64)runnable * DIVIDER;
 	w->task.period_contrib = 0;
 	w->task.last_update_time = lut;
 }
@@ -54,6 +68,7 @@ struct case_in {
 	__u32 u0, u1;
 	__u64 span_periods, cpu_ns;
 	int prev2;  /* the second wake-up's prev_cpu: where the first activation ran */
+	__u32 r0, r1; /* runnable_avg at both ends */
 };
 
 /* The first activation's work, and the number of activations PELT measured. */
@@ -65,9 +80,9 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 	struct fs_wakeup w;
 	const __u64 lut = 5 * MS;
 
-	wake(&w, 10 * MS, 0, 0, 0, c->u0, lut);
+	wake(&w, 10 * MS, 0, 0, 0, c->u0, c->r0, lut);
 	feed(b, &w);
-	wake(&w, 110 * MS, c->cpu_ns, c->prev2, c->prev2, c->u1, lut + c->span_periods * PERIOD);
+	wake(&w, 110 * MS, c->cpu_ns, c->prev2, c->prev2, c->u1, c->r1, lut + c->span_periods * PERIOD);
 	feed(b, &w);
 	struct fs_task_time t = { { FS_REC_RUNTIME, 0, sizeof(t), 120 * MS }, 30, 30, c->cpu_ns + MS, "test" };
 
@@ -85,23 +100,94 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 
 FS_TEST(sim_work_pelt_measures_an_activation_by_hand)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0 };
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
 	__u64 n;
 
 	fs_test_em_2pd(&em);
 	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
 	EXPECT_EQ_U64(n, 1);
-	c.u0 = 256;
-	c.u1 = 576;
+	c.u0 = c.r0 = 256;
+	c.u1 = c.r1 = 576;
 	c.span_periods = 64;
 	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
 	c.cpu_ns = 40 * MS;
 	EXPECT_EQ_U64(first_work(&c, &n), 20 * MS);
 }
 
+/* Ran 32 periods, then waited 64: the util's growth reads 6.16 periods run last, 32 run first. */
+FS_TEST(sim_work_pelt_keeps_the_estimate_between_its_bounds)
+{
+	struct case_in c = { FS_SIM_DEVICE, 0, 128, 100, 80 * MS, 0, 0, 896 };
+	__u64 n;
+
+	fs_test_em_2pd(&em);
+	EXPECT_EQ_U64(first_work(&c, &n), 20 * MS);
+	EXPECT_EQ_U64(n, 1);
+	c.r1 = 0; /* no runnable_sum (before v5.7): at most the CPU time at fmax */
+	EXPECT_EQ_U64(first_work(&c, &n), 20 * MS);
+	EXPECT_EQ_U64(n, 1);
+	c.u1 = 512; /* run last it needs 32 periods: more than the estimate's 20 ms */
+	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
+	c.cpu_ns = 200 * MS; /* the estimate 50 ms; ran without a wait (R = 32): 32 periods */
+	c.r1 = 512;
+	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
+	/*
+	 * Runnable all of T = 32 (a fork's first activation): runnable 513 reads
+	 * R = -32 log2(511/1024) = 32.09, a hair over T, taken as T: still 32.
+	 */
+	c.span_periods = 32;
+	c.r1 = 513;
+	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
+}
+
+/* The bounds themselves, and where runnable_sum cannot give the upper one. */
+FS_TEST(sim_work_pelt_bounds_by_hand)
+{
+	struct fs_wakeup w0, w1;
+	struct wp_mark m;
+	struct wp_range r = { 0, 0 };
+	const __u64 lut = 5 * MS;
+
+	fs_test_em_2pd(&em);
+	wake(&w0, 10 * MS, 0, 0, 0, 0, 0, lut);
+	wake(&w1, 110 * MS, 80 * MS, 0, 0, 128, 896, lut + 100 * PERIOD);
+	wp_start(&w0, 0, &m);
+	ASSERT_TRUE(m.ok);
+	ASSERT_TRUE(wp_bounds(&m, &w1, 80 * MS, 512, 1.0, &r));
+	EXPECT_TRUE(r.lo >= 6464095 && r.lo <= 6464097);
+	EXPECT_TRUE(r.hi >= 32 * PERIOD - 1 && r.hi <= 32 * PERIOD + 1);
+	w1.task.runnable_avg = 1010; /* near 1024: the span is not readable */
+	w1.task.runnable_sum = 1010ull * DIVIDER;
+	ASSERT_TRUE(wp_bounds(&m, &w1, 80 * MS, 512, 1.0, &r));
+	EXPECT_EQ_U64(r.hi, 40 * MS);
+	/*
+	 * It waited before (runnable 512 at the start, util 0): 512 y^100 = 58.7
+	 * of it left, so runnable 512 at the end reads R = -32 log2(1 - 453.3 /
+	 * 1024) = 26.99, shorter than the 32 periods run: no wait, 32 both.
+	 */
+	w0.task.runnable_avg = 512;
+	w0.task.runnable_sum = 512ull * DIVIDER;
+	w1.task.util_avg = w1.task.runnable_avg = 512;
+	w1.task.util_sum = w1.task.runnable_sum = 512ull * DIVIDER;
+	wp_start(&w0, 0, &m);
+	ASSERT_TRUE(wp_bounds(&m, &w1, 80 * MS, 512, 1.0, &r));
+	EXPECT_TRUE(r.lo >= 32 * PERIOD - 1 && r.lo <= 32 * PERIOD + 1);
+	EXPECT_EQ_U64(r.hi, r.lo);
+	w0.task.runnable_avg = 0;
+	w0.task.runnable_sum = 0;
+	wp_start(&w0, 0, &m);
+	w1.task.util_avg = 128;
+	w1.task.util_sum = 128ull * DIVIDER;
+	w1.task.runnable_avg = 100; /* runnable below util: not readable */
+	w1.task.runnable_sum = 100ull * DIVIDER;
+	ASSERT_TRUE(wp_bounds(&m, &w1, 80 * MS, 512, 1.0, &r));
+	EXPECT_EQ_U64(r.hi, 40 * MS);
+	EXPECT_TRUE(r.lo >= 6464095 && r.lo <= 6464097);
+}
+
 FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1 };
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1, 0, 512 };
 	__u64 n, w;
 
 	fs_test_em_2pd(&em);
@@ -130,7 +216,7 @@ FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
  */
 FS_TEST(sim_work_pelt_undoes_the_kernels_rounded_frequency_scale)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0 };
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
 	const double fie = 533000.0 * 1024.0 / (295.0 * 1844000.0);
 	__u64 n, w;
 

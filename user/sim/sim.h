@@ -119,8 +119,11 @@ struct fs_sim_workload {
 	 * as estimated and as corrected (all 0 without busyfreq records).
 	 */
 	__u64 bf_segs, bf_work_est, bf_work_meas;
-	/* DEVICE activations whose work their task's PELT measured (work_pelt.c): work before, after */
-	__u64 pelt_acts, pelt_work_est, pelt_work;
+	/*
+	 * DEVICE activations whose work their task's PELT bounds (work_pelt.c):
+	 * how many, their work before and after, how many the bounds moved
+	 */
+	__u64 pelt_acts, pelt_work_est, pelt_work, pelt_moved;
 	/*
 	 * A trace's root cfs_rq util_avg of each CPU in init_rq_traced (mask),
 	 * the first it gave: the simulated rq's PELT starts from it (0: from

@@ -60,7 +60,7 @@ struct fs_sim_builder {
 	size_t nr_tasks, cap_tasks, cap_ts;
 	struct fs_sim_act *acts;
 	__s32 *act_task;               /* each activation's task */
-	__u64 *act_pelt;               /* each activation's work as its task's PELT measured it, 0: not */
+	struct wp_range *act_pelt;     /* each activation's work as its task's PELT bounds it, hi 0: not */
 	size_t cap_act_pelt;
 	size_t nr_acts, cap_acts, cap_act_task;
 	struct pid_ent *pids;          /* open addressing, pid_cap a power of two */
@@ -504,7 +504,7 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 		   (w->chosen_cpu < 0 ? FS_SIM_ACT_CPU_GUESSED : 0);
 	b->wl.acts_cpu_guessed += w->chosen_cpu < 0;
 	b->act_task[b->nr_acts] = (__s32)i;
-	b->act_pelt[b->nr_acts] = 0;
+	b->act_pelt[b->nr_acts] = (struct wp_range){ 0, 0 };
 	if (b->physics == FS_SIM_DEVICE)
 		wp_start(w, run, &s->pelt);
 	else
@@ -519,8 +519,9 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 }
 
 /*
- * Close task i's open activation at its next wake-up w, and keep the work its
- * PELT measured (work_pelt.c) where one CPU ran all of it and a reading closed it.
+ * Close task i's open activation at its next wake-up w, and keep the bounds its
+ * PELT puts on its work (work_pelt.c) where one CPU ran all of it and a reading
+ * closed it.
  */
 static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeup *w)
 {
@@ -534,8 +535,9 @@ static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeu
 	const struct wp_mark m = s->pelt;
 
 	s->pelt.ok = false;
-	if (!(a->flags & (FS_SIM_ACT_UNKNOWN | FS_SIM_ACT_BALANCED)))
-		b->act_pelt[k] = wp_work(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu], s->seg_fie);
+	if (!(a->flags & (FS_SIM_ACT_UNKNOWN | FS_SIM_ACT_BALANCED)) &&
+	    !wp_bounds(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu], s->seg_fie, &b->act_pelt[k]))
+		b->act_pelt[k] = (struct wp_range){ 0, 0 };
 }
 
 static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
@@ -750,6 +752,27 @@ static int on_busyfreq(struct fs_sim_builder *b, const struct fs_rec_hdr *rec)
 	return 0;
 }
 
+/*
+ * The estimate (with its busyfreq correction) kept inside the bounds the
+ * task's PELT puts on each activation's work (work_pelt.c): where the bounds
+ * meet, the kernel's own measure; where they are far apart, the estimate.
+ */
+static void pelt_clamp(struct fs_sim_builder *b)
+{
+	for (size_t k = 0; k < b->nr_acts; k++) {
+		const struct wp_range *r = &b->act_pelt[k];
+		__u64 *work = &b->acts[k].work;
+
+		if (!r->hi)
+			continue;
+		b->wl.pelt_acts++;
+		b->wl.pelt_work_est += *work;
+		b->wl.pelt_moved += *work < r->lo || *work > r->hi;
+		*work = *work < r->lo ? r->lo : *work > r->hi ? r->hi : *work;
+		b->wl.pelt_work += *work;
+	}
+}
+
 /* The busyfreq records' growth into the observed figures, where every CPU with a PD had two. */
 static void observe_busyfreq(struct fs_sim_builder *b, struct fs_sim_observed *o)
 {
@@ -840,13 +863,7 @@ int fs_sim_builder_finish(struct fs_sim_builder *b, struct fs_sim_workload *out,
 	b->wl.bf_segs = st.segs;
 	b->wl.bf_work_est = st.work_est;
 	b->wl.bf_work_meas = st.work_meas;
-	for (size_t k = 0; k < b->nr_acts; k++)
-		if (b->act_pelt[k]) {
-			b->wl.pelt_acts++;
-			b->wl.pelt_work_est += b->acts[k].work;
-			b->wl.pelt_work += b->act_pelt[k];
-			b->acts[k].work = b->act_pelt[k];
-		}
+	pelt_clamp(b);
 	*out = b->wl;
 	out->t0_ns = b->t0;
 	out->end_ns = b->last_ts - b->t0;
