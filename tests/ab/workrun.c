@@ -9,11 +9,14 @@
  * rt-app's `run` spins for a span of time instead, which under QEMU's -icount is the
  * same on every CPU and OPP (docs/validation.md, the lab's physics).
  *
- * usage: workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...
- *        workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] -f FILE   (one SPEC a line, # comments)
+ * usage: workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...
+ *        workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] -f FILE   (one SPEC a line, # comments)
  *   -d  how long the periodic threads run (default 10 s)
  *   -q  the quantum of CPU time between two looks at the CPU (default 100 us)
  *   -c  pin every thread to CPU (sched_setaffinity)
+ *   -v  a line per activation on standard error (activation() below)
+ *   -n  no credit: every activation does all it asks, whatever the last one did
+ *       past its goal (the runner before its ledger; for measurements)
  * SPEC, one or more threads (work and times in us; work in us = 1000 units):
  *   once:W                  the calling thread does W once and prints what it took
  *   NAME[*N][@D]=P:W        N threads (default 1) doing W every P (periodic), the
@@ -24,13 +27,21 @@
  *   NAME[@D]=chain:P:W1/W2/...  a wake-up chain: a tick thread (NAME-tick) every P wakes
  *                           NAME-1 through a pipe, which does W1 then wakes NAME-2,
  *                           and so on (a vsync tick, a UI, a render, a compositor)
- * A period that overruns starts the next at once (no catch-up burst).
+ * A period that overruns starts the next at once (no catch-up burst). What an
+ * activation does past its goal (its last quantum's clock jumped, docs/ab.md "The
+ * overshoot") is a credit the thread's next activations do less by, so a thread's
+ * work over the run is what it asked plus at most one overshoot.
  *
  * Output, on standard output: for once, a line
  *   once work_us W busy_ns B wall_ns T quanta Q cpu C khz F cap K migrations M freq_changes X
  * (C, F, K as sampled at the first quantum; M and X count changes seen between
  * quanta); for the others one line per thread at the end:
- *   thread NAME periods N overruns O work_us W busy_ns B
+ *   thread NAME periods N overruns O work_us W busy_ns B asked_us A over_us X
+ *          over_max_us M credit_us C jump_max_us J last_max_us L   (one line)
+ * W the work done (CPU time x rate), A what the activations asked, X their
+ * overshoots past their goals summed (what the runner before the ledger did too
+ * much), M the largest, C the credit left at the end (W = A + C), J the longest
+ * step of the thread's CPU clock between two reads, L the longest last quantum.
  * Env: WORKRUN_SYSFS replaces /sys/devices/system/cpu (tests/ab/check.sh runs it on
  * the host with made-up CPUs).
  * Exit 0; 1 when the CPUs' capacity or frequency cannot be read or a thread fails;
@@ -406,7 +417,7 @@ static int read_specs(const char *path, char **out, int max)
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "workrun: %s\nusage: workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...\n"
+	fprintf(stderr, "workrun: %s\nusage: workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...\n"
 		"  SPEC: once:W | NAME[*N]=P:W[/D][,P:W/D...] | NAME=chain:P:W1/W2/...\n", why);
 	return 2;
 }
