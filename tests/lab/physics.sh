@@ -15,7 +15,7 @@
 # run at once and a thread's CPU clock jumps by the others' turns (docs/ab.md, "The
 # overshoot"). Each thread's work over the run must be what its activations asked
 # (periods x W of the spec): never less, and more by at most 1 % plus one overshoot
-# (50 ms: over twice the longest clock jump measured in this case, 21.7 ms, at a
+# (50 ms: over twice the longest clock jump measured in this case, 22.9 ms, at a
 # rate of at most 1; QEMU's round robin turns can reach 100 ms); the whole
 # workload's within 2 %. The runner before its ledger did 71 % too much here.
 #
