@@ -110,4 +110,50 @@ static inline bool fsw_account(struct fsw_work *w, struct fsw_rate r, uint64_t n
 	return !w->left;
 }
 
+/*
+ * A thread's account over its activations. Under QEMU's -icount the vCPUs run in
+ * turn in one host thread and share the virtual clock, so a thread's CPU clock
+ * jumps by the other vCPUs' turns (docs/ab.md, "The overshoot"), and the quantum
+ * that ends an activation credits the whole jump: the activation does more work
+ * than it asked, by jump x rate. The runner cannot stop a jump, and the guest's
+ * kernel saw the thread run all that time, so the work stays CPU time x rate;
+ * what goes past the activation's goal is kept as a credit and the same thread's
+ * next activations do that much less. The thread's work over the run is then what
+ * its activations asked, plus the credit left at the end (at most one
+ * activation's overshoot).
+ */
+struct fsw_ledger {
+	uint64_t asked;    /* units the activations asked for */
+	uint64_t done;     /* units credited (CPU time x rate) */
+	uint64_t credit;   /* units done past earlier goals, not yet used */
+	uint64_t over;     /* the overshoots past each activation's goal, summed */
+	uint64_t over_max; /* the largest one */
+	uint64_t acts;     /* activations */
+};
+
+/* The goal of an activation asking `units`: what it asks less the credit, which
+ * it uses up to what it asks (an activation whose goal is 0 does no work). */
+static inline uint64_t fsw_goal(struct fsw_ledger *l, uint64_t units)
+{
+	uint64_t use = l->credit < units ? l->credit : units;
+
+	l->credit -= use;
+	l->asked += units;
+	l->acts++;
+	return units - use;
+}
+
+/* Close an activation whose goal was `goal` and which credited `done` units
+ * (done >= goal once its work is done): the overshoot becomes credit. */
+static inline void fsw_settle(struct fsw_ledger *l, uint64_t goal, uint64_t done)
+{
+	uint64_t over = done > goal ? done - goal : 0;
+
+	l->done += done;
+	l->credit += over;
+	l->over += over;
+	if (over > l->over_max)
+		l->over_max = over;
+}
+
 #endif

@@ -9,11 +9,14 @@
  * rt-app's `run` spins for a span of time instead, which under QEMU's -icount is the
  * same on every CPU and OPP (docs/validation.md, the lab's physics).
  *
- * usage: workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...
- *        workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] -f FILE   (one SPEC a line, # comments)
+ * usage: workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...
+ *        workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] -f FILE   (one SPEC a line, # comments)
  *   -d  how long the periodic threads run (default 10 s)
  *   -q  the quantum of CPU time between two looks at the CPU (default 100 us)
  *   -c  pin every thread to CPU (sched_setaffinity)
+ *   -v  a line per activation on standard error (activation() below)
+ *   -n  no credit: every activation does all it asks, whatever the last one did
+ *       past its goal (the runner before its ledger; for measurements)
  * SPEC, one or more threads (work and times in us; work in us = 1000 units):
  *   once:W                  the calling thread does W once and prints what it took
  *   NAME[*N][@D]=P:W        N threads (default 1) doing W every P (periodic), the
@@ -24,13 +27,21 @@
  *   NAME[@D]=chain:P:W1/W2/...  a wake-up chain: a tick thread (NAME-tick) every P wakes
  *                           NAME-1 through a pipe, which does W1 then wakes NAME-2,
  *                           and so on (a vsync tick, a UI, a render, a compositor)
- * A period that overruns starts the next at once (no catch-up burst).
+ * A period that overruns starts the next at once (no catch-up burst). What an
+ * activation does past its goal (its last quantum's clock jumped, docs/ab.md "The
+ * overshoot") is a credit the thread's next activations do less by, so a thread's
+ * work over the run is what it asked plus at most one overshoot.
  *
  * Output, on standard output: for once, a line
  *   once work_us W busy_ns B wall_ns T quanta Q cpu C khz F cap K migrations M freq_changes X
  * (C, F, K as sampled at the first quantum; M and X count changes seen between
  * quanta); for the others one line per thread at the end:
- *   thread NAME periods N overruns O work_us W busy_ns B
+ *   thread NAME periods N overruns O work_us W busy_ns B asked_us A over_us X
+ *          over_max_us M credit_us C jump_max_us J last_max_us L   (one line)
+ * W the work done (CPU time x rate), A what the activations asked, X their
+ * overshoots past their goals summed (what the runner before the ledger did too
+ * much), M the largest, C the credit left at the end (W = A + C), J the longest
+ * step of the thread's CPU clock between two reads, L the longest last quantum.
  * Env: WORKRUN_SYSFS replaces /sys/devices/system/cpu (tests/ab/check.sh runs it on
  * the host with made-up CPUs).
  * Exit 0; 1 when the CPUs' capacity or frequency cannot be read or a thread fails;
@@ -63,6 +74,8 @@ static struct cpu_facts cpus[MAX_CPUS];
 static int nr_cpus;
 static uint64_t quantum_ns = 100000;
 static int pin_cpu = -1;
+static int verbose;      /* -v: a line per activation on stderr */
+static int no_carry;     /* -n: each activation does all it asks (the runner before the ledger) */
 static uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 
 static uint64_t now(clockid_t c)
@@ -152,6 +165,16 @@ struct work_stats {
 	uint32_t migrations, freq_changes;
 	int first_cpu;
 	struct fsw_rate first;
+	uint64_t jump_max, last_max; /* ns: the largest of the activations' (struct act) */
+};
+
+/* One activation's figures, for -v and the thread's end line. */
+struct act {
+	uint64_t done, busy, quanta;
+	uint64_t last_spin, last_ns; /* the last quantum: its target and what it took */
+	uint64_t jump_max;           /* the largest step of the CPU clock between two reads */
+	int cpu;                     /* where it began, at what rate */
+	struct fsw_rate r;
 };
 
 /*
@@ -160,12 +183,14 @@ struct work_stats {
  * last quantum ended (the sampling included) at the sampled rate. The loop reads a
  * clock, never counts iterations: under -icount an instruction takes the same
  * guest time on every CPU and OPP, and only the clock-driven spin gives each its
- * speed.
+ * speed. The clock can step far past the target between two reads (under
+ * -icount, by the other vCPUs' turns): that time is credited too, and the
+ * caller's ledger (fsw_settle) carries what it did past the goal.
  */
-static int do_work(uint64_t units, struct work_stats *st)
+static int do_work(uint64_t units, struct work_stats *st, struct act *a)
 {
 	struct fsw_work w = { .left = units };
-	uint64_t t0 = now(CLOCK_THREAD_CPUTIME_ID), t;
+	uint64_t t0 = now(CLOCK_THREAD_CPUTIME_ID), t, prev;
 	int cpu, last_cpu = -2;
 	uint32_t last_khz = 0;
 
@@ -178,8 +203,8 @@ static int do_work(uint64_t units, struct work_stats *st)
 			return -1;
 		}
 		if (last_cpu == -2) {
-			st->first_cpu = cpu;
-			st->first = r;
+			st->first_cpu = a->cpu = cpu;
+			st->first = a->r = r;
 		} else {
 			st->migrations += cpu != last_cpu;
 			st->freq_changes += cpu == last_cpu && r.khz != last_khz;
@@ -188,15 +213,28 @@ static int do_work(uint64_t units, struct work_stats *st)
 		last_khz = r.khz;
 		spin = fsw_next_spin(&w, r, quantum_ns);
 		/* the sampling above is part of this quantum: the target counts from t0 */
-		do
+		prev = t0;
+		do {
 			t = now(CLOCK_THREAD_CPUTIME_ID);
-		while (t - t0 < spin);
+			if (t - prev > a->jump_max)
+				a->jump_max = t - prev;
+			prev = t;
+		} while (t - t0 < spin);
 		fsw_account(&w, r, t - t0);
+		a->last_spin = spin;
+		a->last_ns = t - t0;
 		t0 = t;
 	}
+	a->done = w.done;
+	a->busy = w.busy;
+	a->quanta = w.quanta;
 	st->busy_ns += w.busy;
 	st->units += w.done;
 	st->quanta += w.quanta;
+	if (a->jump_max > st->jump_max)
+		st->jump_max = a->jump_max;
+	if (a->last_ns > st->last_max)
+		st->last_max = a->last_ns;
 	return 0;
 }
 
@@ -215,10 +253,36 @@ struct thread {
 	pthread_t tid;
 	uint64_t periods, overruns;
 	struct work_stats st;
+	struct fsw_ledger led;
 	int err;
 };
 static struct thread threads[MAX_THREADS];
 static int nr_threads;
+
+/* One activation of th asking `units`: its goal after the credit, the work, the
+ * overshoot into the credit, and with -v a line (one line, here two):
+ *   act NAME cpu C cap K khz F asked_us A goal_us G done_us D quanta Q
+ *       last_spin_ns S last_ns L jump_max_ns J busy_ns B
+ * (-n: no credit is used, each activation does all it asks: the old runner). */
+static int activation(struct thread *th, uint64_t units)
+{
+	struct act a = { .cpu = -1 };
+	uint64_t goal;
+
+	if (no_carry)
+		th->led.credit = 0;
+	goal = fsw_goal(&th->led, units);
+	if (do_work(goal, &th->st, &a))
+		return -1;
+	fsw_settle(&th->led, goal, a.done);
+	if (verbose)
+		fprintf(stderr, "act %s cpu %d cap %u khz %u asked_us %.3f goal_us %.3f done_us %.3f quanta %llu "
+			"last_spin_ns %llu last_ns %llu jump_max_ns %llu busy_ns %llu\n", th->name, a.cpu, a.r.cap,
+			a.r.khz, units / 1000.0, goal / 1000.0, a.done / 1000.0, (unsigned long long)a.quanta,
+			(unsigned long long)a.last_spin, (unsigned long long)a.last_ns,
+			(unsigned long long)a.jump_max, (unsigned long long)a.busy);
+	return 0;
+}
 
 static void pin(void)
 {
@@ -253,7 +317,7 @@ static void *periodic(void *arg)
 		uint64_t ph_end = p->dur_ns ? next + p->dur_ns : end_ns;
 
 		while (next < ph_end && next < end_ns) {
-			if (do_work(p->work, &th->st)) {
+			if (activation(th, p->work)) {
 				th->err = 1;
 				return NULL;
 			}
@@ -300,7 +364,7 @@ static void *stage(void *arg)
 	while ((n = read(th->in_fd, b, sizeof(b))) > 0) {
 		/* a tick that came while the last frame was still running is an overrun */
 		th->overruns += (uint64_t)n - 1;
-		if (do_work(th->work, &th->st)) {
+		if (activation(th, th->work)) {
 			th->err = 1;
 			break;
 		}
@@ -353,7 +417,7 @@ static int read_specs(const char *path, char **out, int max)
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "workrun: %s\nusage: workrun [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...\n"
+	fprintf(stderr, "workrun: %s\nusage: workrun [-v] [-n] [-d SECONDS] [-q QUANTUM_US] [-c CPU] SPEC...\n"
 		"  SPEC: once:W | NAME[*N]=P:W[/D][,P:W/D...] | NAME=chain:P:W1/W2/...\n", why);
 	return 2;
 }
@@ -453,8 +517,10 @@ int main(int argc, char **argv)
 	char *fargv[MAX_THREADS + 1];
 	int o, rc = 0;
 
-	while ((o = getopt(argc, argv, "d:q:c:f:")) != -1) {
+	while ((o = getopt(argc, argv, "d:q:c:f:vn")) != -1) {
 		switch (o) {
+		case 'v': verbose = 1; break;
+		case 'n': no_carry = 1; break;
 		case 'f': file = optarg; break;
 		case 'd': secs = atof(optarg); break;
 		case 'q': quantum_ns = (uint64_t)(atof(optarg) * 1000); break;
@@ -525,11 +591,12 @@ int main(int argc, char **argv)
 
 	if (once_us > 0) {
 		struct work_stats st = { 0 };
+		struct act a = { .cpu = -1 };
 		uint64_t w0;
 
 		pin();
 		w0 = now(CLOCK_MONOTONIC);
-		if (do_work((uint64_t)(once_us * 1000), &st))
+		if (do_work((uint64_t)(once_us * 1000), &st, &a))
 			return 1;
 		printf("once work_us %.3f busy_ns %llu wall_ns %llu quanta %llu cpu %d khz %u cap %u migrations %u freq_changes %u\n",
 		       st.units / 1000.0, (unsigned long long)st.busy_ns,
@@ -555,9 +622,12 @@ int main(int argc, char **argv)
 
 		pthread_join(th->tid, NULL);
 		rc |= th->err;
-		printf("thread %s periods %llu overruns %llu work_us %.3f busy_ns %llu\n", th->name,
+		printf("thread %s periods %llu overruns %llu work_us %.3f busy_ns %llu asked_us %.3f over_us %.3f "
+		       "over_max_us %.3f credit_us %.3f jump_max_us %.3f last_max_us %.3f\n", th->name,
 		       (unsigned long long)th->periods, (unsigned long long)th->overruns, th->st.units / 1000.0,
-		       (unsigned long long)th->st.busy_ns);
+		       (unsigned long long)th->st.busy_ns, th->led.asked / 1000.0, th->led.over / 1000.0,
+		       th->led.over_max / 1000.0, th->led.credit / 1000.0, th->st.jump_max / 1000.0,
+		       th->st.last_max / 1000.0);
 	}
 	return rc;
 }

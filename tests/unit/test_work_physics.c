@@ -92,3 +92,75 @@ FS_TEST(work_physics_partial_quanta_across_a_frequency_change)
 	EXPECT_EQ_U64(w.left, 500000);
 	EXPECT_EQ_U64(run(&w, little_top, 100000, 0), 1108226); /* 500000 x 1024/462 = 1108225.1 */
 }
+
+/* One activation asking `units` at rate r in 100 us quanta, the thread's CPU clock
+ * stepping `jump` ns past the target in the quantum that ends it (under -icount,
+ * another vCPU's turn); `carry` false is the runner before the ledger: each
+ * activation's goal is all it asks. Returns the units it credited. */
+static uint64_t activation(struct fsw_ledger *l, uint64_t units, struct fsw_rate r, uint64_t jump, bool carry)
+{
+	uint64_t goal, s;
+	struct fsw_work w;
+
+	if (!carry)
+		l->credit = 0;
+	goal = fsw_goal(l, units);
+	w = (struct fsw_work){ .left = goal };
+	while ((s = fsw_next_spin(&w, r, 100000)))
+		fsw_account(&w, r, s + (fsw_next_spin(&w, r, UINT64_MAX) <= 100000 ? jump : 0));
+	fsw_settle(l, goal, w.done);
+	return w.done;
+}
+
+FS_TEST(work_physics_ledger_carries_the_last_quantums_jump)
+{
+	/* audio (300 us) on the little CPU's lowest OPP, a 2 ms jump in its last
+	 * quantum: the work needs 2300451 ns there (fsw_time_for), the quantum
+	 * ends 2 ms later, and 4300451 ns do 4300451 x 462 x 533000 / (1024 x
+	 * 1844000) = 560818.5 units: 87 % more than it asked, the lab's excess. */
+	struct fsw_ledger l = { 0 };
+	EXPECT_EQ_U64(activation(&l, 300000, little_low, 2000000, true), 560818);
+	EXPECT_EQ_U64(l.over, 260818);
+	EXPECT_EQ_U64(l.credit, 260818);
+	/* The next one's goal is what it asks less the credit: 39182 units, and
+	 * without a jump it does just that; over the two, exactly what was asked. */
+	EXPECT_EQ_U64(activation(&l, 300000, little_low, 0, true), 39182);
+	EXPECT_EQ_U64(l.asked, 600000);
+	EXPECT_EQ_U64(l.done, 600000);
+	EXPECT_EQ_U64(l.credit, 0);
+	EXPECT_EQ_U64(l.over_max, 260818);
+	/* A credit larger than what an activation asks: it does nothing and the
+	 * credit shrinks by what it asked (a 5 ms jump on a 300-unit activation). */
+	l = (struct fsw_ledger){ 0 };
+	activation(&l, 300000, little_low, 5000000, true);
+	EXPECT_EQ_U64(l.credit, 652046);  /* 7300451 ns: 952046.5 units, less 300000 */
+	EXPECT_EQ_U64(activation(&l, 300000, little_low, 0, true), 0);
+	EXPECT_EQ_U64(l.credit, 352046);
+	EXPECT_EQ(l.acts, 2);
+}
+
+FS_TEST(work_physics_ledger_keeps_a_run_to_what_it_asked)
+{
+	/* 200 activations of 300 units on the little CPU at its top OPP, every
+	 * third with a jump of 0.5 - 3 ms in its last quantum. Before the ledger
+	 * the run did the asked work plus every overshoot; with it, the asked work
+	 * plus the credit left at the end, at most one overshoot. */
+	struct fsw_ledger with = { 0 }, without = { 0 };
+	uint64_t jumps = 0;
+
+	for (int i = 0; i < 200; i++) {
+		uint64_t j = i % 3 ? 0 : 500000 + (uint64_t)(i % 6) * 500000;
+		activation(&with, 300000, little_top, j, true);
+		activation(&without, 300000, little_top, j, false);
+		jumps += j;
+	}
+	EXPECT_EQ_U64(with.asked, 60000000);
+	EXPECT_EQ_U64(with.done, with.asked + with.credit);
+	EXPECT_TRUE(with.credit <= with.over_max);
+	/* without: the overshoots add up, 67 jumps of 0.5 or 2 ms at 462/1024 (to
+	 * a unit an activation: each last spin is rounded up to a whole ns) */
+	EXPECT_EQ_U64(without.done, without.asked + without.over);
+	EXPECT_TRUE(without.over + 200 >= fsw_work_of(jumps, little_top) && without.over <= fsw_work_of(jumps, little_top) + 200);
+	EXPECT_TRUE(without.done > without.asked + without.asked / 10);
+	EXPECT_TRUE(with.done - with.asked <= with.asked / 100);
+}
