@@ -199,6 +199,8 @@ $(OUTPUT)/san/tests/fuzz/%.o: tests/fuzz/%.c $(HDRS) $(wildcard tests/fuzz/*.h)
 TRACECMD_OBJS := $(foreach d,obj san fuzz/obj,$(foreach f,trace_dat trace_dat_decode,$(OUTPUT)/$(d)/user/source/$(f).o))
 $(filter-out $(OUTPUT)/fuzz/%,$(TRACECMD_OBJS)): CFLAGS += $(TRACECMD_CFLAGS)
 $(filter $(OUTPUT)/fuzz/%,$(TRACECMD_OBJS)): FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
+# the decoder's unit test, which parses a format itself
+$(OUTPUT)/obj/tests/unit/test_trace_dat_decode.o $(OUTPUT)/san/tests/unit/test_trace_dat_decode.o: CFLAGS += $(TRACECMD_CFLAGS)
 # and the trace_dat harness's guard, which runs the libraries alone, and the
 # trace_dat_records harness with its event formats (libtraceevent's handle)
 $(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_libs.o $(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_sets.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
