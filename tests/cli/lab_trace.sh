@@ -6,7 +6,9 @@
 # charged are taken off the recorded work) and the closed-loop verdicts agree within
 # their intervals (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
 # wake-ups fails the comparison. Under device physics the same, with the threads' work
-# summed; a trace whose little CPUs ran one OPP up fails that.
+# summed (this run's start is not pinned: the work before each CPU's first cpu_frequency
+# is taken as anywhere from the PD's lowest OPP to its top, docs/traces.md, "The summed
+# work's lean"); a trace whose little CPUs ran one OPP up fails that.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 L=$FS_FIXTURES/lab-trace

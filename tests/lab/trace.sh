@@ -13,7 +13,9 @@
 # is compared less the waits the kernel charged (the text's sched_stat_runtime against
 # its switches: docs/traces.md, "The lab's check"). A second check replays both under
 # device physics: the same activations, the threads' work summed within 2 % and the
-# verdicts within their intervals (docs/traces.md, "Under device physics").
+# verdicts within their intervals (docs/traces.md, "Under device physics"); the guest
+# pins each CPU's frequency as tracing starts, so the trace knows it throughout
+# (docs/traces.md, "The summed work's lean").
 # FS_LAB_TRACE_KEEP=DIR copies the run's trace, trace.dat, recording and EM there
 # (how tests/fixtures/lab-trace/ was made).
 #

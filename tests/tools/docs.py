@@ -31,6 +31,8 @@ BLOCK = re.compile(r"(<!-- generated: ([^>]*?) -->\n```\n)(.*?)(```\n<!-- end ge
 
 
 def run(cmd):
+    if not os.path.exists(cmd[0]):
+        raise RuntimeError(f"{cmd[0]}: not built (`make all unit` builds it)")
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()[:300]}")

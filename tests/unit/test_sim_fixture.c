@@ -75,7 +75,9 @@ static void check(const struct fs_em *em, const struct fs_sim_workload *wl, cons
  * present and the misfit pulled by a busy CPU with room it was +51 % and
  * +86 %, before the kernel's select_idle_capacity() fallback, the
  * first-bigger-CPU misfit push and the root balance interval +61 % and
- * +103 %. The LAB bound sits between +63 and +86 %, so the older rules fail it. Energy: within 10 % of the recording's CPU
+ * +103 %; with an idle CPU's blocked load read as last updated (nohz.c) and
+ * util_est's flag cleared at the enqueue's aging, +42 % and +73 %. The LAB
+ * bound sits between +73 and +86 %, so the older rules fail it. Energy: within 10 % of the recording's CPU
  * energy since that weights the PDs' OPPs by busy time (cpu_energy.h);
  * with the wall-time util samples it was +69 % / +80 %, outside the bound.
  * DEVICE's work is now mostly the tasks' own PELT (work_pelt.c), the OPPs

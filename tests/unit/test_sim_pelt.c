@@ -208,3 +208,51 @@ FS_TEST(sim_pelt_rq_starts_from_traced_util)
 	EXPECT_EQ_U64(s.cpu[1].avg.util_sum, 23919615);
 	EXPECT_EQ_U64(s.cpu[1].avg.util_avg, 511);
 }
+
+/*
+ * UTIL_AVG_UNCHANGED at the enqueue (v6.1 kernel/sched/fair.c,
+ * update_load_avg() -> __update_load_avg_se() -> cfs_se_util_change()): a
+ * task that slept 10 ms on big (9.54 PELT periods of 1.048576 ms) with util
+ * 200 is aged at its enqueue, which clears the flag: its next sleep, even
+ * after a run too short to cross a period, updates util_est. The aged util
+ * is 200 x y^9 = 164.7 over the divider grown by the part period
+ * (46718 / (46718 + 553)): 162; the ewma 320 moves a quarter of the way,
+ * (4 x 320 - 158) / 4 = 280. A task migrated there instead joins at the
+ * rq's present (sim_attach()), is not aged, and keeps the flag: 320 stays,
+ * as the recorded kworker/2:1 of a 4+3+1 A/B run did not (its ewma 320,
+ * 240, 180, 135 at wake-ups a second apart).
+ */
+FS_TEST(sim_util_est_flag_cleared_by_the_enqueues_aging)
+{
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	machine(&s, &em, &t, &st, "v6.1");
+	st.cpu = 1;
+	st.ue_ewma = st.ue_enqueued = 320;
+	st.ue_unchanged = true;
+	st.avg.util_avg = 200;
+	st.avg.util_sum = 200 * (47742 - 1024);
+	sim_clock_advance(&s, 1, 10 * MS);
+	s.now = 10 * MS;
+	sim_task_pelt_enqueue(&s, 0);
+	EXPECT_EQ(st.avg.util_avg, 162);
+	EXPECT_TRUE(!st.ue_unchanged);
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 280);
+	EXPECT_EQ(st.ue_enqueued, 162);
+
+	machine(&s, &em, &t, &st, "v6.1");
+	st.ue_ewma = st.ue_enqueued = 320;
+	st.ue_unchanged = true;
+	st.avg.util_avg = 200;
+	sim_clock_advance(&s, 1, 10 * MS);
+	s.now = 10 * MS;
+	sim_attach(&s, 0, 1);
+	sim_task_pelt_enqueue(&s, 0);
+	EXPECT_TRUE(st.ue_unchanged);
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_ewma, 320);
+}

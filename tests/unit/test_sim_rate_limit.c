@@ -22,7 +22,7 @@ static int update_at(struct sim *s, int pd, __u64 t, __u64 u)
 	s->now = t;
 	for (int c = 0; c < s->ncpu; c++)
 		if (s->cpu[c].pd == pd)
-			s->cpu[c].avg.util_avg = u;
+			s->cpu[c].avg.util_avg = s->cpu[c].seen.util_avg = u; /* idle: read as last updated (nohz.c) */
 	sim_sugov_update(s, pd);
 	return s->pd[pd].opp;
 }

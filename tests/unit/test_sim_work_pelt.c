@@ -17,6 +17,7 @@
 #include "test.h"
 #include "em_builders.h"
 #include "sim/sim.h"
+#include "sim/work_pelt.h"
 
 #define MS 1000000ull
 #define PERIOD 1048576ull
@@ -115,4 +116,33 @@ FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
 	c.u1 = 1010; /* at the ceiling: the growth is too flat to read */
 	first_work(&c, &n);
 	EXPECT_EQ_U64(n, 0);
+}
+
+/*
+ * The kernel's PELT clock runs at its frequency scale rounded down,
+ * (khz << 10) / fmax (topology_set_freq_scale(), drivers/base/arch_topology.c,
+ * v6.1): the lab guest's little PD at 533 of 1844 MHz counts 295/1024 of the
+ * time where the work is 545,792,000 / 1,844,000 = 295.98/1024. So the 32
+ * periods the growth 0 -> 512 reads are 32 x 1,048,576 x 295.98 / 295 ns of
+ * work (33,665,870), not 33,554,432: the lean the lab's trace check measured
+ * (docs/traces.md, "Under device physics"). The estimate holds the lowest OPP
+ * (the task's util 0 on idle CPUs); 80 ms x 462 / 1024 caps nothing here.
+ */
+FS_TEST(sim_work_pelt_undoes_the_kernels_rounded_frequency_scale)
+{
+	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0 };
+	const double fie = 533000.0 * 1024.0 / (295.0 * 1844000.0);
+	__u64 n, w;
+
+	fs_test_em_2pd(&em);
+	em.pd[0].nr_ps = 0;
+	fs_test_add_state(&em.pd[0], 533000, 50);
+	fs_test_add_state(&em.pd[0], 1844000, 300);
+	em.capacity[0] = em.capacity[1] = 462;
+	EXPECT_EQ_U64(wp_freq_scale(533000, 1844000), 295);
+	EXPECT_EQ_U64(wp_freq_scale(1844000, 1844000), 1024);
+	w = first_work(&c, &n);
+	EXPECT_EQ_U64(n, 1);
+	EXPECT_EQ_U64(w, (__u64)(32 * PERIOD * fie + 0.5));
+	EXPECT_TRUE(w > 32 * PERIOD);
 }

@@ -42,7 +42,7 @@ int fs_em_write(FILE *out, const struct fs_em *em)
 		const struct fs_em_pd *pd = &em->pd[i];
 		char list[256];
 
-		fs_cpulist_format(pd->cpus, list, sizeof(list));
+		fs_cpu_list_format(pd->cpus, list, sizeof(list));
 		fprintf(out, "pd %s cpus=%s flags=%#x has_inefficient=%d states=%d\n", pd->name, list,
 			pd->flags, pd->has_inefficient ? 1 : 0, pd->nr_ps);
 		for (int j = 0; j < pd->nr_ps; j++) {

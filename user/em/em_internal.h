@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "../engine/cpu_list.h"
 #include "em_io.h"
 
 #define FS_DT_MAX_OPPS FS_MAX_PS
@@ -67,9 +68,8 @@ int fs_dt_parse_tsv(const char *text, size_t len, const char *what, struct fs_dt
 /* Provenance text of a built-in profile, NULL if name is not one. */
 const char *fs_em_profile_provenance(const char *name);
 
-/* cpulist ("0-3,6") <-> mask; parse returns -1 on anything malformed or >= FS_MAX_CPUS. */
+/* A cpulist ("0-3,6", engine/cpu_list.h) to a mask; -1 if malformed, empty or >= FS_MAX_CPUS. */
 int fs_cpulist_parse(const char *s, __u64 *mask);
-void fs_cpulist_format(__u64 mask, char *buf, size_t len);
 
 /*
  * A performance-domain name must be one word of printable ASCII: the EM file

@@ -80,7 +80,7 @@ void fs_em_print(FILE *out, const struct fs_em *em)
 
 		for (int j = 0; j < pd->nr_ps; j++)
 			perf |= pd->ps[j].performance != 0;
-		fs_cpulist_format(pd->cpus, list, sizeof(list));
+		fs_cpu_list_format(pd->cpus, list, sizeof(list));
 		flags_text(pd->flags, flags, sizeof(flags));
 		fprintf(out, "\n%s: cpus %s, ", pd->name, list);
 		print_capacities(out, em, pd);

@@ -61,63 +61,15 @@ int fs_parse_u64(const char *s, __u64 *v)
 	return 0;
 }
 
-/* The kernel prints a cpumask with %*pbl: "0-3,6"; an empty mask prints as "". */
+/* The EM's CPU lists name at least one CPU, all below FS_MAX_CPUS. */
 int fs_cpulist_parse(const char *s, __u64 *mask)
 {
-	__u64 m = 0;
+	struct fs_cpu_list l;
 
-	while (isspace((unsigned char)*s))
-		s++;
-	while (*s && !isspace((unsigned char)*s)) {
-		char *end;
-		long lo, hi;
-
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		lo = strtol(s, &end, 10);
-		hi = lo;
-		s = end;
-		if (*s == '-') {
-			s++;
-			if (!isdigit((unsigned char)*s))
-				return -1;
-			hi = strtol(s, &end, 10);
-			s = end;
-		}
-		if (lo > hi || hi >= FS_MAX_CPUS)
-			return -1;
-		for (long c = lo; c <= hi; c++)
-			m |= 1ull << c;
-		if (*s == ',' && isdigit((unsigned char)s[1]))
-			s++;
-		else if (*s && !isspace((unsigned char)*s))
-			return -1;
-	}
-	while (isspace((unsigned char)*s))
-		s++;
-	if (*s || !m)
+	if (fs_cpu_list_parse(s, &l) || l.highest < 0 || l.highest >= FS_MAX_CPUS)
 		return -1;
-	*mask = m;
+	*mask = l.mask;
 	return 0;
-}
-
-void fs_cpulist_format(__u64 mask, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < 64 && off < len; c++) {
-		int e = c;
-
-		if (!(mask & (1ull << c)))
-			continue;
-		while (e + 1 < 64 && (mask & (1ull << (e + 1))))
-			e++;
-		off += snprintf(buf + off, len - off, "%s%d", off ? "," : "", c);
-		if (e > c && off < len)
-			off += snprintf(buf + off, len - off, "-%d", e);
-		c = e;
-	}
 }
 
 void fs_strlcpy(char *dst, const char *src, size_t len)

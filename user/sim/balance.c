@@ -17,18 +17,25 @@ bool sim_cpu_overutilized(const struct sim *s, int cpu)
 
 /*
  * The flag as the tick leaves it: set by task_tick_fair()'s
- * update_overutilized_status() and rewritten by the root domain's load
- * balance from every CPU's status (update_sd_lb_stats(), v5.0 - v7.1); the
- * balance runs at its own interval, here at every tick.
+ * update_overutilized_status(), which runs on a CPU with a task only (an
+ * idle CPU does not tick), and rewritten by the root domain's load balance
+ * from every CPU's status, idle ones at their blocked load as last updated
+ * (update_sg_lb_stats(), update_sd_lb_stats(), v5.0 - v7.1; nohz.c); the
+ * balance runs at its own interval (sim_balance_due()).
  */
 void sim_overutilized_update(struct sim *s)
 {
-	bool ou = false;
+	bool any = false, busy = false;
 
-	for (int cpu = 0; cpu < s->ncpu && !ou; cpu++)
-		ou = sim_cpu_overutilized(s, cpu);
-	if (ou || s->balance_due)
-		s->overutilized = ou;
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		if (sim_cpu_overutilized(s, cpu)) {
+			any = true;
+			busy |= s->cpu[cpu].nr > 0;
+		}
+	if (s->balance_due)
+		s->overutilized = any;
+	else if (busy)
+		s->overutilized = true;
 }
 
 /*
@@ -76,9 +83,9 @@ void sim_balance_due(struct sim *s)
 
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		kick |= s->cpu[cpu].nr >= 2 || s->cpu[cpu].misfit;
-	s->balance_due = s->busy_due = false;
+	s->balance_due = s->busy_due = s->kicked = false;
 	if (kick && s->ticks >= s->next_kick) {
-		s->balance_due = true;
+		s->balance_due = s->kicked = true;
 		s->next_kick = s->ticks + s->balance_ticks;
 	}
 	if (s->ticks >= s->next_busy) {
@@ -133,7 +140,7 @@ static bool busy_pd_takes_misfit(const struct sim *s, int d)
 			return false; /* an idle CPU balances for the group, not d */
 		first = first < 0 ? x : first;
 		util += sim_cpu_util_cfs(s, x);
-		run += s->cpu[x].avg.runnable_avg;
+		run += sim_cpu_avg_seen(s, x)->runnable_avg;
 		cap += s->cpu[x].cap;
 	}
 	if (d != first)

@@ -173,6 +173,7 @@ static void tick(struct sim *s)
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		sim_misfit_update(s, cpu);
 	sim_balance_due(s);
+	sim_nohz_tick(s);
 	sim_overutilized_update(s);
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		sim_sugov_update(s, pd);

@@ -93,6 +93,8 @@ static void timing(struct sim *s)
 	 */
 	s->busy_balance_ticks = ((__u64)s->ncpu * 16000000ull + s->tick_ns - 1) / s->tick_ns;
 	s->busy_balance_ticks = s->busy_balance_ticks > 1 ? s->busy_balance_ticks - 1 : 1;
+	/* nohz.next_blocked steps by msecs_to_jiffies(LOAD_AVG_PERIOD): 32 ms */
+	s->blocked_ticks = (32000000ull + s->tick_ns - 1) / s->tick_ns;
 	s->latency_ns = 6000000ull * factor;
 	s->min_gran_ns = 750000ull * factor;
 	s->wakeup_gran_ns = 1000000ull * factor;
@@ -171,6 +173,8 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	for (int c = 0; c < s->ncpu; c++)
 		if (wl->init_rq_traced >> c & 1)
 			sim_rq_traced_start(s, c, wl->init_rq_util[c]);
+	for (int c = 0; c < s->ncpu; c++)
+		s->cpu[c].seen = s->cpu[c].avg; /* the blocked load as of t0 (nohz.c) */
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		sim_sugov_update(s, pd);
 	return 0;

@@ -66,7 +66,8 @@ void sim_rq_pelt_update(struct sim *s, int cpu)
 /*
  * __update_load_avg_se() (v5.7 - v7.1): load = on_rq, runnable = on_rq,
  * running = curr == se. Averages recomputed while queued clear util_est's
- * UTIL_AVG_UNCHANGED (cfs_se_util_change()); a blocked update does not.
+ * UTIL_AVG_UNCHANGED (cfs_se_util_change()); a blocked update (a migrating
+ * task's sync) does not, the enqueue's does (sim_task_pelt_enqueue()).
  */
 void sim_task_pelt_update(struct sim *s, int ti)
 {
@@ -78,6 +79,27 @@ void sim_task_pelt_update(struct sim *s, int ti)
 	const bool running = t->queued && c->nr && c->q[0] == ti;
 
 	if (fs_pelt_update(&t->avg, sim_rq_clock_pelt(c), t->queued, t->queued, running) && t->queued)
+		t->ue_unchanged = false;
+}
+
+/*
+ * The enqueue's update_load_avg() (v4.17 - v7.1, kernel/sched/fair.c): a
+ * task that slept on this rq is aged by __update_load_avg_se(), which clears
+ * UTIL_AVG_UNCHANGED (cfs_se_util_change()) when the update crosses a PELT
+ * period, whether or not the task is on_rq yet; feec's sync
+ * (__update_load_avg_blocked_se()) does not. So a task that slept a period
+ * or more gets its util_est updated at its next sleep however short it ran.
+ * A migrated task is not aged (migrate_task_rq_fair() zeroes its
+ * last_update_time; sim_attach() joins it at the rq's present), so its flag
+ * stays.
+ */
+void sim_task_pelt_enqueue(struct sim *s, int ti)
+{
+	struct sim_task *t = &s->task[ti];
+
+	if (t->cpu < 0)
+		return;
+	if (fs_pelt_update(&t->avg, sim_rq_clock_pelt(&s->cpu[t->cpu]), 0, 0, 0))
 		t->ue_unchanged = false;
 }
 
@@ -197,7 +219,7 @@ __u64 sim_cpu_util_est(const struct sim *s, int cpu)
 __u64 sim_cpu_util_cfs(const struct sim *s, int cpu)
 {
 	const struct sim_cpu *c = &s->cpu[cpu];
-	__u64 u = c->avg.util_avg, ue = sim_cpu_util_est(s, cpu);
+	__u64 u = sim_cpu_avg_seen(s, cpu)->util_avg, ue = sim_cpu_util_est(s, cpu);
 
 	u = ue > u ? ue : u;
 	return u < c->cap ? u : c->cap;

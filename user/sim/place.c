@@ -14,7 +14,8 @@ static void fill_task(const struct sim *s, int ti, struct fs_task *ft)
 	const struct sim_task *t = &s->task[ti];
 
 	ft->last_update_time = t->avg.last_update_time;
-	ft->cfs_rq_last_update_time = s->cpu[t->cpu].avg.last_update_time;
+	/* sync_entity_load_avg() ages it to its cfs_rq's last update: an idle one's is stale (nohz.c) */
+	ft->cfs_rq_last_update_time = sim_cpu_avg_seen(s, t->cpu)->last_update_time;
 	ft->util_sum = t->avg.util_sum;
 	ft->period_contrib = t->avg.period_contrib;
 	ft->util_avg = t->avg.util_avg;
@@ -31,12 +32,13 @@ static void fill_task(const struct sim *s, int ti, struct fs_task *ft)
 static void fill_cpu(const struct sim *s, int cpu, struct fs_cpu *k)
 {
 	const struct sim_cpu *c = &s->cpu[cpu];
+	const struct fs_pelt_avg *a = sim_cpu_avg_seen(s, cpu); /* an idle CPU's as last updated */
 
 	memset(k, 0, sizeof(*k));
-	k->cfs_last_update_time = c->avg.last_update_time;
-	k->util_avg = c->avg.util_avg;
+	k->cfs_last_update_time = a->last_update_time;
+	k->util_avg = a->util_avg;
 	k->util_est = (__u32)sim_cpu_util_est(s, cpu);
-	k->runnable_avg = c->avg.runnable_avg;
+	k->runnable_avg = a->runnable_avg;
 	k->capacity = k->capacity_orig = c->cap;
 	k->nr_running = (__u32)c->nr;
 	k->uclamp_max = 1024;

@@ -124,7 +124,7 @@ void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup)
 	struct sim_cpu *c = &s->cpu[cpu];
 	struct sim_task *t = &s->task[ti];
 
-	sim_task_pelt_update(s, ti); /* a blocked decay up to now */
+	sim_task_pelt_enqueue(s, ti); /* the decay up to now of a task that slept here */
 	t->queued = true;
 	c->q[c->nr++] = ti;
 	c->util_est += sim_task_ue(s, ti); /* util_est_enqueue() */
@@ -160,8 +160,10 @@ void sim_dequeue(struct sim *s, int ti)
 	c->nr--;
 	c->util_est -= sim_task_ue(s, ti); /* util_est_dequeue(), before util_est_update() changes it */
 	t->queued = false;
-	if (!c->nr)
+	if (!c->nr) {
 		sim_idle_enter(s, t->cpu);
+		sim_nohz_idle_enter(s, t->cpu);
+	}
 	sim_sugov_update(s, c->pd);
 }
 

@@ -52,6 +52,7 @@ struct sim_cpu {
 	__u32 cap;
 	__u64 clock_pelt, lost_idle_time; /* rq_clock_pelt() = clock_pelt - lost_idle_time */
 	struct fs_pelt_avg avg;  /* rq->cfs.avg */
+	struct fs_pelt_avg seen; /* idle: rq->cfs.avg as its last blocked-load update left it (nohz.c) */
 	__u64 picked_ns;         /* when q[0] started its turn */
 	bool misfit;             /* rq->misfit_task_load != 0 */
 	unsigned __int128 energy_x;
@@ -111,7 +112,10 @@ struct sim {
 	__u64 busy_balance_ticks;   /* a busy CPU's root balance interval in ticks (balance.c) */
 	__u64 next_kick, next_busy; /* the tick from which the next kicked / busy root balance is due */
 	bool balance_due;        /* this tick balances the root domain */
+	__u64 next_blocked;      /* nohz.next_blocked, in ticks (nohz.c) */
+	__u64 blocked_ticks;     /* msecs_to_jiffies(LOAD_AVG_PERIOD) */
 	bool busy_due;           /* ... at a busy CPU's own interval: busy CPUs balance too (balance.c) */
+	bool kicked;             /* ... as the kicked idle balance, which updates blocked load first (nohz.c) */
 	unsigned __int128 energy_x;
 	struct fs_sim_result *r;
 	struct fs_wakeup w;      /* the landscape handed to feec */
@@ -130,6 +134,7 @@ void sim_clock_advance(struct sim *s, int cpu, __u64 dt);
 void sim_idle_enter(struct sim *s, int cpu);
 void sim_rq_pelt_update(struct sim *s, int cpu);
 void sim_task_pelt_update(struct sim *s, int ti);
+void sim_task_pelt_enqueue(struct sim *s, int ti);
 void sim_attach(struct sim *s, int ti, int cpu);
 void sim_rq_traced_start(struct sim *s, int cpu, __u32 util);
 void sim_detach(struct sim *s, int ti);
@@ -138,6 +143,11 @@ __u32 sim_task_ue(const struct sim *s, int ti);
 __u32 sim_task_util_est(const struct sim *s, int ti);
 __u64 sim_cpu_util_est(const struct sim *s, int cpu);
 __u64 sim_cpu_util_cfs(const struct sim *s, int cpu);
+
+/* nohz.c */
+const struct fs_pelt_avg *sim_cpu_avg_seen(const struct sim *s, int cpu);
+void sim_nohz_idle_enter(struct sim *s, int cpu);
+void sim_nohz_tick(struct sim *s);
 
 /* rq.c */
 void sim_advance(struct sim *s, __u64 to);

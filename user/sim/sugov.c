@@ -77,7 +77,7 @@ static __u64 sugov_util(const struct sim *s, int cpu)
 	__u64 u = sim_cpu_util_cfs(s, cpu);
 
 	if (s->k.runnable_boost) {
-		__u64 r = s->cpu[cpu].avg.runnable_avg;
+		__u64 r = sim_cpu_avg_seen(s, cpu)->runnable_avg;
 
 		r = r < s->cpu[cpu].cap ? r : s->cpu[cpu].cap;
 		u = r > u ? r : u;

@@ -66,7 +66,12 @@ void wp_start(const struct fs_wakeup *w, int run, struct wp_mark *m)
 	m->contrib = w->task.period_contrib;
 }
 
-__u64 wp_work(const struct wp_mark *m, const struct fs_wakeup *next, __u64 cpu_ns, __u32 cap)
+__u64 wp_freq_scale(__u64 khz, __u64 fmax)
+{
+	return fmax ? (khz << 10) / fmax : 1024;
+}
+
+__u64 wp_work(const struct wp_mark *m, const struct fs_wakeup *next, __u64 cpu_ns, __u32 cap, double fie)
 {
 	const struct fs_task *t = &next->task;
 
@@ -83,7 +88,8 @@ __u64 wp_work(const struct wp_mark *m, const struct fs_wakeup *next, __u64 cpu_n
 
 	if (periods > span)
 		return 0; /* more run than time: not one activation on one clock */
-	__u64 w = (__u64)(periods * WP_PERIOD_NS + 0.5);
+	/* the PELT clock ran at the kernel's rounded-down frequency scale: the work is fie x that */
+	__u64 w = (__u64)(periods * WP_PERIOD_NS * (fie > 1.0 ? fie : 1.0) + 0.5);
 	__u64 most = (__u64)((unsigned __int128)cpu_ns * cap / 1024); /* its CPU time at fmax */
 
 	return w < most ? w : most;

@@ -28,6 +28,7 @@ struct task_state {
 	__u64 seg_sum;    /* its CPU time at seg_ts, FS_NO_RUNTIME if unknown */
 	__u64 last_wake;  /* wake_ns of its latest activation */
 	struct wp_mark pelt; /* the open activation's PELT at its wake-up (work_pelt.c) */
+	double seg_fie;      /* its last stretch's work over its PELT time (seg_work()) */
 	bool exited, affinity_changed;
 };
 
@@ -245,11 +246,14 @@ static __u64 state_khz(const struct fs_em_pd *pd, int state)
 /*
  * The work of ns of CPU time on cpu from ts on: ns x capacity / 1024 x f /
  * fmax (DEVICE), f the PD's util-sampled frequency over [ts, ts + ns), as if
- * the task ran from ts without a pause; plain ns under LAB physics.
+ * the task ran from ts without a pause; plain ns under LAB physics. *fie is
+ * that work over what the kernel's PELT clock counts at the same frequencies
+ * (wp_fie(), work_pelt.h), 1 where it cannot be told.
  */
-static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz)
+static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz, double *fie)
 {
 	*khz = 0;
+	*fie = 1.0;
 	if (b->physics == FS_SIM_LAB)
 		return ns;
 	const struct fs_em *em = &b->em;
@@ -273,18 +277,21 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 	}
 	/* before the PD's first sample: its first state (a line is never empty once a wake-up came) */
 	int st = lo ? l->v[lo - 1].state : l->n ? l->v[0].state : -1;
-	unsigned __int128 acc = 0; /* ns x kHz */
+	unsigned __int128 acc = 0, acc_k = 0; /* ns x kHz; ns x the kernel's frequency scale */
 	__u64 t = ts, end = ts + ns < ts ? UINT64_MAX : ts + ns;
 
 	for (size_t k = lo; t < end; k++) {
 		__u64 next = k < l->n && l->v[k].since < end ? l->v[k].since : end;
 
 		acc += (unsigned __int128)(next - t) * state_khz(pd, st);
+		acc_k += (unsigned __int128)(next - t) * wp_freq_scale(state_khz(pd, st), fmax);
 		t = next;
 		if (k < l->n)
 			st = l->v[k].state;
 	}
 	*khz = ns ? (__u64)(acc / ns) : 0;
+	if (acc_k)
+		*fie = (double)acc * FS_SCHED_CAPACITY_SCALE / ((double)acc_k * (double)fmax);
 	return (__u64)(acc * cap / ((unsigned __int128)FS_SCHED_CAPACITY_SCALE * fmax));
 }
 
@@ -306,7 +313,7 @@ static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 		return;
 	}
 	__u64 ns = sum - s->seg_sum, khz;
-	__u64 work = seg_work(b, s->seg_cpu, s->seg_ts, ns, &khz);
+	__u64 work = seg_work(b, s->seg_cpu, s->seg_ts, ns, &khz, &s->seg_fie);
 
 	a->rec_cpu_ns += ns;
 	a->work += work;
@@ -528,7 +535,7 @@ static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeu
 
 	s->pelt.ok = false;
 	if (!(a->flags & (FS_SIM_ACT_UNKNOWN | FS_SIM_ACT_BALANCED)))
-		b->act_pelt[k] = wp_work(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu]);
+		b->act_pelt[k] = wp_work(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu], s->seg_fie);
 }
 
 static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)

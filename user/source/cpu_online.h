@@ -13,11 +13,11 @@
 #define FS_CPU_ONLINE_PATH "/sys/devices/system/cpu/online"
 
 /*
- * A CPU list as the kernel prints a cpumask with %*pbl (cpumap_print_to_pagebuf():
- * "0-3,5,7", one line) into *mask; CPUs at or past 64 are left out. 0, or -1
- * with the problem in err (what names the source).
+ * The online file's text ("0-3,5,7", engine/cpu_list.h) into *mask; CPUs at or
+ * past 64 are left out; an empty list is an error. 0, or -1 with the problem in
+ * err (what names the source).
  */
-int fs_cpu_list_parse(const char *text, const char *what, __u64 *mask, char *err, size_t errlen);
+int fs_cpu_online_parse(const char *text, const char *what, __u64 *mask, char *err, size_t errlen);
 
 /*
  * The online CPUs from path (NULL: FS_CPU_ONLINE_PATH). A missing file means

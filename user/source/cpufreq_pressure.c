@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../engine/cpu_list.h"
 #include "cpufreq_pressure.h"
 
 static int read_u64(const char *dir, const char *name, unsigned long long *v)
@@ -20,34 +21,12 @@ static int read_u64(const char *dir, const char *name, unsigned long long *v)
 	return ok ? 0 : -1;
 }
 
-/*
- * related_cpus -> bit mask; -1 on garbage. cpufreq prints it as "0 1 2 3"
- * (cpufreq_show_cpus()), not in the %*pbl "0-3" form the EM readers'
- * fs_cpulist_parse() takes; ranges and commas are accepted too.
- */
+/* related_cpus ("0 1 2 3 ", cpufreq_show_cpus()) -> bit mask; -1 on garbage. */
 static long long parse_cpus(const char *s)
 {
-	long long mask = 0;
+	struct fs_cpu_list l;
 
-	while (*s && *s != '\n') {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0 || a >= 64)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b >= 64)
-				return -1;
-			s = end;
-		}
-		for (long c = a; c <= b; c++)
-			mask |= 1ll << c;
-		while (*s == ',' || *s == ' ')
-			s++;
-	}
-	return mask;
+	return fs_cpu_list_parse(s, &l) || l.highest >= 64 ? -1 : (long long)l.mask;
 }
 
 /* include/linux/math.h mult_frac(): x * n / d without overflowing x * n. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "../engine/cpu_list.h"
 #include "cpufreq_tunables.h"
 
 /* The first line of dir/name without its newline; -1 if unreadable or empty. */
@@ -25,21 +26,12 @@ static int read_line(const char *dir, const char *name, char *buf, size_t len)
 	return buf[0] ? 0 : -1;
 }
 
-/* related_cpus ("0 1 2 3", cpufreq_show_cpus()) as a mask; 0 on garbage. */
+/* related_cpus ("0 1 2 3 ", cpufreq_show_cpus()) as a mask; 0 on garbage or a CPU we cannot hold. */
 static __u64 parse_cpus(const char *s)
 {
-	__u64 mask = 0;
+	struct fs_cpu_list l;
 
-	while (*s) {
-		char *end;
-		long c = strtol(s, &end, 10);
-
-		if (end == s || c < 0 || c >= FS_MAX_CPUS)
-			return 0;
-		mask |= 1ull << c;
-		s = end + strspn(end, " ,");
-	}
-	return mask;
+	return fs_cpu_list_parse(s, &l) || l.highest >= FS_MAX_CPUS ? 0 : l.mask;
 }
 
 /* A rate_limit_us file's value; -1 if unreadable or not a number. */
