@@ -195,12 +195,18 @@ $(OUTPUT)/san/tests/fuzz/%.o: tests/fuzz/%.c $(HDRS) $(wildcard tests/fuzz/*.h)
 	$(call msg,CC-SAN,$<)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(filter-out -O2,$(CFLAGS)) -Itests/fuzz $(SAN_FLAGS) -c $< -o $@
 
-# Only the trace.dat reader sees libtracecmd's headers,
-$(OUTPUT)/obj/user/source/trace_dat.o $(OUTPUT)/san/user/source/trace_dat.o: CFLAGS += $(TRACECMD_CFLAGS)
-$(OUTPUT)/fuzz/obj/user/source/trace_dat.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
-# and the trace_dat harness's guard, which runs the libraries alone
-$(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_libs.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
-$(OUTPUT)/san/tests/fuzz/trace_dat_libs.o: CFLAGS += $(TRACECMD_CFLAGS)
+# Only the trace.dat reader and its decoder see libtracecmd's headers,
+TRACECMD_OBJS := $(foreach d,obj san fuzz/obj,$(foreach f,trace_dat trace_dat_decode,$(OUTPUT)/$(d)/user/source/$(f).o))
+$(filter-out $(OUTPUT)/fuzz/%,$(TRACECMD_OBJS)): CFLAGS += $(TRACECMD_CFLAGS)
+$(filter $(OUTPUT)/fuzz/%,$(TRACECMD_OBJS)): FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
+# the decoder's unit test, which parses a format itself
+$(OUTPUT)/obj/tests/unit/test_trace_dat_decode.o $(OUTPUT)/san/tests/unit/test_trace_dat_decode.o: CFLAGS += $(TRACECMD_CFLAGS)
+# and the trace_dat harness's guard, which runs the libraries alone, and the
+# trace_dat_records harness with its event formats (libtraceevent's handle)
+$(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_libs.o $(OUTPUT)/fuzz/obj/tests/fuzz/trace_dat_sets.o: FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
+$(OUTPUT)/san/tests/fuzz/trace_dat_libs.o $(OUTPUT)/san/tests/fuzz/trace_dat_sets.o: CFLAGS += $(TRACECMD_CFLAGS)
+$(OUTPUT)/san/tests/fuzz/fuzz_trace_dat_records.o: CFLAGS += $(TRACECMD_CFLAGS)
+$(OUTPUT)/fuzz/trace_dat_records: private FUZZ_CFLAGS += $(TRACECMD_CFLAGS)
 
 # Its library pass, a plain program (no sanitizers, no coverage) that both
 # the fuzzer and the replay binary start (tests/fuzz/trace_dat_libs.c)
@@ -209,6 +215,10 @@ $(OUTPUT)/fuzz/trace_dat_libs: tests/fuzz/helpers/trace_dat_libs_server.c
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $(TRACECMD_CFLAGS) $< $(LDLIBS_CORE) -o $@
 $(OUTPUT)/fuzz/trace_dat $(OUTPUT)/tests/fuzz_replay_trace_dat: | $(OUTPUT)/fuzz/trace_dat_libs
+# trace_dat_records' seeds from a trace.dat (made by hand: docs/fuzzing.md)
+$(OUTPUT)/fuzz/trace_dat_records_seed: tests/fuzz/helpers/trace_dat_records_seed.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $(TRACECMD_CFLAGS) $< $(LDLIBS_CORE) -o $@
 endif
 
 # Objects made only through pattern rules: keep them between builds.
