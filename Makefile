@@ -71,7 +71,7 @@ UNIT_LIVE  := user/source/live_env.c
 SAN_OBJS   := $(patsubst %.c,$(OUTPUT)/san/%.o,$(CORE_SRCS) $(TEST_SRCS) $(UNIT_LIVE))
 TEST_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(TEST_SRCS) $(UNIT_LIVE))
 LIVE_OBJS  := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIVE_SRCS))
-HDRS       := $(wildcard user/*.h user/*/*.h tests/unit/*.h)
+HDRS       := $(wildcard user/*.h user/*/*.h tests/unit/*.h tests/ab/*.h)
 
 ifneq ($(BPF_SRCS),)
 HAVE_LIVE  := 1
