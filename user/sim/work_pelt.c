@@ -62,11 +62,14 @@ static double avg_of(__u64 sum, __u32 contrib)
  * kernel/sched/pelt.c, v6.1), so util_sum is the exact one. A kernel whose
  * sums are scaled another way is left to the frequency estimate.
  */
+static bool sum_gives_avg(__u64 sum, __u32 contrib, __u64 avg)
+{
+	return fabs(avg_of(sum, contrib) - (double)avg) <= 24.0;
+}
+
 static bool sums_agree(const struct fs_task *t)
 {
-	double u = avg_of(t->util_sum, t->period_contrib);
-
-	return t->last_update_time && fabs(u - (double)t->util_avg) <= 24.0;
+	return t->last_update_time && sum_gives_avg(t->util_sum, t->period_contrib, t->util_avg);
 }
 
 /*
@@ -76,9 +79,7 @@ static bool sums_agree(const struct fs_task *t)
  */
 static bool runnable_agrees(const struct fs_task *t)
 {
-	double r = avg_of(t->runnable_sum, t->period_contrib);
-
-	return t->runnable_sum >= t->util_sum && fabs(r - (double)t->runnable_avg) <= 24.0;
+	return t->runnable_sum >= t->util_sum && sum_gives_avg(t->runnable_sum, t->period_contrib, t->runnable_avg);
 }
 
 void wp_start(const struct fs_wakeup *w, int run, struct wp_mark *m)

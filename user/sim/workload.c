@@ -248,7 +248,7 @@ static __u64 state_khz(const struct fs_em_pd *pd, int state)
  * fmax (DEVICE), f the PD's util-sampled frequency over [ts, ts + ns), as if
  * the task ran from ts without a pause; plain ns under LAB physics. *fie is
  * that work over what the kernel's PELT clock counts at the same frequencies
- * (wp_fie(), work_pelt.h), 1 where it cannot be told.
+ * (wp_freq_scale(), work_pelt.h), 1 where it cannot be told.
  */
 static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz, double *fie)
 {
