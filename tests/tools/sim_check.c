@@ -335,11 +335,12 @@ static void print_task_acts(const struct fs_em *em, const struct fs_sim_workload
 			const __u64 i = t->first_act + k;
 			const struct fs_sim_act *a = &wl->acts[i];
 
-			printf("  %10.3f %3d %8.3f %3d %2d  %4u/%-4u %4u/%-4u %9.1f%s\n", (double)a->wake_ns / 1e6, a->rec_cpu,
+			printf("  %10.3f %3d %8.3f %3d %2d  %4u/%-4u %4u/%-4u %9.1f%s%s\n", (double)a->wake_ns / 1e6, a->rec_cpu,
 			       (double)a->rec_cpu_ns / 1e6, r->act_cpu[i], r->act_how[i],
 			       (int)k < trace_n ? trace_util[k] : 0, r->act_util[i] & 0xffff,
 			       (int)k < trace_n ? trace_ue[k] : 0, r->act_util[i] >> 16, (double)a->work / 1e3,
-			       a->flags & FS_SIM_ACT_BALANCED ? " balanced" : "");
+			       a->flags & FS_SIM_ACT_BALANCED ? " balanced" : "",
+			       r->act_how[i] < 0 ? " task still runnable: work queued, not placed" : "");
 		}
 	}
 }
