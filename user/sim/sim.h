@@ -120,6 +120,11 @@ struct fs_sim_workload {
 	 */
 	__u64 bf_segs, bf_work_est, bf_work_meas;
 	/*
+	 * DEVICE work at the recording's frequency steps (FS_REC_FREQ;
+	 * work_steps.c): its stretches of CPU time and their work (0 without)
+	 */
+	__u64 step_segs, step_work;
+	/*
 	 * DEVICE activations whose work their task's PELT bounds (work_pelt.c):
 	 * how many, their work before and after, how many the bounds moved
 	 */
