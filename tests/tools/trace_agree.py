@@ -97,7 +97,7 @@ def kernel_charges(path, rates=None):
     the top OPP (docs/traces.md), at the PD's lowest instead ("assumed", (trace, waits > 0,
     waits < 0))."""
     charged, oncpu, since, seen = {}, {}, {}, False
-    run, khz, wait_w, assumed, first_f = {}, {}, {}, {}, {}
+    run, khz, wait_w, assumed, first_f, on_cpu = {}, {}, {}, {}, {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             m = EVENT_RE.search(line)
@@ -113,8 +113,10 @@ def kernel_charges(path, rates=None):
                 seen = True
                 pid = int(v["pid"])
                 charged[pid] = charged.get(pid, 0) + int(v["runtime"])
-                if (cpu, pid) in run:
-                    run[(cpu, pid)][0] += int(v["runtime"])
+                # the charge is traced on the CPU that updated the task's rq, which
+                # may be another (a remote update_curr(): on_cpu[] says where it runs)
+                if (on_cpu.get(pid, cpu), pid) in run:
+                    run[(on_cpu.get(pid, cpu), pid)][0] += int(v["runtime"])
                 continue
             prev, nxt = int(v["prev_pid"]), int(v["next_pid"])
             if (cpu, prev) in since:
@@ -130,7 +132,9 @@ def kernel_charges(path, rates=None):
                     x[0] += max(0, min(ts, first_f.get(cpu, ts)) - (ts - t)) * less
                     if not f:
                         x[1 if ran > t else 2] += abs(ran - t) * less
+            on_cpu.pop(prev, None)
             since[(cpu, nxt)] = ts
+            on_cpu[nxt] = cpu
             # the wait came just before the switch-in: the frequency then
             run[(cpu, nxt)] = [0, khz.get(cpu)]
     return (charged, oncpu, wait_w, assumed) if seen else (None, None, None, None)
