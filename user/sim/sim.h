@@ -129,6 +129,8 @@ struct fs_sim_workload {
 	 * how many, their work before and after, how many the bounds moved
 	 */
 	__u64 pelt_acts, pelt_work_est, pelt_work, pelt_moved;
+	/* activations at the frequency steps whose PELT said no wait: their work stays the steps' */
+	__u64 pelt_steps_kept;
 	/*
 	 * A trace's root cfs_rq util_avg of each CPU in init_rq_traced (mask),
 	 * the first it gave: the simulated rq's PELT starts from it (0: from
