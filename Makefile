@@ -311,7 +311,12 @@ $(OUTPUT)/bench/bpf_floor: tests/bench/bpf/floor.c
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
 
-BENCH_BPF  := $(if $(HAVE_LIVE),$(OUTPUT)/bench/floor.bpf.o $(OUTPUT)/bench/bpf_floor)
+# A loaded raw_tp program run by BPF_PROG_TEST_RUN, for tests/bench/freqrec_cost.sh.
+$(OUTPUT)/bench/prog_run: tests/bench/bpf/prog_run.c
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) $< -lbpf -lelf -lz -o $@
+
+BENCH_BPF  := $(if $(HAVE_LIVE),$(OUTPUT)/bench/floor.bpf.o $(OUTPUT)/bench/bpf_floor $(OUTPUT)/bench/prog_run)
 
 bench: all $(patsubst tests/bench/%.c,$(OUTPUT)/bench/%,$(BENCH_SRCS)) $(BENCH_BPF)
 	$(Q)tests/bench/run.sh $(OUTPUT)

@@ -2,7 +2,9 @@
 /*
  * Each CPU's busy time at each frequency, kept in the kernel: the A/B
  * meter's definition (tests/ab/meter.py), so the CPU-energy denominator can
- * be Σ busy × power(OPP). Nothing goes to the ring buffer: sched_switch
+ * be Σ busy × power(OPP); and each frequency change, one FS_REC_FREQ per
+ * policy into the ring buffer, for the workload's work (user/sim/). The busy
+ * time goes to no ring: sched_switch
  * opens or closes a busy span where the CPU leaves or enters its idle task,
  * cpu_frequency splits the span at a change, and userspace reads the map
  * every interval (user/source/live_busyfreq.c). Busy = running any task other
@@ -49,6 +51,20 @@ struct {
 	__type(value, struct fs_busy_cpu);
 } busy_cpu SEC(".maps");
 
+/*
+ * Each CPU's cpufreq policy and the policy's last recorded frequency
+ * (struct fs_freq_policy), filled by userspace before attach.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FS_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct fs_freq_policy);
+} freq_policy SEC(".maps");
+
+/* Set by userspace before load: write FS_REC_FREQ records (off: the cost bench's run without). */
+const volatile bool freq_records = false;
+
 /* Close the open span at now, at the slot it ran at (no-op when idle). */
 static __always_inline void busy_close(struct fs_busy_cpu *c, __u64 now)
 {
@@ -88,6 +104,31 @@ int BPF_PROG(busy_sched_switch, bool preempt, struct task_struct *prev, struct t
 	return 0;
 }
 
+/*
+ * One FS_REC_FREQ per policy and change: the kernel traces the change for
+ * each CPU of the policy in turn (see busy_cpu), so the first of them
+ * records it and the rest find the policy's frequency already recorded.
+ * One CPU at a time changes a policy (cpufreq_freq_transition_begin()
+ * waits for the previous transition; a fast switch runs from the policy's
+ * one sugov update at a time), so the entry needs no lock.
+ */
+static __always_inline void freq_record(__u32 cpu, __u32 khz, __u64 now)
+{
+	struct fs_freq_policy *mine = bpf_map_lookup_elem(&freq_policy, &cpu), *pol;
+	__u32 first = cpu;
+
+	if (mine && mine->first)
+		first = mine->first - 1;
+	pol = bpf_map_lookup_elem(&freq_policy, &first);
+	if (!pol || pol->khz == khz)
+		return;
+	pol->khz = khz;
+	EMIT(struct fs_freq,
+	     .hdr = { .type = FS_REC_FREQ, .size = sizeof(struct fs_freq), .ts_ns = now },
+	     .cpu = (__s32)first,
+	     .khz = khz);
+}
+
 /* power:cpu_frequency(frequency kHz, cpu_id), once per CPU of the policy. */
 SEC("raw_tp/cpu_frequency")
 int BPF_PROG(busy_cpu_frequency, unsigned int khz, unsigned int cpu_id)
@@ -106,6 +147,8 @@ int BPF_PROG(busy_cpu_frequency, unsigned int khz, unsigned int cpu_id)
 	c->start_ns = now;
 	c->slot = slot ? *slot : FS_BUSY_UNKNOWN;
 	c->khz = khz;
+	if (freq_records)
+		freq_record(cpu, khz, now);
 	return 0;
 }
 

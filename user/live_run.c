@@ -273,6 +273,13 @@ static void busy_begin(struct fs_live_run *r, const struct fs_em *em)
 	char why[200], line[300];
 
 	r->busy = fs_busy_freq_start(r->bpf, em, r->cfg.nr_cpus, why, sizeof(why));
+	if (r->busy) { /* each policy's frequency at the start, before any change the ring brings */
+		const struct fs_freq *first;
+		int n = fs_busy_freq_first(r->busy, &first);
+
+		for (int i = 0; i < n; i++)
+			feed(r, &first[i].hdr);
+	}
 	if (r->busy && fs_busy_freq_unvisited(r->busy)) {
 		snprintf(line, sizeof(line), "feecscope live: warning: busy time at each frequency: %d CPUs this "
 			 "process may not run on count busy until their first context switch\n",

@@ -844,6 +844,8 @@ int fs_pipeline_feed(struct fs_pipeline *p, const struct fs_rec_hdr *rec, char *
 		if (fs_cpu_energy_busyfreq(&p->cpu_energy, (const struct fs_busyfreq *)rec, why, sizeof(why)))
 			goto bad_body;
 		return 0;
+	case FS_REC_FREQ:
+		return 0; /* the workload's frequencies (the closed loop's builder has it) */
 	}
 	snprintf(err, errlen, "record %llu: unknown record type %u", (unsigned long long)p->st.records, rec->type);
 	return -1;

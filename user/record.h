@@ -31,6 +31,7 @@ enum fs_rec_type {
 	FS_REC_FREQSTAT = 8,  /* struct fs_freqstat: one cpufreq policy's time at each frequency */
 	FS_REC_EM = 9,        /* struct fs_em_update: the kernel's EM changed at run time (v6.9+) */
 	FS_REC_BUSYFREQ = 10, /* struct fs_busyfreq: one CPU's cumulative busy time at each frequency */
+	FS_REC_FREQ = 11,     /* struct fs_freq: a cpufreq policy's frequency changed (power:cpu_frequency) */
 };
 
 /* sum_exec_ns / uid not known (records made before they were collected) */
@@ -213,6 +214,20 @@ struct fs_busyfreq {
 	__u32 nr;     /* entries of st used, 0..FS_MAX_FREQS */
 	struct fs_freq_time st[FS_MAX_FREQS];
 	__u64 unknown_ns;
+};
+
+/*
+ * FS_REC_FREQ: from hdr.ts_ns on the cpufreq policy of CPU cpu runs at khz
+ * (bpf/busyfreq.bpf.c, at power:cpu_frequency, which the kernel traces once
+ * for each CPU of the policy after a change: one record per policy and
+ * frequency). cpu is the policy's first CPU (related_cpus), or the traced CPU
+ * where userspace did not know the policy. The collector also writes one per
+ * policy at its start, the frequency cpufreq reported then.
+ */
+struct fs_freq {
+	struct fs_rec_hdr hdr;
+	__s32 cpu;
+	__u32 khz;
 };
 
 /*

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/../.."
 rc=0
 for b in "$OUT"/bench/*; do
 	[ -x "$b" ] || continue
-	case $(basename "$b") in bpf_floor) continue ;; esac # a helper of live_overhead.sh
+	case $(basename "$b") in bpf_floor | prog_run) continue ;; esac # helpers of live_overhead.sh, freqrec_cost.sh
 	echo "== $(basename "$b")"
 	"$b" || { echo "   $(basename "$b") failed"; rc=1; }
 done

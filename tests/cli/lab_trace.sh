@@ -5,10 +5,11 @@
 # per rt-app thread (activations within 1 %, work within 2 % once the waits the kernel
 # charged are taken off the recorded work) and the closed-loop verdicts agree within
 # their intervals (tests/tools/trace_agree.py); a trace that lost 3 % of one thread's
-# wake-ups fails the comparison. Under device physics the same, with the threads' work
-# summed (this run's start is not pinned: the work before each CPU's first cpu_frequency
-# is taken as anywhere from the PD's lowest OPP to its top, docs/traces.md, "The summed
-# work's lean"); a trace whose little CPUs ran one OPP up fails that.
+# wake-ups fails the comparison. Under device physics the same, the recording's work at
+# its frequency steps (freq records): each thread's work and their sum within 2 %
+# (docs/traces.md, "Under device physics"); a trace with 5 % of one thread's stretches
+# at the top OPP fails that thread and no other, one whose little CPUs ran one OPP up
+# fails the sum.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 L=$FS_FIXTURES/lab-trace
@@ -35,13 +36,13 @@ if [ -n "$pid" ] && ! grep '^FAIL' "$TMP/drop" | grep -vq " pid $pid tiny: "; th
 else
 	fail "3 % of a tiny thread's wake-ups dropped: that thread fails (activations), no other" "$(grep '^FAIL' "$TMP/drop" | head -c 400)"
 fi
-# Under device physics (the default) the recording's frequencies are estimated between
-# wake-ups and measured per CPU and interval (busyfreq records), not per task: the rt-app
-# threads' work is checked summed, with each charged wait as work at its CPU's traced
-# frequency, and the verdicts as above (docs/traces.md, "Under device physics")
+# Under device physics (the default) the recording's work is at its frequency steps (freq
+# records): each rt-app thread's work and their sum are checked, with each charged wait as
+# work at its CPU's traced frequency, and the verdicts as above (docs/traces.md, "Under
+# device physics")
 dev() {
 	python3 tests/tools/trace_agree.py --feecscope "$FEECSCOPE" --em "$L/guest.em" --charges "$TMP/trace.txt" \
-		--physics device --total --comm '^(tiny|small|medium)' --tasks 7 "$L/live.rec" "$@"
+		--physics device --total --each --comm '^(tiny|small|medium)' --tasks 7 "$L/live.rec" "$@"
 }
 for t in "$TMP/trace.txt" "$L/trace.dat"; do
 	[ "$t" = "$L/trace.dat" ] && [ -z "${have_dat:-}" ] && continue
@@ -49,6 +50,18 @@ for t in "$TMP/trace.txt" "$L/trace.dat"; do
 	sed 's/^\(ok\|FAIL\) \[/\1 device: [/' "$TMP/dev" >"$TMP/dev.r"
 	report "$TMP/dev.r"
 done
+# not blind per thread: 5 % of a tiny thread's stretches traced at its CPU's top OPP fail
+# that thread's work, while the sum still agrees
+python3 tests/tools/trace_agree.py --raise-freq tiny:5 --em "$L/guest.em" <"$TMP/trace.txt" >"$TMP/raised.txt"
+dev "$TMP/raised.txt" >"$TMP/raised" 2>&1
+pid=$(sed -n 's/^FAIL .* pid \([0-9]*\) tiny: work.*/\1/p' "$TMP/raised")
+if [ -n "$pid" ] && ! grep '^FAIL' "$TMP/raised" | grep -vq " pid $pid tiny: " &&
+	grep -q '^ok .*work of the 7 tasks together' "$TMP/raised"; then
+	pass "device: 5 % of a tiny thread's stretches at the top OPP: that thread's work fails, no other, not the sum"
+else
+	fail "device: 5 % of a tiny thread's stretches at the top OPP: that thread's work fails, no other, not the sum" \
+		"$(grep -E '^FAIL|together' "$TMP/raised" | head -c 400)"
+fi
 # not blind: the same text with each little CPU's frequency one OPP up from the lowest
 # (533 -> 999 MHz) gives the threads more work than the recording measured
 sed 's/cpu_frequency: state=533000 /cpu_frequency: state=999000 /' "$TMP/trace.txt" >"$TMP/fast.txt"

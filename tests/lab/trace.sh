@@ -7,13 +7,15 @@
 # (Debian's arm64 trace-cmd in the guest; tests/lab/trace/guest-steps.sh). On the
 # host, tests/tools/trace_agree.py replays the recording and each trace with the
 # guest's EM under lab physics and checks, per rt-app thread, the same activations
-# within 1 % and the same work within 2 %, and that each closed-loop verdict lies in
-# the other's 95 % interval. It also drops 3 % of one thread's wake-ups from the text
+# within 1 % and the same work within 2 %, and that the closed-loop verdicts agree
+# within their intervals. It also drops 3 % of one thread's wake-ups from the text
 # and checks that the comparison then fails (the check is not blind). The recorded work
 # is compared less the waits the kernel charged (the text's sched_stat_runtime against
 # its switches: docs/traces.md, "The lab's check"). A second check replays both under
-# device physics: the same activations, the threads' work summed within 2 % and the
-# verdicts within their intervals (docs/traces.md, "Under device physics"); the guest
+# device physics, the recording's work at its frequency steps (freq records): the same
+# activations, each thread's work and their sum within 2 % and the verdicts within
+# their intervals (docs/traces.md, "Under device physics"), and that the per-thread
+# check fails when 5 % of one thread's stretches are traced at the top OPP; the guest
 # pins each CPU's frequency as tracing starts, so the trace knows it throughout
 # (docs/traces.md, "The summed work's lean").
 # FS_LAB_TRACE_KEEP=DIR copies the run's trace, trace.dat, recording and EM there
@@ -113,20 +115,32 @@ elif [ $have_dat = 1 ]; then
 	agree "$O/live.rec" "$O/trace.dat" >"$TMP/agree.dat" 2>&1
 	report "$TMP/agree.dat"
 fi
-# Under device physics (the default): the recording's work at the busyfreq records'
-# frequencies against the trace's cpu_frequency; summed over the threads, as per thread
-# the recording's frequencies are estimated between wake-ups (docs/traces.md)
+# Under device physics (the default): the recording's work at its frequency steps (freq
+# records) against the trace's cpu_frequency, per thread and summed (docs/traces.md)
 if "$FEECSCOPE" replay "$O/live.rec" --sim-physics device 2>/dev/null | grep -q 'cpu_frequency at busy time'; then
 	pass "the recording has busyfreq records (frequencies: cpu_frequency at busy time)"
 else
 	fail "the recording has busyfreq records" "$("$FEECSCOPE" replay "$O/live.rec" 2>&1 | grep -m1 -A1 'CPU energy')"
 fi
+nfreq=$("$FEECSCOPE" replay "$O/live.rec" --convert-csv /dev/stdout 2>/dev/null | grep -c '^freq,')
+if [ "${nfreq:-0}" -gt 0 ]; then pass "the recording has the frequency steps ($nfreq freq records)"
+else fail "the recording has the frequency steps (freq records)" "none"; fi
 for t in "$TMP/trace.txt" "$O/trace.dat"; do
 	[ "$t" = "$O/trace.dat" ] && [ "$dat_read" != 1 ] && continue
-	agree "$O/live.rec" "$t" --physics device --total >"$TMP/agree.dev" 2>&1
+	agree "$O/live.rec" "$t" --physics device --total --each >"$TMP/agree.dev" 2>&1
 	sed 's/^\(ok\|FAIL\) \[/\1 device: [/' "$TMP/agree.dev" >"$TMP/agree.dev.r"
 	report "$TMP/agree.dev.r"
 done
+# not blind per thread: 5 % of a tiny thread's stretches traced at the top OPP
+python3 tests/tools/trace_agree.py --raise-freq tiny:5 --em "$O/guest.em" <"$TMP/trace.txt" >"$TMP/raised.txt"
+agree "$O/live.rec" "$TMP/raised.txt" --physics device --total --each >"$TMP/agree.raise" 2>&1
+pid=$(sed -n 's/^FAIL .* pid \([0-9]*\) tiny: work.*/\1/p' "$TMP/agree.raise")
+if [ -n "$pid" ] && ! grep '^FAIL' "$TMP/agree.raise" | grep -v ' work of the ' | grep -vq " pid $pid tiny: "; then
+	pass "5 % of a tiny thread's stretches at the top OPP in the trace: that thread's work fails (device), no other"
+else
+	fail "5 % of a tiny thread's stretches at the top OPP in the trace: that thread's work fails (device), no other" \
+		"$(grep '^FAIL' "$TMP/agree.raise" | head -c 400)"
+fi
 # not blind: a reader that dropped 3 % of one thread's wake-ups must fail the comparison
 python3 tests/tools/trace_agree.py --drop-wakeups tiny:3 <"$TMP/trace.txt" >"$TMP/dropped.txt"
 agree "$O/live.rec" "$TMP/dropped.txt" >"$TMP/agree.drop" 2>&1

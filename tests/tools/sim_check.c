@@ -429,6 +429,10 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	if (wl.bf_segs)
 		printf("workload: busyfreq records corrected %llu stretches: work %.4f x the estimate's\n",
 		       (unsigned long long)wl.bf_segs, (double)wl.bf_work_meas / (double)wl.bf_work_est);
+	if (wl.step_segs)
+		printf("workload: %llu stretches at the recorded frequency steps (%.1f ms of work); %llu of them "
+		       "ran without a wait, PELT's bounds set aside\n", (unsigned long long)wl.step_segs,
+		       (double)wl.step_work / 1e6, (unsigned long long)wl.pelt_steps_kept);
 	if (wl.pelt_acts)
 		printf("workload: PELT bounded %llu activations' work, moved %llu: %.4f x what they had\n",
 		       (unsigned long long)wl.pelt_acts, (unsigned long long)wl.pelt_moved,

@@ -3,6 +3,7 @@
 
 usage: trace_agree.py [options] RECORDING TRACE
        trace_agree.py --drop-wakeups COMM:PCT <trace.txt >dropped.txt
+       trace_agree.py --raise-freq COMM:PCT --em EM <trace.txt >raised.txt
 
 The first form replays both with `feecscope replay --workload-csv --json` (the
 trace with --em; both with the same policies and physics) and prints one line per
@@ -16,16 +17,21 @@ check, "ok WHAT" or "FAIL WHAT: WHY" (tests/lib.sh's report()):
     was skipped: docs/traces.md, "The lab's check"), under device physics as work
     at the capacity and traced frequency of the CPU it was charged on;
     With --total the tasks' work is checked summed (each task's is printed as
-    "info"): under device physics a recording's frequencies are estimated between
-    wake-ups and measured per CPU and interval, not per task (docs/traces.md); with
-    --charges the work a CPU ran before its first cpu_frequency (taken at the top
-    OPP by the reader) widens the difference to the range the PD's OPPs allow;
+    "info"): under device physics a recording without frequency steps (freq
+    records) has its frequencies estimated between wake-ups and measured per CPU
+    and interval, not per task (docs/traces.md); with --charges the work a CPU ran
+    before its first cpu_frequency (taken at the top OPP by the reader) widens the
+    difference to the range the PD's OPPs allow. --each checks each task's work
+    as well (a recording with the steps);
   - the closed-loop verdicts agree: their difference within its 95 % interval
     (half-widths combined), the trace replayed with the recording's HZ and rate limit.
 The second form is the check's own test: it drops every (100/PCT)-th wake-up
 (sched_waking and the sched_wakeup that follows it) of the first task named
 COMM from a tracefs text, as a reader that lost them would, so the comparison
 must then fail on that task's activations (tests/lab/trace.sh, tests/cli/lab_trace.sh).
+The third is the per-task work check's (--each): PCT % of the first task named
+COMM's stretches run at their CPU's top OPP in the trace (raise_freq()), so that
+task's work must fail, whether or not the sum does.
 """
 import argparse
 import csv
@@ -60,6 +66,44 @@ def drop_wakeups(spec, src, dst):
         dst.write(line)
     if pid is None:
         sys.exit(f"trace_agree.py: --drop-wakeups: no sched_waking of comm {comm} in the trace")
+
+
+SWITCH_RE = re.compile(r"\[(\d+)\][^:]*? \d+\.\d+: sched_switch: .*prev_pid=(\d+) .*next_comm=(.*) next_pid=(\d+) ")
+FREQ_RE = re.compile(r"\[\d+\][^:]*? \d+\.\d+: cpu_frequency: state=(\d+) cpu_id=(\d+)")
+
+
+def raise_freq(spec, em, src, dst):
+    """Copy src to dst with every (100/PCT)-th stretch of COMM's first pid on a CPU traced
+    at the CPU's top OPP: a cpu_frequency to the PD's top after the switch into it, and
+    one back to the CPU's last traced frequency after the switch out, as a reader that
+    took the wrong frequency for that task alone would."""
+    comm, pct = spec.rsplit(":", 1)
+    step = max(1, round(100 / float(pct)))
+    top = {c: r[1] for c, r in em_rates(em).items()}
+    pid, last, n, raised = None, {}, 0, False
+    for line in src:
+        dst.write(line)
+        f = FREQ_RE.search(line)
+        if f:
+            last[int(f.group(2))] = int(f.group(1))
+            continue
+        m = SWITCH_RE.search(line)
+        if not m:
+            continue
+        cpu = int(m.group(1))
+        if pid is None and m.group(3) == comm:
+            pid = m.group(4)
+        head = line[:line.index(": sched_switch:")]
+        if m.group(2) == pid and raised and last.get(cpu):
+            dst.write(f"{head}: cpu_frequency: state={last[cpu]} cpu_id={cpu}\n")
+            raised = False
+        if m.group(4) == pid and top.get(cpu):
+            n += 1
+            raised = n % step == 0
+            if raised:
+                dst.write(f"{head}: cpu_frequency: state={top[cpu]} cpu_id={cpu}\n")
+    if pid is None:
+        sys.exit(f"trace_agree.py: --raise-freq: no switch into comm {comm} in the trace")
 
 
 EVENT_RE = re.compile(r"\[(\d+)\][^:]*? (\d+\.\d+): (sched_switch|sched_stat_runtime|cpu_frequency): (.*)")
@@ -97,7 +141,7 @@ def kernel_charges(path, rates=None):
     the top OPP (docs/traces.md), at the PD's lowest instead ("assumed", (trace, waits > 0,
     waits < 0))."""
     charged, oncpu, since, seen = {}, {}, {}, False
-    run, khz, wait_w, assumed, first_f = {}, {}, {}, {}, {}
+    run, khz, wait_w, assumed, first_f, on_cpu = {}, {}, {}, {}, {}, {}
     with open(path, errors="replace") as f:
         for line in f:
             m = EVENT_RE.search(line)
@@ -113,8 +157,10 @@ def kernel_charges(path, rates=None):
                 seen = True
                 pid = int(v["pid"])
                 charged[pid] = charged.get(pid, 0) + int(v["runtime"])
-                if (cpu, pid) in run:
-                    run[(cpu, pid)][0] += int(v["runtime"])
+                # the charge is traced on the CPU that updated the task's rq, which
+                # may be another (a remote update_curr(): on_cpu[] says where it runs)
+                if (on_cpu.get(pid, cpu), pid) in run:
+                    run[(on_cpu.get(pid, cpu), pid)][0] += int(v["runtime"])
                 continue
             prev, nxt = int(v["prev_pid"]), int(v["next_pid"])
             if (cpu, prev) in since:
@@ -130,7 +176,9 @@ def kernel_charges(path, rates=None):
                     x[0] += max(0, min(ts, first_f.get(cpu, ts)) - (ts - t)) * less
                     if not f:
                         x[1 if ran > t else 2] += abs(ran - t) * less
+            on_cpu.pop(prev, None)
             since[(cpu, nxt)] = ts
+            on_cpu[nxt] = cpu
             # the wait came just before the switch-in: the frequency then
             run[(cpu, nxt)] = [0, khz.get(cpu)]
     return (charged, oncpu, wait_w, assumed) if seen else (None, None, None, None)
@@ -202,7 +250,7 @@ def compare_tasks(a, rec, tr):
             x = a.charged[3].get(pid, [0, 0, 0])
             sums[2] += x[0] + x[1]
             sums[3] += x[2]
-        if a.total:  # each task's figure is shown, the sum is checked
+        if a.total and not a.each:  # each task's figure is shown, the sum is checked
             out.append(f"info {who}: work {how}, traced {tw} ({dw:+.2f} %)")
         elif abs(dw) <= a.work_pct and rw > 0:
             out.append(f"ok {who}: work {how}, traced {tw} ({dw:+.2f} %)")
@@ -269,7 +317,10 @@ def main():
     ap.add_argument("--min-acts", type=int, default=50)
     ap.add_argument("--total", action="store_true", help="check the tasks' work summed, not each task's "
                     "(each task's is printed as info)")
+    ap.add_argument("--each", action="store_true", help="with --total, each task's work is checked too "
+                    "(a recording with the frequency steps: docs/traces.md)")
     ap.add_argument("--drop-wakeups", metavar="COMM:PCT")
+    ap.add_argument("--raise-freq", metavar="COMM:PCT")
     ap.add_argument("--charges", metavar="TEXT", help="a tracefs text of the run with sched_stat_runtime: "
                     "the recorded work is compared less the waits the kernel charged")
     a = ap.parse_args()
@@ -277,6 +328,13 @@ def main():
         sys.stdin.reconfigure(errors="surrogateescape")
         sys.stdout.reconfigure(errors="surrogateescape")
         drop_wakeups(a.drop_wakeups, sys.stdin, sys.stdout)
+        return 0
+    if a.raise_freq:
+        if not a.em:
+            ap.error("--raise-freq needs --em")
+        sys.stdin.reconfigure(errors="surrogateescape")
+        sys.stdout.reconfigure(errors="surrogateescape")
+        raise_freq(a.raise_freq, a.em, sys.stdin, sys.stdout)
         return 0
     if not a.recording or not a.trace or not a.em:
         ap.error("RECORDING, TRACE and --em are required")

@@ -86,8 +86,13 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
 	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
 	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
-	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em, busyfreq)");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq)");
 	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
+	expect_row_error("type,ts_ns,policy_cpu,khz,cpu0_util_avg", "freq,10,0,,",
+			 "2: a freq record needs policy_cpu and khz");
+	expect_row_error("type,ts_ns,policy_cpu,khz,cpu0_util_avg", "freq,10,1,533000,",
+			 "2: column 3 (policy_cpu): CPU 1 out of range 0..0");
+	expect_row_error("type,ts_ns,policy_cpu,khz,cpu0_util_avg", "freq,10,0,0,", "2: freq: khz: 0 is not a frequency");
 	expect_row_error(hdr, "wakeup,10,42,1,99999999999,3", "2: column 5 (cpu0_util_avg): '99999999999' is not an unsigned 32-bit number");
 	expect_row_error("type,ts_ns,pid,prev_cpu,cpu0_utilavg", "x", "1: column 5: unknown column 'cpu0_utilavg'");
 	expect_row_error("type,ts_ns,pid,prev_cpu,flags,cpu0_util_avg", "wakeup,1,2,0,fork|sleepy,1", "2: column 5 (flags): 'fork|sleepy' is not a flag set (names joined by '|', or a number)");
@@ -158,6 +163,7 @@ FS_TEST(csv_write_read_is_lossless)
 	struct fs_busyfreq bf = { .hdr = { FS_REC_BUSYFREQ, 0, sizeof(bf), 13 }, .cpu = 1, .nr = 2,
 				  .st = { { 533000, 0, 7 }, { 999000, 0, 1ull << 41 } }, .unknown_ns = 99 };
 	struct fs_busyfreq bf0 = { .hdr = { FS_REC_BUSYFREQ, 0, sizeof(bf0), 14 }, .cpu = 0, .unknown_ns = 5 };
+	struct fs_freq fr = { .hdr = { FS_REC_FREQ, 0, sizeof(fr), 15 }, .cpu = 2, .khz = 1844000 };
 	struct fs_rec_meta m = { .nr_cpus = 3, .em_is_kernel = true, .em_text = (char *)"line one\n# two\n" };
 	snprintf(m.kernel_release, sizeof(m.kernel_release), "6.1.0-13-arm64");
 	char path[128], err[256];
@@ -166,7 +172,7 @@ FS_TEST(csv_write_read_is_lossless)
 	ASSERT_TRUE(f);
 	fs_csv_records_write_header(f, &m);
 	const struct fs_rec_hdr *recs[] = { &w.hdr, &mg.hdr, &o.hdr, &l.hdr, &ex.hdr, &rt.hdr, &cs.hdr, &fq.hdr, &mg2.hdr,
-					    &bf.hdr, &bf0.hdr };
+					    &bf.hdr, &bf0.hdr, &fr.hdr };
 	const int nrecs = (int)(sizeof(recs) / sizeof(recs[0]));
 	for (int i = 0; i < nrecs; i++)
 		fs_csv_records_write(f, recs[i], 3);

@@ -86,9 +86,9 @@ FS_TEST(pipeline_rejects_bad_records)
 	w.hdr.size = (__u32)fs_wakeup_size(6);
 	EXPECT_EQ(fs_pipeline_feed(p, &w.hdr, err, sizeof(err)), -1);
 	EXPECT_STR(err, "the EM has 8 CPUs but the recording has 6");
-	struct fs_rec_hdr bad = { 11, 0, sizeof(bad), 5 };
+	struct fs_rec_hdr bad = { 12, 0, sizeof(bad), 5 };
 	EXPECT_EQ(fs_pipeline_feed(p, &bad, err, sizeof(err)), -1);
-	EXPECT_STR(err, "record 3: unknown record type 11");
+	EXPECT_STR(err, "record 3: unknown record type 12");
 	bad.type = FS_REC_EM;
 	EXPECT_EQ(fs_pipeline_feed(p, &bad, err, sizeof(err)), -1);
 	EXPECT_STR(err, "record 4: em record of 16 bytes (head 24, at most 61464)");

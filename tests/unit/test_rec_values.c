@@ -172,6 +172,18 @@ FS_TEST(rec_values_busyfreq)
 	expect_refused(&bf.hdr, "busyfreq: residency: entry 2: 800000 kHz is not above the one before");
 }
 
+FS_TEST(rec_values_freq)
+{
+	struct fs_freq f = { .hdr = { FS_REC_FREQ, 0, sizeof(f), 2000 }, .cpu = 4, .khz = 533000 };
+	char why[256];
+
+	expect_refused(&f.hdr, "freq: policy_cpu: CPU 4 out of range 0..3");
+	f.cpu = 2;
+	EXPECT_EQ(fs_rec_check_values(&f.hdr, NCPU, why, sizeof(why)), 0);
+	f.khz = 0;
+	expect_refused(&f.hdr, "freq: khz: 0 is not a frequency");
+}
+
 /* --- the header's meta text: never cut short or read loosely --- */
 
 /* Replace from with to in the recording's meta text, fixing its length and the header CRC. */

@@ -252,9 +252,9 @@ FS_TEST(recording_rejects_wrong_record_size)
 	fill_wakeup(&w, 0);
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), 4, err, sizeof(err)), -1);
 	EXPECT_STR(err, "wake-up with nr_cpus 8 in a recording of 4 CPUs");
-	w.hdr.type = 11;
+	w.hdr.type = 12;
 	EXPECT_EQ(fs_rec_check(&w.hdr, sizeof(w), NCPU, err, sizeof(err)), -1);
-	EXPECT_STR(err, "unknown record type 11");
+	EXPECT_STR(err, "unknown record type 12");
 }
 
 /* An em record (version 3) is self-sized: its len must match, its size stay in bounds. */
@@ -299,6 +299,34 @@ FS_TEST(recording_em_record_round_trip_and_bounds)
 	u.hdr.size = 8;
 	EXPECT_EQ(fs_rec_check(&u.hdr, sizeof(u), NCPU, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "em record of 8 bytes (head 24");
+}
+
+/* A frequency step (type 11) travels as written, in a version-4 file; another size is refused. */
+FS_TEST(recording_freq_record_round_trip_and_size)
+{
+	const char *p = tmp_path("freq");
+	char err[256];
+	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_is_kernel = true, .em_text = (char *)"x\n", .em_len = 2 };
+	struct fs_freq f = { .hdr = { FS_REC_FREQ, 0, sizeof(f), 1234 }, .cpu = 4, .khz = 1805000 };
+	const struct fs_rec_hdr *h;
+	struct fs_rec_writer *w = fs_rec_writer_open(p, &m, err, sizeof(err));
+
+	ASSERT_TRUE(w);
+	EXPECT_EQ(fs_rec_writer_add(w, &f.hdr, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_rec_writer_close(w, err, sizeof(err)), 0);
+	struct fs_rec_reader *r = fs_rec_reader_open(p, &m, err, sizeof(err));
+	ASSERT_TRUE(r);
+	EXPECT_EQ(fs_rec_reader_version(r), FS_REC_VERSION_PLAIN);
+	ASSERT_TRUE(fs_rec_reader_next(r, &h, err, sizeof(err)) == 1);
+	EXPECT_EQ(h->size, sizeof(f));
+	EXPECT_TRUE(!memcmp(h, &f, sizeof(f)));
+	EXPECT_EQ(fs_rec_reader_next(r, &h, err, sizeof(err)), 0);
+	fs_rec_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	f.hdr.size = 16;
+	EXPECT_EQ(fs_rec_check(&f.hdr, sizeof(f), NCPU, err, sizeof(err)), -1);
+	EXPECT_STR(err, "type 11 record of size 16, expected 24");
 }
 
 /* Writes a recording of 3 wake-ups with list as its packages list (NULL: none). */

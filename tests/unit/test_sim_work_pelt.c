@@ -64,12 +64,16 @@ static void wake(struct fs_wakeup *w, __u64 ts, __u64 sum, int prev, int cpu, __
 }
 
 struct case_in {
+	__u32 step_khz; /* 0, or the little PD's frequency step from 1 ms on (FS_REC_FREQ) */
 	enum fs_sim_physics phys;
 	__u32 u0, u1;
 	__u64 span_periods, cpu_ns;
 	int prev2;  /* the second wake-up's prev_cpu: where the first activation ran */
 	__u32 r0, r1; /* runnable_avg at both ends */
 };
+
+/* The last first_work()'s activations whose steps' work stood against bounds that meet. */
+static __u64 last_kept;
 
 /* The first activation's work, and the number of activations PELT measured. */
 static __u64 first_work(const struct case_in *c, __u64 *measured)
@@ -79,7 +83,10 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 	struct fs_sim_workload wl;
 	struct fs_wakeup w;
 	const __u64 lut = 5 * MS;
+	struct fs_freq f = { { FS_REC_FREQ, 0, sizeof(f), MS }, 0, c->step_khz };
 
+	if (c->step_khz)
+		feed(b, &f);
 	wake(&w, 10 * MS, 0, 0, 0, c->u0, c->r0, lut);
 	feed(b, &w);
 	wake(&w, 110 * MS, c->cpu_ns, c->prev2, c->prev2, c->u1, c->r1, lut + c->span_periods * PERIOD);
@@ -94,13 +101,14 @@ static __u64 first_work(const struct case_in *c, __u64 *measured)
 	__u64 work = wl.nr_acts ? wl.acts[0].work : UINT64_MAX;
 
 	*measured = wl.pelt_acts;
+	last_kept = wl.pelt_steps_kept;
 	fs_sim_workload_free(&wl);
 	return work;
 }
 
 FS_TEST(sim_work_pelt_measures_an_activation_by_hand)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
+	struct case_in c = { 0, FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
 	__u64 n;
 
 	fs_test_em_2pd(&em);
@@ -117,7 +125,7 @@ FS_TEST(sim_work_pelt_measures_an_activation_by_hand)
 /* Ran 32 periods, then waited 64: the util's growth reads 6.16 periods run last, 32 run first. */
 FS_TEST(sim_work_pelt_keeps_the_estimate_between_its_bounds)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 128, 100, 80 * MS, 0, 0, 896 };
+	struct case_in c = { 0, FS_SIM_DEVICE, 0, 128, 100, 80 * MS, 0, 0, 896 };
 	__u64 n;
 
 	fs_test_em_2pd(&em);
@@ -138,6 +146,29 @@ FS_TEST(sim_work_pelt_keeps_the_estimate_between_its_bounds)
 	c.span_periods = 32;
 	c.r1 = 513;
 	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
+}
+
+/*
+ * With the little PD's frequency recorded (a step to 1 GHz at 1 ms), the
+ * 80 ms of CPU time at 1 GHz are 80 ms x 512/1024 = 40,000,000 ns of work.
+ * Where the bounds meet (no wait: 32 periods) the steps' work stands;
+ * where the task waited (bounds 6.46 and 32 periods apart) the clamp
+ * still takes it to 32 periods, as without steps.
+ */
+FS_TEST(sim_work_pelt_bounds_that_meet_leave_the_steps_work)
+{
+	struct case_in c = { 1000000, FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
+	__u64 n;
+
+	fs_test_em_2pd(&em);
+	EXPECT_EQ_U64(first_work(&c, &n), 40 * MS);
+	EXPECT_EQ_U64(n, 0);
+	EXPECT_EQ_U64(last_kept, 1);
+	c.u1 = 128;
+	c.r1 = 896;
+	EXPECT_EQ_U64(first_work(&c, &n), 32 * PERIOD);
+	EXPECT_EQ_U64(n, 1);
+	EXPECT_EQ_U64(last_kept, 0);
 }
 
 /* The bounds themselves, and where runnable_sum cannot give the upper one. */
@@ -187,7 +218,7 @@ FS_TEST(sim_work_pelt_bounds_by_hand)
 
 FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1, 0, 512 };
+	struct case_in c = { 0, FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 1, 0, 512 };
 	__u64 n, w;
 
 	fs_test_em_2pd(&em);
@@ -216,7 +247,7 @@ FS_TEST(sim_work_pelt_leaves_what_it_cannot_tell)
  */
 FS_TEST(sim_work_pelt_undoes_the_kernels_rounded_frequency_scale)
 {
-	struct case_in c = { FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
+	struct case_in c = { 0, FS_SIM_DEVICE, 0, 512, 100, 80 * MS, 0, 0, 512 };
 	const double fie = 533000.0 * 1024.0 / (295.0 * 1844000.0);
 	__u64 n, w;
 

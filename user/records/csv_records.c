@@ -14,7 +14,7 @@ enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_NR_RUNNING, K_S32, K_U64, K_HEX64,
 	     K_RUNTIME, K_UID, K_SOURCE, K_FREQS, K_EMTEXT };
 
 #define NA 0 /* no record has a field at offset 0 but its header, which no column names */
-#define NR_TYPES (FS_REC_BUSYFREQ + 1)
+#define NR_TYPES (FS_REC_FREQ + 1)
 
 #define W(f) ((int)offsetof(struct fs_wakeup, f))
 #define M(f) ((int)offsetof(struct fs_migrate, f))
@@ -25,6 +25,7 @@ enum kind { K_TYPE, K_U16, K_UCLAMP, K_U32, K_NR_RUNNING, K_S32, K_U64, K_HEX64,
 #define F(f) ((int)offsetof(struct fs_freqstat, f))
 #define E(f) ((int)offsetof(struct fs_em_update, f))
 #define B(f) ((int)offsetof(struct fs_busyfreq, f))
+#define Q(f) ((int)offsetof(struct fs_freq, f))
 _Static_assert(B(cpu) == F(cpu) && B(nr) == F(nr) && B(st) == F(st), "busyfreq must share freqstat's layout");
 
 /* off[t]: byte offset of the field in record type t, NA if the column does not apply. */
@@ -40,7 +41,7 @@ static const struct col cols[] = {
 	{ "ts_ns", K_U64, { WAKEUP(hdr.ts_ns), [FS_REC_MIGRATE] = M(hdr.ts_ns), [FS_REC_OVERUTIL] = O(hdr.ts_ns),
 			    [FS_REC_LOST] = L(hdr.ts_ns), [FS_REC_EXIT] = T(hdr.ts_ns), [FS_REC_RUNTIME] = T(hdr.ts_ns),
 			    [FS_REC_CPUSTAT] = S(hdr.ts_ns), [FS_REC_FREQSTAT] = F(hdr.ts_ns), [FS_REC_EM] = E(hdr.ts_ns),
-			    [FS_REC_BUSYFREQ] = B(hdr.ts_ns) } },
+			    [FS_REC_BUSYFREQ] = B(hdr.ts_ns), [FS_REC_FREQ] = Q(hdr.ts_ns) } },
 	{ "pid", K_S32, { WAKEUP(pid), [FS_REC_MIGRATE] = M(pid), [FS_REC_EXIT] = T(pid), [FS_REC_RUNTIME] = T(pid) } },
 	{ "tgid", K_S32, { WAKEUP(tgid), [FS_REC_EXIT] = T(tgid), [FS_REC_RUNTIME] = T(tgid) } },
 	{ "uid", K_UID, { WAKEUP(uid) } },
@@ -72,12 +73,13 @@ static const struct col cols[] = {
 	{ "overutilized", K_U32, { [FS_REC_OVERUTIL] = O(overutilized) } },
 	{ "count", K_U64, { [FS_REC_LOST] = L(count) } },
 	{ "source", K_SOURCE, { [FS_REC_CPUSTAT] = S(source) } },
-	{ "policy_cpu", K_S32, { [FS_REC_FREQSTAT] = F(cpu) } },
+	{ "policy_cpu", K_S32, { [FS_REC_FREQSTAT] = F(cpu), [FS_REC_FREQ] = Q(cpu) } },
 	/* busyfreq shares freqstat's layout up to st[] (record.h): the same cell */
 	{ "residency", K_FREQS, { [FS_REC_FREQSTAT] = F(nr), [FS_REC_BUSYFREQ] = B(nr) } },
 	{ "em_text", K_EMTEXT, { [FS_REC_EM] = E(len) } },
 	{ "busy_cpu", K_S32, { [FS_REC_BUSYFREQ] = B(cpu) } },
 	{ "busy_unknown_ns", K_U64, { [FS_REC_BUSYFREQ] = B(unknown_ns) } },
+	{ "khz", K_U32, { [FS_REC_FREQ] = Q(khz) } },
 };
 #define NR_COLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
@@ -115,7 +117,7 @@ static int cpu_col_off(int t, int cpu, int field)
 
 static const char *const type_names[NR_TYPES] = {
 	NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
-	"busyfreq",
+	"busyfreq", "freq",
 };
 static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
@@ -377,6 +379,7 @@ struct fs_csv_reader {
 		struct fs_cpustat cs;
 		struct fs_freqstat fq;
 		struct fs_busyfreq bf;
+		struct fs_freq fr;
 		struct fs_em_update em;
 	} *rec;
 };
@@ -998,7 +1001,7 @@ static int row_type(struct fs_csv_reader *r, int n, char *err, size_t errlen)
 			break;
 	if (t == NR_TYPES)
 		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
-			    "lost, exit, runtime, cpustat, freqstat, em, busyfreq)", ts);
+			    "lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq)", ts);
 	return t;
 }
 
@@ -1127,6 +1130,12 @@ static int finish_rec(struct fs_csv_reader *r, int t, const bool *seen, bool no_
 		if (check_cpu(r, "busy_cpu", r->rec->bf.cpu, false, err, errlen))
 			return -1;
 		r->rec->hdr.size = sizeof(struct fs_busyfreq);
+	} else if (t == FS_REC_FREQ) {
+		if (!SEEN("policy_cpu") || !SEEN("khz"))
+			return cerr(r, err, errlen, -1, "a freq record needs policy_cpu and khz");
+		if (check_cpu(r, "policy_cpu", r->rec->fr.cpu, false, err, errlen))
+			return -1;
+		r->rec->hdr.size = sizeof(struct fs_freq);
 	} else if (t == FS_REC_EM) {
 		if (!SEEN("em_text"))
 			return cerr(r, err, errlen, -1, "an em record needs em_text");

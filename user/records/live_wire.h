@@ -82,4 +82,15 @@ struct fs_busy_cpu {
 	__u64 ns[FS_BUSY_UNKNOWN + 1];
 };
 
+/*
+ * A CPU's cpufreq policy for the FS_REC_FREQ records (map "freq_policy",
+ * bpf/busyfreq.bpf.c), filled by userspace before attach: first is the
+ * policy's first CPU + 1 (0: not known, the CPU stands for itself); khz, in
+ * the entry of a policy's first CPU, the policy's frequency last recorded.
+ */
+struct fs_freq_policy {
+	__u32 first;
+	__u32 khz;
+};
+
 #endif /* FEECSCOPE_LIVE_WIRE_H */

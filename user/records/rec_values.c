@@ -127,6 +127,12 @@ int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size
 					   f->st[i].khz ? "is not above the one before" : "is not a frequency");
 		return 0;
 	}
+	case FS_REC_FREQ: {
+		const struct fs_freq *f = (const void *)h;
+		if (!cpu_ok(f->cpu, nr_cpus, false))
+			return BAD("freq: policy_cpu: CPU %d out of range 0..%d", f->cpu, nr_cpus - 1);
+		return f->khz ? 0 : BAD("freq: khz: 0 is not a frequency");
+	}
 	}
 	return 0;
 }

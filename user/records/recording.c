@@ -49,6 +49,7 @@ size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
 	case FS_REC_CPUSTAT: return sizeof(struct fs_cpustat);
 	case FS_REC_FREQSTAT: return sizeof(struct fs_freqstat);
 	case FS_REC_BUSYFREQ: return sizeof(struct fs_busyfreq);
+	case FS_REC_FREQ: return sizeof(struct fs_freq);
 	case FS_REC_EM: /* self-sized: at least the head, at most the whole text */
 		return h->size >= offsetof(struct fs_em_update, text) && h->size <= sizeof(struct fs_em_update)
 			       ? h->size : 0;

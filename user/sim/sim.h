@@ -120,10 +120,17 @@ struct fs_sim_workload {
 	 */
 	__u64 bf_segs, bf_work_est, bf_work_meas;
 	/*
+	 * DEVICE work at the recording's frequency steps (FS_REC_FREQ;
+	 * work_steps.c): its stretches of CPU time and their work (0 without)
+	 */
+	__u64 step_segs, step_work;
+	/*
 	 * DEVICE activations whose work their task's PELT bounds (work_pelt.c):
 	 * how many, their work before and after, how many the bounds moved
 	 */
 	__u64 pelt_acts, pelt_work_est, pelt_work, pelt_moved;
+	/* activations at the frequency steps whose PELT said no wait: their work stays the steps' */
+	__u64 pelt_steps_kept;
 	/*
 	 * A trace's root cfs_rq util_avg of each CPU in init_rq_traced (mask),
 	 * the first it gave: the simulated rq's PELT starts from it (0: from

@@ -17,6 +17,7 @@
 #include "work_freq.h"
 #include "work_busyfreq.h"
 #include "work_pelt.h"
+#include "work_steps.h"
 #include "sim_internal.h"
 
 /* What the builder follows of a task beyond what the workload keeps. */
@@ -29,6 +30,7 @@ struct task_state {
 	__u64 last_wake;  /* wake_ns of its latest activation */
 	struct wp_mark pelt; /* the open activation's PELT at its wake-up (work_pelt.c) */
 	double seg_fie;      /* its last stretch's work over its PELT time (seg_work()) */
+	bool seg_steps;      /* its last stretch's work came from the recorded frequency steps */
 	bool exited, affinity_changed;
 };
 
@@ -73,6 +75,7 @@ struct fs_sim_builder {
 	int nr_bf[FS_MAX_CPUS];
 	__u64 bf_first[FS_MAX_CPUS][FS_MAX_PS + 1], bf_last[FS_MAX_CPUS][FS_MAX_PS + 1];
 	struct wb_log wb;              /* DEVICE work's stretches and every busyfreq record (work_busyfreq.c) */
+	struct ws_line steps[FS_MAX_PDS]; /* each PD's recorded frequency steps (work_steps.c), DEVICE only */
 	bool wb_oom;                   /* a stretch it could not keep */
 	char *err;
 	size_t errlen;
@@ -80,7 +83,7 @@ struct fs_sim_builder {
 
 static const char *const type_names[] = {
 	"?", "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
-	"busyfreq",
+	"busyfreq", "freq",
 };
 
 static const char *type_name(__u16 t)
@@ -162,8 +165,10 @@ void fs_sim_builder_free(struct fs_sim_builder *b)
 	free(b->act_task);
 	free(b->act_pelt);
 	free(b->pids);
-	for (int p = 0; p < FS_MAX_PDS; p++)
+	for (int p = 0; p < FS_MAX_PDS; p++) {
 		free(b->line[p].v);
+		ws_free(&b->steps[p]);
+	}
 	wb_free(&b->wb);
 	free(b);
 }
@@ -244,26 +249,13 @@ static __u64 state_khz(const struct fs_em_pd *pd, int state)
 }
 
 /*
- * The work of ns of CPU time on cpu from ts on: ns x capacity / 1024 x f /
- * fmax (DEVICE), f the PD's util-sampled frequency over [ts, ts + ns), as if
- * the task ran from ts without a pause; plain ns under LAB physics. *fie is
- * that work over what the kernel's PELT clock counts at the same frequencies
- * (wp_freq_scale(), work_pelt.h), 1 where it cannot be told.
+ * The sums of ns x kHz and ns x the kernel's frequency scale over [ts, ts +
+ * ns) at the PD's util-sampled states (work_freq.c), as if the task ran
+ * from ts without a pause.
  */
-static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz, double *fie)
+static void est_integrate(const struct fs_em_pd *pd, const struct wf_line *l, __u64 ts, __u64 ns,
+			  unsigned __int128 *acc, unsigned __int128 *acc_k)
 {
-	*khz = 0;
-	*fie = 1.0;
-	if (b->physics == FS_SIM_LAB)
-		return ns;
-	const struct fs_em *em = &b->em;
-	int p = em->cpu_pd[cpu];
-	__u64 cap = em->capacity[cpu];
-
-	if (p < 0 || !em->pd[p].nr_ps)
-		return (__u64)((unsigned __int128)ns * cap / FS_SCHED_CAPACITY_SCALE);
-	const struct fs_em_pd *pd = &em->pd[p];
-	const struct wf_line *l = &b->line[p];
 	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
 	size_t lo = 0, hi = l->n;
 
@@ -277,18 +269,52 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 	}
 	/* before the PD's first sample: its first state (a line is never empty once a wake-up came) */
 	int st = lo ? l->v[lo - 1].state : l->n ? l->v[0].state : -1;
-	unsigned __int128 acc = 0, acc_k = 0; /* ns x kHz; ns x the kernel's frequency scale */
 	__u64 t = ts, end = ts + ns < ts ? UINT64_MAX : ts + ns;
 
+	*acc = *acc_k = 0;
 	for (size_t k = lo; t < end; k++) {
 		__u64 next = k < l->n && l->v[k].since < end ? l->v[k].since : end;
 
-		acc += (unsigned __int128)(next - t) * state_khz(pd, st);
-		acc_k += (unsigned __int128)(next - t) * wp_freq_scale(state_khz(pd, st), fmax);
+		*acc += (unsigned __int128)(next - t) * state_khz(pd, st);
+		*acc_k += (unsigned __int128)(next - t) * wp_freq_scale(state_khz(pd, st), fmax);
 		t = next;
 		if (k < l->n)
 			st = l->v[k].state;
 	}
+}
+
+/*
+ * The work of ns of CPU time on cpu from ts on: ns x capacity / 1024 x f /
+ * fmax (DEVICE), f the PD's frequency over [ts, ts + ns) as if the task ran
+ * from ts without a pause: the recorded steps where the recording has them
+ * from before ts on (*exact set), else the util-sampled estimate; plain ns
+ * under LAB physics. *fie is that work over what the kernel's PELT clock
+ * counts at the same frequencies (wp_freq_scale(), work_pelt.h), 1 where it
+ * cannot be told.
+ */
+static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 ns, __u64 *khz, double *fie,
+		      bool *exact)
+{
+	*khz = 0;
+	*fie = 1.0;
+	*exact = false;
+	if (b->physics == FS_SIM_LAB)
+		return ns;
+	const struct fs_em *em = &b->em;
+	int p = em->cpu_pd[cpu];
+	__u64 cap = em->capacity[cpu];
+
+	if (p < 0 || !em->pd[p].nr_ps)
+		return (__u64)((unsigned __int128)ns * cap / FS_SCHED_CAPACITY_SCALE);
+	const struct fs_em_pd *pd = &em->pd[p];
+	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
+	unsigned __int128 acc, acc_k; /* ns x kHz; ns x the kernel's frequency scale */
+
+	*exact = ws_covers(&b->steps[p], ts);
+	if (*exact)
+		ws_integrate(&b->steps[p], ts, ns, fmax, &acc, &acc_k);
+	else
+		est_integrate(pd, &b->line[p], ts, ns, &acc, &acc_k);
 	*khz = ns ? (__u64)(acc / ns) : 0;
 	if (acc_k)
 		*fie = (double)acc * FS_SCHED_CAPACITY_SCALE / ((double)acc_k * (double)fmax);
@@ -299,9 +325,10 @@ static __u64 seg_work(const struct fs_sim_builder *b, int cpu, __u64 ts, __u64 n
 
 /*
  * Task i's open activation ran on its segment's CPU until a reading of sum
- * (FS_NO_RUNTIME: none, unknown). DEVICE work's stretch is kept for the
- * busyfreq records' correction at the end (work_busyfreq.c; finish() reports
- * memory it could not have).
+ * (FS_NO_RUNTIME: none, unknown). DEVICE work's stretch at estimated
+ * frequencies is kept for the busyfreq records' correction at the end
+ * (work_busyfreq.c; finish() reports memory it could not have); one at the
+ * recorded steps needs none.
  */
 static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 {
@@ -313,12 +340,17 @@ static void seg_close(struct fs_sim_builder *b, size_t i, __u64 sum)
 		return;
 	}
 	__u64 ns = sum - s->seg_sum, khz;
-	__u64 work = seg_work(b, s->seg_cpu, s->seg_ts, ns, &khz, &s->seg_fie);
+	bool exact;
+	__u64 work = seg_work(b, s->seg_cpu, s->seg_ts, ns, &khz, &s->seg_fie, &exact);
+
+	s->seg_steps = exact;
 
 	a->rec_cpu_ns += ns;
 	a->work += work;
 	b->wl.observed.busy_ns[s->seg_cpu] += ns;
-	if (!khz)
+	b->wl.step_segs += exact;
+	b->wl.step_work += exact ? work : 0;
+	if (!khz || exact)
 		return;
 	struct wb_seg g = { s->seg_ts, ns, work, khz, (__u32)s->open, s->seg_cpu };
 
@@ -521,7 +553,8 @@ static int open_act(struct fs_sim_builder *b, const struct fs_rec_hdr *h, const 
 /*
  * Close task i's open activation at its next wake-up w, and keep the bounds its
  * PELT puts on its work (work_pelt.c) where one CPU ran all of it and a reading
- * closed it.
+ * closed it; but not where its work is at the recorded frequency steps and
+ * the bounds say it ran without a wait.
  */
 static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeup *w)
 {
@@ -538,6 +571,17 @@ static void pelt_close(struct fs_sim_builder *b, size_t i, const struct fs_wakeu
 	if (!(a->flags & (FS_SIM_ACT_UNKNOWN | FS_SIM_ACT_BALANCED)) &&
 	    !wp_bounds(&m, w, a->rec_cpu_ns, b->em.capacity[m.cpu], s->seg_fie, &b->act_pelt[k]))
 		b->act_pelt[k] = (struct wp_range){ 0, 0 };
+	/*
+	 * Bounds that meet say the task waited none: it ran from its wake-up to
+	 * its sleep, as seg_work() takes it, so at the recorded steps that work
+	 * is exact and stays. Measured in a lab boot (docs/traces.md): such an
+	 * activation of 4.18 ms at 1805 MHz read 1.79 ms of PELT time, half of
+	 * what the traced frequency gives, so the clamp is kept for the waits.
+	 */
+	if (s->seg_steps && b->act_pelt[k].hi && b->act_pelt[k].hi == b->act_pelt[k].lo) {
+		b->act_pelt[k] = (struct wp_range){ 0, 0 };
+		b->wl.pelt_steps_kept++;
+	}
 }
 
 static int on_wakeup(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
@@ -708,6 +752,8 @@ static size_t wire_size(const struct fs_rec_hdr *h)
 		return sizeof(struct fs_freqstat);
 	case FS_REC_BUSYFREQ:
 		return sizeof(struct fs_busyfreq);
+	case FS_REC_FREQ:
+		return sizeof(struct fs_freq);
 	case FS_REC_EM: {
 		const struct fs_em_update *u = (const struct fs_em_update *)h;
 
@@ -750,6 +796,20 @@ static int on_busyfreq(struct fs_sim_builder *b, const struct fs_rec_hdr *rec)
 		memcpy(b->bf_first[bf->cpu], ns, sizeof(ns));
 	memcpy(b->bf_last[bf->cpu], ns, sizeof(ns));
 	return 0;
+}
+
+/* A PD's frequency from here on, as the kernel traced it (DEVICE work's frequencies). */
+static int on_freq(struct fs_sim_builder *b, const struct fs_rec_hdr *rec)
+{
+	const struct fs_freq *f = (const struct fs_freq *)rec;
+	int p;
+
+	if (f->cpu < 0 || f->cpu >= b->em.nr_cpus || !f->khz)
+		return bad(b, rec, "policy_cpu %d at %u kHz: CPUs 0..%d, a frequency above 0", f->cpu, f->khz,
+			   b->em.nr_cpus - 1);
+	if (b->physics != FS_SIM_DEVICE || (p = b->em.cpu_pd[f->cpu]) < 0)
+		return 0;
+	return ws_add(&b->steps[p], rec->ts_ns, f->khz) ? oom(b) : 0;
 }
 
 /*
@@ -804,7 +864,7 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 		snprintf(err, errlen, "workload: record %llu: none", (unsigned long long)b->records);
 		return -1;
 	}
-	if (rec->type < FS_REC_WAKEUP || rec->type > FS_REC_BUSYFREQ)
+	if (rec->type < FS_REC_WAKEUP || rec->type > FS_REC_FREQ)
 		return bad(b, rec, "type: %u is no record type", rec->type);
 	if (rec->type == FS_REC_WAKEUP && rec->nr_cpus > FS_MAX_CPUS)
 		return bad(b, rec, "nr_cpus: %u, at most %d", rec->nr_cpus, FS_MAX_CPUS);
@@ -837,6 +897,8 @@ int fs_sim_builder_feed(struct fs_sim_builder *b, const struct fs_rec_hdr *rec, 
 		return on_task_time(b, rec);
 	case FS_REC_BUSYFREQ:
 		return on_busyfreq(b, rec);
+	case FS_REC_FREQ:
+		return on_freq(b, rec);
 	}
 	return 0; /* cpustat, freqstat, em: the recording's CPU energy, not its workload */
 }
@@ -929,6 +991,9 @@ int fs_sim_builder_snapshot(const struct fs_sim_builder *b, struct fs_sim_worklo
 	c->pids = fs_sim_dup_items(b->pids, b->pid_cap, sizeof(*b->pids));
 	if (wb_dup(&c->wb, &b->wb))
 		c->wb_oom = true; /* finish() reports it */
+	for (int p = 0; p < FS_MAX_PDS; p++)
+		if (ws_dup(&c->steps[p], &b->steps[p]))
+			c->wb_oom = true;
 	c->cap_tasks = c->cap_ts = b->nr_tasks;
 	c->cap_acts = c->cap_act_task = c->cap_act_pelt = b->nr_acts;
 	if (!c->tasks || !c->ts || !c->acts || !c->act_task || !c->act_pelt || !c->pids) {

@@ -660,6 +660,7 @@ static int open_and_load(struct fs_live_bpf *b, const struct bpf_object_open_opt
 	s->rodata->util_est_off = b->feat.util_est_off;
 	s->rodata->sd_asym_flag = b->feat.sd_asym_flag;
 	s->rodata->wakeup_bytes = b->ring_bytes / 4;
+	s->rodata->freq_records = b->feat.freq_records;
 	bpf_program__set_autoload(s->progs.tp_btf_sched_waking, t && b->feat.rq_read == FS_RQ_COPY);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_waking_cast, t && b->feat.rq_read == FS_RQ_CAST);
 	bpf_program__set_autoload(s->progs.tp_btf_sched_waking_ksym, t && b->feat.rq_read == FS_RQ_KSYM);
@@ -968,6 +969,9 @@ static void choose_busyfreq(struct fs_live_bpf *b)
 	b->feat.busyfreq = !(e && !strcmp(e, "1"));
 	if (!b->feat.busyfreq)
 		snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "FS_BENCH_NO_BUSYFREQ=1");
+	/* the frequency changes ride on its cpu_frequency program; FS_BENCH_NO_FREQREC=1: the bench's run without */
+	e = getenv("FS_BENCH_NO_FREQREC");
+	b->feat.freq_records = b->feat.busyfreq && !(e && !strcmp(e, "1"));
 }
 
 /*
@@ -995,6 +999,7 @@ static int load_accepted(struct fs_live_bpf *b, struct bpf_object_open_opts *ope
 			snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s refused by the kernel",
 				 g_refused);
 			b->feat.busyfreq = false;
+			b->feat.freq_records = false;
 		} else if (b->feat.fentry_select && !rq_way) {
 			note_no_fentry(b, "load", b->load_errno);
 			/* expected where the kernel refuses fentry: the header says what it costs */
@@ -1264,6 +1269,11 @@ int fs_live_bpf_busy_maps(struct fs_live_bpf *b, int *slot_fd, int *cpu_fd)
 	return 0;
 }
 
+int fs_live_bpf_freq_map(struct fs_live_bpf *b)
+{
+	return b->feat.busyfreq && b->feat.freq_records ? bpf_map__fd(b->skel->maps.freq_policy) : -1;
+}
+
 int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
 {
 	struct feecscope_bpf *s = b->skel;
@@ -1285,6 +1295,7 @@ int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen)
 void fs_live_bpf_busy_off(struct fs_live_bpf *b, const char *why)
 {
 	b->feat.busyfreq = false;
+	b->feat.freq_records = false;
 	snprintf(b->feat.busyfreq_off, sizeof(b->feat.busyfreq_off), "%s", why);
 }
 

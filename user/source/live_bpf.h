@@ -52,6 +52,7 @@ struct fs_live_features {
 	char lost[320];         /* "" or what a refused program costs and why, for the header */
 	bool busyfreq;          /* busy time at each frequency loaded (bpf/busyfreq.bpf.c) */
 	char busyfreq_off[160]; /* "" or why not */
+	bool freq_records;      /* with busyfreq: FS_REC_FREQ at each frequency change */
 };
 
 struct fs_live_bpf;
@@ -78,6 +79,8 @@ int fs_live_bpf_counters(struct fs_live_bpf *b, __u64 out[FS_CNT__NR]);
 const struct fs_live_features *fs_live_bpf_features(const struct fs_live_bpf *b);
 /* The busy-time-at-frequency maps' fds (cpu_fd may be NULL); -1 when its programs are not loaded. */
 int fs_live_bpf_busy_maps(struct fs_live_bpf *b, int *slot_fd, int *cpu_fd);
+/* The FS_REC_FREQ records' policy map (struct fs_freq_policy); -1 when they are off. */
+int fs_live_bpf_freq_map(struct fs_live_bpf *b);
 /* Attach its programs once the maps are armed; -1 with why (and they are off). */
 int fs_live_bpf_busy_attach(struct fs_live_bpf *b, char *why, size_t whylen);
 /* Busy time at each frequency is off, for why: the status (-v) says so. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "cpu_online.h"
+#include "cpufreq_tunables.h"
 #include "live_busyfreq.h"
 
 struct fs_busy_freq {
@@ -16,6 +17,8 @@ struct fs_busy_freq {
 	__u64 online;  /* CPUs online at the start: armed busy; the rest idle */
 	int nr[FS_MAX_CPUS];
 	__u32 khz[FS_MAX_CPUS][FS_MAX_FREQS];
+	int nr_first;                     /* FS_REC_FREQ records of the start, one per policy */
+	struct fs_freq first[FS_MAX_CPUS];
 };
 
 int fs_busy_freq_table(const struct fs_em *em, int cpu, __u32 khz[FS_MAX_FREQS])
@@ -84,6 +87,45 @@ fail:
 }
 
 /*
+ * Each CPU's policy into map freq_policy (bpf/busyfreq.bpf.c), and each
+ * policy's frequency now as its first FS_REC_FREQ: the kernel traces a
+ * frequency only when it changes, so without this a policy's frequency
+ * would be unknown until its first change. A CPU of no policy (no cpufreq)
+ * stands for itself and records what the kernel traces for it. A change
+ * between this read and the attach is not seen until the next one.
+ */
+static int arm_freq(struct fs_busy_freq *bf, int fd, __u64 now, char *why, size_t whylen)
+{
+	static struct fs_rec_cpufreq pol[FS_MAX_CPUS];
+	int n = fs_cpufreq_tunables(NULL, pol, FS_MAX_CPUS);
+
+	for (int i = 0; i < n; i++) {
+		int first = __builtin_ctzll(pol[i].cpus);
+		struct fs_freq_policy e = { .first = (__u32)first + 1 };
+
+		if (first >= bf->nr_cpus)
+			continue;
+		for (int cpu = first; cpu < bf->nr_cpus && !e.khz; cpu++)
+			if (pol[i].cpus >> cpu & 1)
+				e.khz = cur_khz(cpu);
+		for (int cpu = first; cpu < bf->nr_cpus; cpu++) {
+			__u32 key = (__u32)cpu;
+			struct fs_freq_policy v = { .first = e.first, .khz = cpu == first ? e.khz : 0 };
+
+			if ((pol[i].cpus >> cpu & 1) && bpf_map_update_elem(fd, &key, &v, BPF_ANY)) {
+				snprintf(why, whylen, "filling its policy map: %s", strerror(errno));
+				return -1;
+			}
+		}
+		if (e.khz)
+			bf->first[bf->nr_first++] = (struct fs_freq){
+				.hdr = { .type = FS_REC_FREQ, .size = sizeof(struct fs_freq), .ts_ns = now },
+				.cpu = first, .khz = e.khz };
+	}
+	return 0;
+}
+
+/*
  * Run this thread once on every CPU armed busy, then put its affinity back.
  * The switch that brings this thread to a CPU settles its armed span: an
  * idle CPU's restarts (idle to this thread), a busy one's goes on (a task to
@@ -140,7 +182,11 @@ struct fs_busy_freq *fs_busy_freq_start(struct fs_live_bpf *b, const struct fs_e
 	bf->online &= bf->nr_cpus < 64 ? (1ull << bf->nr_cpus) - 1 : ~0ull;
 	for (int cpu = 0; cpu < bf->nr_cpus; cpu++)
 		bf->nr[cpu] = fs_busy_freq_table(em, cpu, bf->khz[cpu]);
-	if (arm(bf, slot_fd, why, whylen) || fs_live_bpf_busy_attach(b, why, whylen)) {
+	int freq_fd = fs_live_bpf_freq_map(b);
+
+	if (arm(bf, slot_fd, why, whylen) ||
+	    (freq_fd >= 0 && arm_freq(bf, freq_fd, fs_live_boot_ns(), why, whylen)) ||
+	    fs_live_bpf_busy_attach(b, why, whylen)) {
 		fs_live_bpf_busy_off(b, why); /* an attach that failed said so already; arm() did not */
 		free(bf);
 		return NULL;
@@ -170,6 +216,12 @@ int fs_busy_freq_read(struct fs_busy_freq *bf, struct fs_busyfreq *out, __u64 ts
 		r->unknown_ns = c.ns[FS_BUSY_UNKNOWN];
 	}
 	return bf->nr_cpus;
+}
+
+int fs_busy_freq_first(const struct fs_busy_freq *bf, const struct fs_freq **out)
+{
+	*out = bf->first;
+	return bf->nr_first;
 }
 
 int fs_busy_freq_unvisited(const struct fs_busy_freq *bf)

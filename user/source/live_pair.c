@@ -286,9 +286,11 @@ int fs_pair_feed(struct fs_pair *p, const void *data, size_t size)
 	case FS_REC_MIGRATE:
 	case FS_REC_OVERUTIL:
 	case FS_REC_LOST:
-	case FS_REC_EXIT: {
+	case FS_REC_EXIT:
+	case FS_REC_FREQ: {
 		size_t want = h->type == FS_REC_MIGRATE ? sizeof(struct fs_migrate) :
 			      h->type == FS_REC_OVERUTIL ? sizeof(struct fs_overutil) :
+			      h->type == FS_REC_FREQ ? sizeof(struct fs_freq) :
 			      h->type == FS_REC_EXIT ? sizeof(struct fs_task_time) : sizeof(struct fs_lost);
 
 		if (size != want) {

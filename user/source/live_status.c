@@ -85,8 +85,8 @@ static void busy_report(FILE *out, struct fs_live_bpf *b, const __u64 *cnt)
 		fprintf(out, "busyfreq: off (%.60s)\n", f->busyfreq_off);
 		return;
 	}
-	fprintf(out, "busyfreq: on; changes to a frequency outside the EM %llu\n",
-		(unsigned long long)cnt[FS_CNT_BUSY_UNKNOWN_FREQ]);
+	fprintf(out, "busyfreq: on; changes to a frequency outside the EM %llu; frequency records %s\n",
+		(unsigned long long)cnt[FS_CNT_BUSY_UNKNOWN_FREQ], f->freq_records ? "on" : "off");
 	/* kernel.bpf_stats_enabled=1: what it adds (tests/bench/lab_cost.sh) */
 	if (!fs_live_bpf_busy_stats(b, &run_ns, &run_cnt) && run_ns && run_cnt)
 		fprintf(out, "bpf-stats: busyfreq %.0f ns per run (%llu runs, %.3f ms)\n",
