@@ -39,6 +39,22 @@ FS_TEST(pelt_sync_zero_periods_leaves_util_avg)
 	EXPECT_EQ(fs_sync_entity_util_avg(&t), 300);
 }
 
+/*
+ * Whether the sync ends a period (the enqueue's aging then clears util_est's
+ * UTIL_AVG_UNCHANGED): 500 us + 100 in the period do not, 924 + 100 do; a
+ * clock behind the task does not.
+ */
+FS_TEST(pelt_sync_crosses_a_period)
+{
+	struct fs_task t = task(0, 500 * 1024, 10000000, 100, 300);
+
+	EXPECT_TRUE(!fs_sync_entity_crosses_period(&t));
+	t = task(0, 924 * 1024, 10000000, 100, 300);
+	EXPECT_TRUE(fs_sync_entity_crosses_period(&t));
+	t = task(5000000, 1000, 10000000, 100, 300);
+	EXPECT_TRUE(!fs_sync_entity_crosses_period(&t));
+}
+
 FS_TEST(pelt_sync_decays_util_sum_and_divides_by_pelt_divider)
 {
 	/* 1024 us, contrib 0: 1 period, contrib left 0.

@@ -124,7 +124,7 @@ FS_TEST(sim_util_est_update_rules)
 	st.avg.util_avg = 445; /* within 10 of 450: left alone */
 	sim_util_est_dequeue(&s, 0);
 	EXPECT_EQ(st.ue_ewma, 450);
-	EXPECT_EQ(st.ue_enqueued, 300);
+	EXPECT_EQ(st.ue_enqueued, 445); /* v5.13+: 145 from the last enqueued (the test below) */
 
 	machine(&s, &em, &t, &st, "v5.4");
 	st.ue_ewma = st.ue_enqueued = 400;
@@ -255,4 +255,113 @@ FS_TEST(sim_util_est_flag_cleared_by_the_enqueues_aging)
 	EXPECT_TRUE(st.ue_unchanged);
 	sim_util_est_dequeue(&s, 0);
 	EXPECT_EQ(st.ue_ewma, 320);
+}
+
+/*
+ * util_est_update() within the ewma's 1 % (v6.1 kernel/sched/fair.c,
+ * last_enqueued_diff, v5.13+): ewma 450, enqueued 300, a dequeued util of
+ * 445 leaves the ewma but becomes enqueued (it moved 145 from the last
+ * enqueued) and sets the flag; a dequeued 442 after that is within 1 % of
+ * both, and nothing is written, the flag included. Before v5.13 (v5.4)
+ * the first already drops the whole update: enqueued stays 300. v6.8+'s
+ * one word (v6.12) sets the flag there too.
+ */
+FS_TEST(sim_util_est_enqueued_moves_within_the_ewmas_margin)
+{
+	static const struct {
+		const char *pol;
+		__u32 want_enq;
+		bool want_flag;
+	} c[] = { { "v6.1", 445, true }, { "v5.4", 300, false }, { "v6.12", 445, true } };
+	struct fs_sim_task t;
+	struct sim_task st;
+	struct fs_em em;
+	struct sim s;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		machine(&s, &em, &t, &st, c[i].pol);
+		st.cpu = 1;
+		st.ue_ewma = 450;
+		st.ue_enqueued = 300;
+		st.avg.util_avg = 445;
+		sim_util_est_dequeue(&s, 0);
+		EXPECT_EQ(st.ue_ewma, 450);
+		EXPECT_EQ(st.ue_enqueued, c[i].want_enq);
+		EXPECT_TRUE(st.ue_unchanged == c[i].want_flag);
+	}
+	machine(&s, &em, &t, &st, "v6.1");
+	st.cpu = 1;
+	st.ue_ewma = 450;
+	st.ue_enqueued = 445;
+	st.avg.util_avg = 442;
+	sim_util_est_dequeue(&s, 0);
+	EXPECT_EQ(st.ue_enqueued, 445);
+	EXPECT_TRUE(!st.ue_unchanged);
+}
+
+/*
+ * A task's first wake-up in the workload, pinned to little (v6.1, 1+1 EM):
+ * util 0, ewma 320 (the recorded kworker/1:1 of a 4+3+1 A/B run: 320, 240,
+ * 180 at wake-ups a second apart). The machine joins it to its rq at the
+ * wake-up with the workload's synced PELT; the kernel's enqueue ages it from
+ * its real last update, which crosses a period after a sleep of a second,
+ * so UTIL_AVG_UNCHANGED is cleared and the first sleep already moves the
+ * ewma: (4 x 320 - 320) / 4 = 240 at the second wake-up, 180 at the third.
+ * A workload whose task slept less than a period (init_aged false) keeps
+ * the flag: 320, then 240.
+ */
+FS_TEST(sim_util_est_first_wakeup_aged_by_the_sleep_before)
+{
+	for (int aged = 0; aged < 2; aged++) {
+		struct fs_sim_workload wl;
+		struct fs_sim_result r;
+		struct fs_em em;
+
+		fs_test_em_1p1(&em, 100, 400);
+		fs_test_wl_init(&wl, 2, 1, 3, 3000 * MS);
+		wl.tasks[0].cpus_allowed = 0x1;
+		wl.tasks[0].init_util_est = 320;
+		wl.tasks[0].init_aged = aged;
+		fs_test_wl_periodic(&wl, 0, 100 * MS, 1000 * MS, 10000, 3);
+		fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &r);
+		EXPECT_EQ(r.act_util[1] >> 16, aged ? 240 : 320);
+		EXPECT_EQ(r.act_util[2] >> 16, aged ? 180 : 240);
+		fs_sim_result_free(&r);
+		fs_test_wl_free(&wl);
+	}
+}
+
+/*
+ * A fork's sched_avg starts zeroed (init_entity_runnable_average(), v6.1
+ * kernel/sched/fair.c), UTIL_AVG_UNCHANGED with it, so its first sleep
+ * updates util_est even when the run crossed no PELT period: a fork on big
+ * at 10 ms with util 200 (post_init_entity_util_avg()) runs 100 us and
+ * sleeps; util_est takes 200 (fast ramp-up from 0). It wakes 100 ms later
+ * and its enqueue ages it over 95 whole periods (the 99.9 ms are 97,558 us
+ * after the run's end, 647 us into a period: 98,205 / 1024), to 200 x y^95
+ * = 25.7, 25 in the kernel's integers; it runs 100 us again and sleeps: the
+ * ewma moves a quarter of the way, (4 x 200 - 175) / 4 = 156,
+ * task_util_est() at its third wake-up. With the flag kept at the fork the
+ * first sleep updated nothing and the second took the ewma from 0 up to
+ * the util: 25.
+ */
+FS_TEST(sim_util_est_fork_updates_at_its_first_sleep)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_1p1(&em, 100, 400);
+	fs_test_wl_init(&wl, 2, 1, 3, 300 * MS);
+	wl.tasks[0].cpus_allowed = 0x2;
+	wl.tasks[0].init_cpu = 1;
+	wl.tasks[0].init_util = 200;
+	fs_test_wl_periodic(&wl, 0, 10 * MS, 100 * MS, 100000, 3);
+	wl.acts[0].flags = FS_SIM_ACT_FORK;
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_DEVICE, &r);
+	EXPECT_EQ(r.act_util[1] >> 16, 200);
+	EXPECT_EQ(r.act_util[2] & 0xffff, 25);
+	EXPECT_EQ(r.act_util[2] >> 16, 156);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
 }

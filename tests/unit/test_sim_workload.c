@@ -206,6 +206,8 @@ FS_TEST(sim_workload_fork_exit_and_pid_reuse)
 	EXPECT_EQ(t->uclamp_max, 512);
 	EXPECT_EQ(t->init_util, synced);
 	EXPECT_EQ(t->init_util_est, 250);
+	EXPECT_TRUE(t->init_aged); /* 39 ms crosses a period */
+	EXPECT_TRUE(!wl.tasks[1].init_aged); /* lut = the cfs_rq's: no time passed */
 	EXPECT_EQ(t->init_cpu, 1); /* a fork starts where the kernel put it, not on its parent's CPU */
 	EXPECT_EQ(wl.tasks[1].init_cpu, 2);
 	EXPECT_EQ_U64(t->exit_ns, 3 * MS);

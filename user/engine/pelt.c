@@ -60,6 +60,14 @@ static bool sync_periods(const struct fs_task *t, __u64 *periods, __u32 *contrib
 	return *periods != 0;
 }
 
+bool fs_sync_entity_crosses_period(const struct fs_task *t)
+{
+	__u64 periods;
+	__u32 contrib;
+
+	return sync_periods(t, &periods, &contrib);
+}
+
 __u32 fs_sync_entity_util_avg(const struct fs_task *t)
 {
 	__u64 periods;

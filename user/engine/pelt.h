@@ -3,6 +3,7 @@
 #ifndef FEECSCOPE_ENGINE_PELT_H
 #define FEECSCOPE_ENGINE_PELT_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include "../record.h"
 
@@ -22,6 +23,11 @@ __u32 fs_pelt_yn_inv(unsigned int n);
 __u32 fs_sync_entity_util_avg(const struct fs_task *t);
 /* p->se.avg.runnable_avg after the same sync (29922fdfc2a4's cpu_util() reads it). */
 __u32 fs_sync_entity_runnable_avg(const struct fs_task *t);
+/*
+ * Whether that sync crosses a 1024 us period, i.e. recomputes the averages:
+ * what an update at the enqueue does to util_est's UTIL_AVG_UNCHANGED flag.
+ */
+bool fs_sync_entity_crosses_period(const struct fs_task *t);
 
 /*
  * A running entity's or a cfs_rq's struct sched_avg, for the simulated

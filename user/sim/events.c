@@ -102,13 +102,20 @@ static void wake(struct sim *s, int ti, __u32 ai)
 		t->exited = false;
 	} else if (rel == 0) {
 		/* The workload's PELT is the task's at its first wake-up: it
-		 * waited blocked on its rq since t0, now it has those values. */
+		 * waited blocked on its rq since t0, now it has those values.
+		 * Joined at the rq's present, it is aged at the enqueue only
+		 * where the workload says its sleep crossed a period. */
 		const int cpu0 = t->cpu;
 
 		sim_detach(s, ti);
 		sim_task_arrive(s, ti, cpu0);
+		t->aged_at_enqueue = t->t->init_aged;
 	}
 	if (rel == 0 && (a->flags & FS_SIM_ACT_FORK)) {
+		/* init_entity_runnable_average() zeroes the new task's sched_avg,
+		 * UTIL_AVG_UNCHANGED with it (v6.1 kernel/sched/fair.c): its first
+		 * sleep updates util_est. */
+		t->ue_unchanged = false;
 		cpu = t->cpu;
 		s->r->wakeups++;
 		s->how = 3;
@@ -117,6 +124,7 @@ static void wake(struct sim *s, int ti, __u32 ai)
 	} else {
 		cpu = sim_place(s, ti, a);
 		if (cpu != t->cpu) {
+			t->aged_at_enqueue = false; /* migrate_task_rq_fair(): synced blocked, not aged */
 			sim_detach(s, ti);
 			sim_attach(s, ti, cpu);
 			s->r->migrations_wakeup++;

@@ -28,6 +28,7 @@ void sim_kernel_of(const struct fs_policy_desc *d, struct sim_kernel *k)
 	k->ue_single = r && r->eff >= FS_EFF_6_8;
 	/* of the registry's policies, v5.15 is the first after v5.13, v6.12 after v6.7 */
 	k->ue_cap_skip = !k->ue_bit0;
+	k->ue_enqueued_moves = !k->ue_bit0;
 	k->ue_runnable_skip = k->ue_single;
 	k->eevdf = r && r->boost_max_util;
 }

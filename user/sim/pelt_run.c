@@ -91,7 +91,9 @@ void sim_task_pelt_update(struct sim *s, int ti)
  * or more gets its util_est updated at its next sleep however short it ran.
  * A migrated task is not aged (migrate_task_rq_fair() zeroes its
  * last_update_time; sim_attach() joins it at the rq's present), so its flag
- * stays.
+ * stays. A task at its first wake-up in the workload also joined at the
+ * present, with the workload's synced PELT: whether its sleep before
+ * crossed a period is the workload's (aged_at_enqueue, from init_aged).
  */
 void sim_task_pelt_enqueue(struct sim *s, int ti)
 {
@@ -99,8 +101,9 @@ void sim_task_pelt_enqueue(struct sim *s, int ti)
 
 	if (t->cpu < 0)
 		return;
-	if (fs_pelt_update(&t->avg, sim_rq_clock_pelt(&s->cpu[t->cpu]), 0, 0, 0))
+	if (fs_pelt_update(&t->avg, sim_rq_clock_pelt(&s->cpu[t->cpu]), 0, 0, 0) || t->aged_at_enqueue)
 		t->ue_unchanged = false;
+	t->aged_at_enqueue = false;
 }
 
 /*
@@ -230,7 +233,11 @@ __u64 sim_cpu_util_cfs(const struct sim *s, int cpu)
  * while UTIL_AVG_UNCHANGED (no new util_avg since the last update); else
  * enqueued takes util_avg, the ewma jumps up to it from v5.5 (fast
  * ramp-up), is left alone within 1 % (SCHED_CAPACITY_SCALE / 100), and
- * otherwise moves a quarter of the way (UTIL_EST_WEIGHT_SHIFT 2). Two
+ * otherwise moves a quarter of the way (UTIL_EST_WEIGHT_SHIFT 2). Within
+ * that 1 % the update is dropped before v5.13, enqueued and flag included;
+ * from v5.13 (v6.1 kernel/sched/fair.c util_est_update(): last_enqueued_diff)
+ * enqueued still takes the util where it moved by more than 1 % from the
+ * last enqueued, and v6.8+'s single word sets the flag there. Two
  * filters come before the quarter step: a util above the CPU's capacity
  * leaves util_est untouched (v5.13+: no idle time, no measure), and from
  * v6.7 (50181c0cff31) a task whose runnable_avg passes its util_avg by
@@ -247,10 +254,15 @@ void sim_util_est_dequeue(struct sim *s, int ti)
 	if (s->k.ue_fastup && t->ue_ewma <= util) {
 		t->ue_ewma = util;
 	} else {
-		long diff = (long)util - (long)t->ue_ewma;
+		long diff = (long)util - (long)t->ue_ewma, moved = (long)t->ue_enqueued - (long)util;
 
-		if (diff > -10 && diff < 10)
+		if (diff > -10 && diff < 10) {
+			if (!s->k.ue_single && !(s->k.ue_enqueued_moves && (moved <= -10 || moved >= 10)))
+				return;
+			t->ue_enqueued = util;
+			t->ue_unchanged = true;
 			return;
+		}
 		if (s->k.ue_cap_skip && t->cpu >= 0 && util > s->cpu[t->cpu].cap)
 			return;
 		if (!(s->k.ue_runnable_skip && (__u64)util + 10 < t->avg.runnable_avg))

@@ -63,6 +63,13 @@ struct fs_sim_task {
 	__u32 init_util;         /* PELT util_avg at its first recorded wake-up (synced) */
 	__u32 init_util_est;     /* util_est (ewma) then */
 	__s32 init_cpu;          /* prev_cpu at its first recorded wake-up; a fork's: the kernel's placement */
+	/*
+	 * Its PELT last updated a period or more before its first recorded
+	 * wake-up (not a fork's): the enqueue there, on the CPU it slept on,
+	 * recomputes its averages and clears util_est's UTIL_AVG_UNCHANGED.
+	 * False where the source cannot tell (traces).
+	 */
+	bool init_aged;
 	__u64 exit_ns;           /* since t0, FS_SIM_NEVER if it did not exit */
 	__u32 first_act, nr_act; /* its activations: acts[first_act .. first_act + nr_act) */
 };

@@ -23,6 +23,7 @@ struct sim_kernel {
 	bool ue_single;          /* v6.8+: util_est is one word (the record's enqueued = ewma) */
 	bool ue_cap_skip;        /* v5.13+: no util_est update from a util above the CPU's capacity */
 	bool ue_runnable_skip;   /* v6.7+: the ewma stays while runnable_avg > util_avg + margin */
+	bool ue_enqueued_moves;  /* v5.13+: a util within the ewma's margin still becomes enqueued */
 	bool eevdf;              /* v6.6+: EEVDF's base slice in place of CFS's latency and granularities */
 };
 
@@ -34,6 +35,7 @@ struct sim_task {
 	struct fs_pelt_avg avg;  /* p->se.avg */
 	__u32 ue_enqueued, ue_ewma;
 	bool ue_unchanged;       /* UTIL_AVG_UNCHANGED: util_avg not recomputed since util_est's update */
+	bool aged_at_enqueue;    /* its next enqueue ages it across a period though sim_attach() joined it now */
 	__u32 woken;             /* activations woken so far (relative to first_act) */
 	__u32 head;              /* the activation being worked on while queued */
 	__u64 work_left;         /* of the head activation */

@@ -23,7 +23,8 @@ static bool task_differs(const struct fs_sim_task *a, const struct fs_sim_task *
 	return a->pid != b->pid || a->tgid != b->tgid || memcmp(a->comm, b->comm, sizeof(a->comm)) ||
 	       a->cpus_allowed != b->cpus_allowed || a->uclamp_min != b->uclamp_min ||
 	       a->uclamp_max != b->uclamp_max || a->init_util != b->init_util ||
-	       a->init_util_est != b->init_util_est || a->init_cpu != b->init_cpu;
+	       a->init_util_est != b->init_util_est || a->init_cpu != b->init_cpu ||
+	       a->init_aged != b->init_aged;
 }
 
 /* A task's earliest difference: its activations in wake order, then its exit. */

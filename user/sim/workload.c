@@ -436,6 +436,7 @@ static int new_task(struct fs_sim_builder *b, struct pid_ent *e, const struct fs
 	t->uclamp_max = no_uclamp ? FS_SCHED_CAPACITY_SCALE : w->task.uclamp_max;
 	t->init_util = fs_sync_entity_util_avg(&w->task);
 	t->init_util_est = w->task.util_est_ewma;
+	t->init_aged = fs_sync_entity_crosses_period(&w->task);
 	/* where it last ran; a fork where the kernel put it (the machine does not model find_idlest_cpu()) */
 	t->init_cpu = (w->flags & FS_WAKE_FORK) && w->chosen_cpu >= 0 ? w->chosen_cpu : w->prev_cpu;
 	t->exit_ns = FS_SIM_NEVER;
