@@ -21,9 +21,9 @@
 # Then a turn case: workrun on cpu0 (3 ms every 40 ms for FS_LAB_PHYS_TURN_S) with
 # every other vCPU spinning: its CPU clock may not jump by more than
 # FS_LAB_PHYS_JUMP_MS between two reads. The jumps are QEMU's turns under -icount,
-# which the guest's skew_tick=1 (run-lab.sh) keeps to about a tick: 3.5 ms here,
-# 96 ms without it (docs/ab.md, "Turns"). Both cases' jumps and wake-up lateness
-# are shown.
+# which the guest's skew_tick=1 (run-lab.sh) keeps to about a tick, and which are
+# kick periods without it (docs/ab.md, "Turns"). Both cases' jumps and wake-up
+# lateness are shown.
 #
 # usage: tests/lab/physics.sh   (root: the QEMU lab)
 # Env: FS_LAB_PHYS_TOPOLOGY (2+2; 4+3+1 too), FS_LAB_PHYS_WORK_US (work per run, 20000),

@@ -12,9 +12,10 @@ fired Arm timer has no deadline until its guest re-arms it, in its tick handler
 every busy CPU ticks every 4 ms (HZ=250), on one grid or, with skew_tick=1, CPU n
 n x 2 ms / nr_cpus later; a tick's handler takes HANDLER_NS, then the task spins.
 
-It reproduces the measured 96 - 198 ms waits without skew_tick and the ~4 ms with
-it, but starves vCPU 1 of the busy pair 0,1 under skew_tick, which the guest did not
-(3.0 ms, docs/ab.md): the handler here ends at the re-arm, so it is short of something.
+Next to the guests' figures (docs/ab.md, "Turns") it is right about the old ticks and
+about skew_tick with most busy sets, but it starves vCPU 1 of the busy pair 0,1 under
+skew_tick, which the guest did not: the handler here ends at the re-arm, so it is
+short of something.
 
 usage: tests/qemu/icount-turns.py   prints, per case, each busy vCPU's longest wait
 between two runs of its task (ms of virtual time, 2 s modelled).
