@@ -37,11 +37,14 @@
  * (C, F, K as sampled at the first quantum; M and X count changes seen between
  * quanta); for the others one line per thread at the end:
  *   thread NAME periods N overruns O work_us W busy_ns B asked_us A over_us X
- *          over_max_us M credit_us C jump_max_us J last_max_us L   (one line)
+ *          over_max_us M credit_us C jump_max_us J last_max_us L
+ *          late_max_us T late_mean_us E   (one line)
  * W the work done (CPU time x rate), A what the activations asked, X their
  * overshoots past their goals summed (what the runner before the ledger did too
  * much), M the largest, C the credit left at the end (W = A + C), J the longest
- * step of the thread's CPU clock between two reads, L the longest last quantum.
+ * step of the thread's CPU clock between two reads, L the longest last quantum,
+ * T and E the latest and the mean wake-up after a timed sleep (CLOCK_MONOTONIC; a
+ * chain's stages wake on a pipe and have none: 0).
  * Env: WORKRUN_SYSFS replaces /sys/devices/system/cpu (tests/ab/check.sh runs it on
  * the host with made-up CPUs).
  * Exit 0; 1 when the CPUs' capacity or frequency cannot be read or a thread fails;
@@ -252,6 +255,7 @@ struct thread {
 	int in_fd, out_fd;
 	pthread_t tid;
 	uint64_t periods, overruns;
+	uint64_t wakes, late_sum, late_max; /* ns a timed wake-up came after its time */
 	struct work_stats st;
 	struct fsw_ledger led;
 	int err;
@@ -304,6 +308,21 @@ static void sleep_until(uint64_t t)
 		;
 }
 
+/* Sleep until t, then note how late the thread came back: on a phone by microseconds,
+ * in the lab also by its vCPU's wait for its turn (docs/ab.md, "Turns"). */
+static void wake_at(struct thread *th, uint64_t t)
+{
+	uint64_t late;
+
+	sleep_until(t);
+	late = now(CLOCK_MONOTONIC);
+	late = late > t ? late - t : 0;
+	th->wakes++;
+	th->late_sum += late;
+	if (late > th->late_max)
+		th->late_max = late;
+}
+
 static void *periodic(void *arg)
 {
 	struct thread *th = arg;
@@ -311,7 +330,7 @@ static void *periodic(void *arg)
 
 	prctl(PR_SET_NAME, th->name);
 	pin();
-	sleep_until(next);
+	wake_at(th, next);
 	for (int i = 0; next < end_ns; i = (i + 1) % th->nr_ph) {
 		const struct phase *p = &th->ph[i];
 		uint64_t ph_end = p->dur_ns ? next + p->dur_ns : end_ns;
@@ -328,7 +347,7 @@ static void *periodic(void *arg)
 				th->overruns++;
 				next = t;
 			}
-			sleep_until(next);
+			wake_at(th, next);
 		}
 	}
 	return NULL;
@@ -341,13 +360,13 @@ static void *tick(void *arg)
 
 	prctl(PR_SET_NAME, th->name);
 	pin();
-	sleep_until(next);
+	wake_at(th, next);
 	while (next < end_ns) {
 		if (write(th->out_fd, "t", 1) != 1)
 			break;
 		th->periods++;
 		next += th->ph[0].period_ns;
-		sleep_until(next);
+		wake_at(th, next);
 	}
 	close(th->out_fd); /* the stages end in turn on their end of file */
 	return NULL;
@@ -623,11 +642,13 @@ int main(int argc, char **argv)
 		pthread_join(th->tid, NULL);
 		rc |= th->err;
 		printf("thread %s periods %llu overruns %llu work_us %.3f busy_ns %llu asked_us %.3f over_us %.3f "
-		       "over_max_us %.3f credit_us %.3f jump_max_us %.3f last_max_us %.3f\n", th->name,
+		       "over_max_us %.3f credit_us %.3f jump_max_us %.3f last_max_us %.3f "
+		       "late_max_us %.3f late_mean_us %.3f\n", th->name,
 		       (unsigned long long)th->periods, (unsigned long long)th->overruns, th->st.units / 1000.0,
 		       (unsigned long long)th->st.busy_ns, th->led.asked / 1000.0, th->led.over / 1000.0,
 		       th->led.over_max / 1000.0, th->led.credit / 1000.0, th->st.jump_max / 1000.0,
-		       th->st.last_max / 1000.0);
+		       th->st.last_max / 1000.0, th->late_max / 1000.0,
+		       th->wakes ? th->late_sum / 1000.0 / th->wakes : 0.0);
 	}
 	return rc;
 }

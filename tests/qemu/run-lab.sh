@@ -17,6 +17,8 @@
 #      FS_LAB_LIVE_ARGS: extra options of the guest's `feecscope live` (default --policies <policy for the guest release>,v5.4);
 #      FS_LAB_EXTRA=DIR: its files go into the guest's /lab last (a steps.sh there replaces the generated one);
 #      FS_LAB_QEMU_ARGS: extra options of the guest's qemu-system-aarch64 (e.g. -icount);
+#      FS_LAB_APPEND: kernel arguments after the lab's own (default skew_tick=1: each CPU's
+#      tick at its own offset, which keeps QEMU's -icount turns to a tick, docs/ab.md "Turns");
 #      FS_LAB_TIMEOUT: seconds the guest may take beyond -d (240; under -icount the console
 #      transfer alone takes minutes); FS_LAB_NO_CSV=1: live writes no CSV (only the
 #      recording comes back: half the transfer);
@@ -151,7 +153,7 @@ start=$(date +%s)
 timeout $((dur + ${FS_LAB_TIMEOUT:-240})) qemu-system-aarch64 -M virt -cpu cortex-a53 -smp $ncpu -m 1G \
 	-display none -nic none -monitor none -serial file:"$dir/console.log" -no-reboot \
 	-dtb "$dir/eas.dtb" -kernel "$K/Image" -initrd "$dir/initrd.cpio.gz" \
-	-append "console=ttyAMA0 loglevel=4 panic=-1 sched_verbose" ${FS_LAB_QEMU_ARGS:-} || rc=$?
+	-append "console=ttyAMA0 loglevel=4 panic=-1 sched_verbose ${FS_LAB_APPEND-skew_tick=1}" ${FS_LAB_QEMU_ARGS:-} || rc=$?
 echo "run-lab.sh: $topo guest cycle took $(($(date +%s) - start)) s${rc:+ (qemu exit $rc)}" >"$dir/cycle.txt"
 cat "$dir/cycle.txt"
 python3 tests/qemu/unpack-console.py "$dir/console.log" "$dir/out"
