@@ -269,15 +269,13 @@ validation-table:
 validate: all
 	$(Q)test -s $(AB_CACHE)/kernel-A/Image -a -s $(AB_CACHE)/kernel-B/Image || \
 		{ echo "make validate: no kernels in $(AB_CACHE) (run tests/ab/build-kernels.sh as root first)" >&2; exit 3; }
-	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r
+	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -w "phone bigsmall frame"
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -s 32 -w light -o build/ab-device-light32
-	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh -r -n 9 -o build/ab-device-busyfreq
 	$(Q)FS_AB_CACHE=$(AB_CACHE) tests/ab/run.sh
 	$(Q)python3 tests/ab/summarize.py build/ab --tsv tests/ab/results/runs.tsv >/dev/null
 	$(Q)python3 tests/ab/compare.py --replay build/ab $(OUTPUT)/feecscope --tsv tests/ab/results/predictions.tsv
 	$(Q)python3 tests/ab/fixture.py build/ab-device tests/ab/fixtures/runs-device --feecscope $(OUTPUT)/feecscope --physics device \
 		--case 2+2/light=build/ab-device-light32 --case 4+3+1/light=build/ab-device-light32
-	$(Q)python3 tests/ab/fixture.py build/ab-device-busyfreq tests/ab/fixtures/runs-device-busyfreq --feecscope $(OUTPUT)/feecscope --physics device
 	$(Q)python3 tests/ab/fixture.py build/ab tests/ab/fixtures/runs --feecscope $(OUTPUT)/feecscope --physics lab
 	$(Q)python3 tests/ab/validation.py write docs/validation.md
 	$(Q)python3 tests/ab/validation.py plot docs/validation.png

@@ -17,10 +17,9 @@ Without FIXTURES: two sets, the device-physics runs (tests/ab/fixtures/runs-devi
 tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
 first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount);
 `table` prints both, check/write/plot use both (the device blocks are named
-`device-NAME`); check/write also hold the `busyfreq-` blocks (denominator, table,
-collector, coverage) to
-tests/ab/fixtures/runs-device-busyfreq (device-physics runs whose collector
-recorded busy time at each frequency). With FIXTURES: that set only, as the lab's blocks. tests/ab/fixture.py
+`device-NAME`; the device set also holds the `device-denominator` block: its
+collector recorded busy time at each frequency). With FIXTURES: that set only, as
+the lab's blocks. tests/ab/fixture.py
 writes a set: one JSON per topology, kernel and run. B - A is paired by run index
 (the two boots of an index ran back to back); intervals are 95 %, Student t over runs.
 A generated block in DOC sits between `<!-- validation:NAME -->` and
@@ -37,7 +36,6 @@ import pngplot  # noqa: E402
 
 DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'runs')
 DEFAULT_DEVICE = DEFAULT + '-device'
-DEFAULT_BUSYFREQ = DEFAULT + '-device-busyfreq'
 WORKLOADS = ('bigsmall', 'phone', 'light', 'frame')
 
 
@@ -423,10 +421,9 @@ BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'c
           'collector': collector_block}
 
 
-# A set's blocks by its prefix: the busyfreq runs hold the denominator's check, their own
-# table (the simulation's columns above all) and the collector's and coverage blocks.
-SET_BLOCKS = {'busyfreq-': {'denominator': denominator_block, 'table': table, 'collector': collector_block,
-                            'coverage': coverage}}
+# A set's blocks beyond BLOCKS, by its prefix: the device-physics runs' collector kept
+# busy time at each frequency, so they also hold the denominator's run-by-run check.
+EXTRA_BLOCKS = {'device-': {'denominator': denominator_block}}
 
 
 def sets_of(root):
@@ -434,7 +431,7 @@ def sets_of(root):
     device-physics runs with the collector's busy time at each frequency; or one given."""
     if root:
         return [('', load(root))]
-    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT)), ('busyfreq-', load(DEFAULT_BUSYFREQ))]
+    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT))]
 
 
 def blocks_of(doc_path, sets):
@@ -445,7 +442,7 @@ def blocks_of(doc_path, sets):
         die(f'{doc_path}: {e}')
     found = {}
     for prefix, cases in sets:
-        for name, fn in SET_BLOCKS.get(prefix, BLOCKS).items():
+        for name, fn in {**BLOCKS, **EXTRA_BLOCKS.get(prefix, {})}.items():
             a, b = f'<!-- validation:{prefix}{name} -->\n', f'<!-- /validation:{prefix}{name} -->'
             i, j = text.find(a), text.find(b)
             if i < 0 or j < i:
@@ -483,16 +480,15 @@ def write(doc_path, sets):
 def plot(out_png, sets):
     rows = []
     for prefix, cases in sets:
-        if prefix in SET_BLOCKS:
-            continue
         for key in order(cases):
             f = case_figures(cases[key])
             if f['runs']:
                 tag = 'DEV ' if prefix else ('LAB ' if len(sets) > 1 else '')
+                sim = [f[k][0] if f[k] else 0.0 for k in ('sim_A', 'sim_B')]
                 rows.append((f'{tag}{key[0]} {key[1]}'.upper(), f['measured'], f['pred_A'][0], f['pred_B'][0],
-                             f['lab_B'][0]))
-    pngplot.bars(out_png, rows, ('MEASURED B-A (95%)', 'FEECSCOPE FROM A', 'FEECSCOPE FROM B',
-                                 'LAB PHYSICS FROM B'), 'B - A, mJ')
+                             *sim))
+    pngplot.bars(out_png, rows, ('MEASURED B-A (95%)', 'PER DECISION FROM A', 'PER DECISION FROM B',
+                                 'SIMULATION FROM A', 'SIMULATION FROM B'), 'B - A, mJ')
     return 0
 
 
@@ -502,7 +498,7 @@ TITLES = {'device-': 'device physics (tests/ab/run.sh -r, tests/ab/fixtures/runs
 
 def main(argv):
     if argv and argv[0] == 'denominator':
-        root = argv[1] if len(argv) == 2 else DEFAULT_BUSYFREQ
+        root = argv[1] if len(argv) == 2 else DEFAULT_DEVICE
         print(denominator_block(load(root)))
         return 0
     if not argv or argv[0] not in list(BLOCKS) + ['check', 'write', 'plot']:
@@ -516,8 +512,6 @@ def main(argv):
     sets = sets_of(argv[1 + needs_path] if len(argv) == 2 + needs_path else None)
     if cmd in BLOCKS:
         for n, (prefix, cases) in enumerate(sets):
-            if prefix in SET_BLOCKS:
-                continue
             if len(sets) > 1:
                 print(('\n' if n else '') + f'## {TITLES[prefix]}\n')
             print(BLOCKS[cmd](cases))
