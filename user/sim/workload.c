@@ -14,6 +14,7 @@
 #include "../engine/landscape.h"
 #include "../engine/pelt.h"
 #include "../engine/power_estimate.h"
+#include "../records/wire.h"
 #include "work_freq.h"
 #include "work_busyfreq.h"
 #include "work_pelt.h"
@@ -732,37 +733,22 @@ static int on_task_time(struct fs_sim_builder *b, const struct fs_rec_hdr *h)
 	return 0;
 }
 
-/* The size a record of this type has on the wire; 0: its type is unknown. */
+/*
+ * The size a record of this type has on the wire (fs_rec_wire_size(), the
+ * check every reader makes); an em record's text must also be as long as
+ * its len says, else the whole record's size is wanted. Wake-ups are sized
+ * by their nr_cpus, checked before.
+ */
 static size_t wire_size(const struct fs_rec_hdr *h)
 {
-	switch (h->type) {
-	case FS_REC_WAKEUP:
-		return h->nr_cpus <= FS_MAX_CPUS ? fs_wakeup_size(h->nr_cpus) : 0;
-	case FS_REC_MIGRATE:
-		return sizeof(struct fs_migrate);
-	case FS_REC_OVERUTIL:
-		return sizeof(struct fs_overutil);
-	case FS_REC_LOST:
-		return sizeof(struct fs_lost);
-	case FS_REC_EXIT:
-	case FS_REC_RUNTIME:
-		return sizeof(struct fs_task_time);
-	case FS_REC_CPUSTAT:
-		return sizeof(struct fs_cpustat);
-	case FS_REC_FREQSTAT:
-		return sizeof(struct fs_freqstat);
-	case FS_REC_BUSYFREQ:
-		return sizeof(struct fs_busyfreq);
-	case FS_REC_FREQ:
-		return sizeof(struct fs_freq);
-	case FS_REC_EM: {
+	size_t n = fs_rec_wire_size(h);
+
+	if (h->type == FS_REC_EM) {
 		const struct fs_em_update *u = (const struct fs_em_update *)h;
 
-		return h->size >= offsetof(struct fs_em_update, text) && h->size <= sizeof(*u) &&
-		       u->len == h->size - offsetof(struct fs_em_update, text) ? h->size : sizeof(*u);
+		return n && u->len == n - offsetof(struct fs_em_update, text) ? n : sizeof(*u);
 	}
-	}
-	return 0;
+	return n;
 }
 
 /* A CPU's busy time at each frequency, for the self-check: kept on its PD's EM states. */
