@@ -7,6 +7,7 @@
 #include <string.h>
 #include "csv_records.h"
 #include "csv_packages.h"
+#include "wire.h"
 
 /* ---- column tables ---- */
 
@@ -115,10 +116,6 @@ static int cpu_col_off(int t, int cpu, int field)
 	return t == FS_REC_WAKEUP ? W(cpu) + cpu * (int)sizeof(struct fs_cpu) + cpu_cols[field].off : NA;
 }
 
-static const char *const type_names[NR_TYPES] = {
-	NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
-	"busyfreq", "freq",
-};
 static const char *const source_names[] = { NULL, "schedstat", "proc_stat" };
 static const char *const reason_names[3] = { NULL, "balance", "wakeup" };
 
@@ -332,7 +329,7 @@ int fs_csv_records_write(FILE *out, const struct fs_rec_hdr *rec, int nr_cpus)
 		if (i)
 			fputc(',', out);
 		if (cols[i].kind == K_TYPE)
-			fputs(type_names[t], out);
+			fputs(fs_rec_type_name(t), out);
 		else if (cols[i].off[t] != NA)
 			write_value(out, cols[i].kind, base, cols[i].off[t]);
 	}
@@ -997,7 +994,7 @@ static int row_type(struct fs_csv_reader *r, int n, char *err, size_t errlen)
 	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
 	int t;
 	for (t = 1; t < NR_TYPES; t++)
-		if (!strcmp(ts, type_names[t]) || (ts[0] == '0' + t && !ts[1]))
+		if (!strcmp(ts, fs_rec_type_name(t)) || (ts[0] == '0' + t && !ts[1]))
 			break;
 	if (t == NR_TYPES)
 		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
@@ -1045,7 +1042,7 @@ static int store_cells(struct fs_csv_reader *r, int t, int n, bool *seen, bool *
 			k = cpu_cols[h->field].kind;
 		}
 		if (off == NA)
-			return cerr(r, err, errlen, i, "does not apply to a %s record (leave it empty)", type_names[t]);
+			return cerr(r, err, errlen, i, "does not apply to a %s record (leave it empty)", fs_rec_type_name(t));
 		if (store(k, cell, base, off, why, sizeof(why)))
 			return cerr(r, err, errlen, i, "%s", why);
 		*no_uclamp |= k == K_UCLAMP && !strcmp(cell, "none");
@@ -1115,7 +1112,7 @@ static int finish_rec(struct fs_csv_reader *r, int t, const bool *seen, bool no_
 		r->rec->hdr.size = sizeof(struct fs_lost);
 	} else if (t == FS_REC_EXIT || t == FS_REC_RUNTIME) {
 		if (!SEEN("pid") || !SEEN("sum_exec_ns"))
-			return cerr(r, err, errlen, -1, "an %s record needs pid and sum_exec_ns", type_names[t]);
+			return cerr(r, err, errlen, -1, "an %s record needs pid and sum_exec_ns", fs_rec_type_name(t));
 		if (!SEEN("tgid"))
 			r->rec->tt.tgid = r->rec->tt.pid;
 		r->rec->hdr.size = sizeof(struct fs_task_time);

@@ -37,6 +37,17 @@ void fs_rec_meta_free(struct fs_rec_meta *m)
 	m->packages_len = 0;
 }
 
+const char *fs_rec_type_name(unsigned int type)
+{
+	static const char *const names[] = {
+		NULL, "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
+		"busyfreq", "freq",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == FS_REC_FREQ + 1, "a name for every record type");
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
+}
+
 size_t fs_rec_wire_size(const struct fs_rec_hdr *h)
 {
 	switch (h->type) {

@@ -15,6 +15,8 @@
  * record: its own hdr.size when that lies in its bounds); 0 = unknown type.
  */
 size_t fs_rec_wire_size(const struct fs_rec_hdr *h);
+/* A record type's name as the records CSV writes it (record.h's enum); NULL if unknown. */
+const char *fs_rec_type_name(unsigned int type);
 /*
  * Check one wire record against the recording's CPU count; on error write
  * "<problem>" (no file prefix) to err and return -1.

@@ -82,14 +82,11 @@ struct fs_sim_builder {
 	size_t errlen;
 };
 
-static const char *const type_names[] = {
-	"?", "wakeup", "migrate", "overutil", "lost", "exit", "runtime", "cpustat", "freqstat", "em",
-	"busyfreq", "freq",
-};
-
 static const char *type_name(__u16 t)
 {
-	return t < sizeof(type_names) / sizeof(type_names[0]) ? type_names[t] : "?";
+	const char *name = fs_rec_type_name(t);
+
+	return name ? name : "?";
 }
 
 /* One line naming the record (1-based, as fed) and what is wrong with it; returns -1. */
