@@ -4,11 +4,14 @@
 #include "test.h"
 #include "records/csv_records.h"
 
+/* Each tag its own buffer: a test holds two paths at once, and a shared one leaked a file. */
 static const char *tmp_path(const char *tag)
 {
-	static char buf[256];
+	static char bufs[4][256];
+	static unsigned next;
+	char *buf = bufs[next++ % 4];
 
-	snprintf(buf, sizeof(buf), "/tmp/fs_test_csvpk_%d_%s.csv", (int)getpid(), tag);
+	snprintf(buf, sizeof(bufs[0]), "/tmp/fs_test_csvpk_%d_%s.csv", (int)getpid(), tag);
 	return buf;
 }
 
