@@ -53,6 +53,7 @@ if [ "${FS_LAB_REUSE:-0}" != 1 ] || [ ! -s "$O/physics.txt" ]; then
 	# Per policy and OPP: floor the range (min to the lowest, max to the OPP, min to the
 	# OPP), warm up so schedutil applies it, then the measured run; then the range back.
 	cat >"$X/steps.sh" <<EOF
+mark opps
 for p in /sys/devices/system/cpu/cpufreq/policy*; do
 	cpu=\${p##*policy}
 	lo=\$(cat \$p/cpuinfo_min_freq) hi=\$(cat \$p/cpuinfo_max_freq)
@@ -64,12 +65,14 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 	echo \$lo >\$p/scaling_min_freq; echo \$hi >\$p/scaling_max_freq
 done >/out/physics.txt 2>&1
 if [ $DYN != 0 ]; then
+	mark dynamic
 	grep . /sys/devices/system/cpu/cpufreq/policy*/scaling_governor >/out/dyn.txt
 	taskset -c 1 sh -c 'while :; do :; done' & s=\$!
 	/lab/workrun -d $DYN -f /lab/phone.wr >>/out/dyn.txt 2>&1
 	kill \$s
 fi
 if [ $TURN != 0 ]; then
+	mark turn
 	n=\$(grep -c ^processor /proc/cpuinfo) s=
 	c=1
 	while [ \$c -lt \$n ]; do taskset -c \$c sh -c 'while :; do :; done' & s="\$s \$!"; c=\$((c + 1)); done

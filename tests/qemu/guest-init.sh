@@ -43,13 +43,24 @@ sleep 0.5
 done) >/out/em-debugfs.txt 2>&1
 dmesg >/out/dmesg.txt
 
+# mark NAME: "@@STEP NAME <uptime>" on the console, so a guest that never finishes
+# says where it stopped (unpack-console.py names the last mark).
+mark() {
+	echo "@@STEP $1 $(cut -d' ' -f1 /proc/uptime)"
+}
 # step NAME CMD...: run CMD; stdout in /out/NAME.out, stderr in /out/NAME.err, exit code in /out/NAME.rc.
 step() {
 	n=$1; shift
+	mark "$n"
 	"$@" >/out/$n.out 2>/out/$n.err
 	echo $? >/out/$n.rc
 }
+# While the steps run, errors and worse (a soft lockup, an RCU stall, a panic) reach
+# the console; the base64 stream after them may not be cut, so back to 1 for it.
+echo 4 >/proc/sys/kernel/printk
 [ -f /lab/steps.sh ] && . /lab/steps.sh
+echo 1 >/proc/sys/kernel/printk
+mark files
 
 echo "@@LAB-BEGIN"
 for f in /out/*; do

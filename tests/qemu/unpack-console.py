@@ -4,7 +4,8 @@
 
 usage: unpack-console.py CONSOLE.log OUTDIR
 Exits non-zero, naming the file, if a block is cut short or its checksum differs, or if
-the guest never reached '@@LAB-DONE' (a crash or timeout before the end).
+the guest never reached '@@LAB-DONE' (a crash or timeout before the end): then the line
+names the last '@@STEP name uptime' mark and the last kernel line after it.
 """
 import base64
 import hashlib
@@ -15,6 +16,7 @@ import sys
 def main(log, outdir):
     os.makedirs(outdir, exist_ok=True)
     cur, chunks, done, bad = None, [], False, []
+    last_step, last_kernel = None, None
     for line in open(log, 'rb').read().decode('ascii', 'replace').splitlines():
         line = line.strip('\r')
         if line.startswith('@@FILE '):
@@ -33,10 +35,17 @@ def main(log, outdir):
             done = True
         elif cur:
             chunks.append(line)
+        elif line.startswith('@@STEP '):
+            last_step, last_kernel = line[len('@@STEP '):], None
+        elif line.startswith('['):
+            last_kernel = line
     for b in bad:
         print(f'{log}: {b}', file=sys.stderr)
     if not done:
-        print(f'{log}: the guest did not finish (no @@LAB-DONE line)', file=sys.stderr)
+        where = f'; last step: {last_step} s' if last_step else '; no step began'
+        if last_kernel:
+            where += f'; last kernel line after it: {last_kernel[:120]}'
+        print(f'{log}: the guest did not finish (no @@LAB-DONE line){where}', file=sys.stderr)
     return 1 if bad or not done else 0
 
 
