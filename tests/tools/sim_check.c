@@ -380,8 +380,13 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 
 	for (int pd = 0; pd < FS_MAX_PDS; pd++)
 		bo.rate_limit_ns[pd] = rate_limit_ns; /* the workload's frequencies under the machine's limit */
+	/*
+	 * The pipeline is here for the recording's CPU energy alone: its own
+	 * closed loop (replay's, under replay's settings) was a second
+	 * simulation whose results nothing read, not a check of this one.
+	 */
 	struct fs_pipeline_opts po = { .em = &em, .nr_policies = 1, .kernel_release = meta.kernel_release,
-				       .emulate_eas = !meta.em_is_kernel };
+				       .emulate_eas = !meta.em_is_kernel, .no_sim = true };
 
 	po.policies[0] = kp;
 	b = fs_sim_builder_new_opts(&em, phys, &bo, err, sizeof(err));

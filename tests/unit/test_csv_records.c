@@ -86,7 +86,7 @@ FS_TEST(csv_errors_name_line_and_column)
 	expect_row_error(hdr, "wakeup,1000,42,1,-1,3", "2: column 5 (cpu0_util_avg): '-1' is not an unsigned 32-bit number");
 	expect_row_error(hdr, "wakeup,,42,1,1,3", "2: column 2 (ts_ns): ts_ns is required");
 	expect_row_error(hdr, "wakeup,10,42,1,1,3,9", "2: 7 cells but the header has 6 columns");
-	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq)");
+	expect_row_error(hdr, "sleep,10,42,1,1,3", "2: column 1 (type): 'sleep' is not a record type (wakeup, migrate, overutil, lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq, or 1-11)");
 	expect_row_error(hdr, "lost,10,42,,,", "2: column 3 (pid): does not apply to a lost record (leave it empty)");
 	expect_row_error("type,ts_ns,policy_cpu,khz,cpu0_util_avg", "freq,10,0,,",
 			 "2: a freq record needs policy_cpu and khz");
@@ -103,6 +103,41 @@ FS_TEST(csv_errors_name_line_and_column)
 			 "1: column 5: 'cpu1_util_avg' repeats column 3");
 	expect_row_error("type,ts_ns,cpu1_util_avg,cpu1_util_est,cpu01_util_est", "x",
 			 "1: column 5: 'cpu01_util_est' repeats column 4");
+}
+
+/* The type of the one row under header, read back; -1 if the reader refused it. */
+static int row_type_read(const char *header, const char *row)
+{
+	char text[512], err[512];
+	snprintf(text, sizeof(text), "%s\n%s\n", header, row);
+	const char *p = write_tmp("type", text);
+	struct fs_rec_meta m;
+	const struct fs_rec_hdr *h;
+	struct fs_csv_reader *r = fs_csv_reader_open(p, &m, err, sizeof(err));
+	int type = r && fs_csv_reader_next(r, &h, err, sizeof(err)) == 1 ? h->type : -1;
+	fs_csv_reader_close(r);
+	fs_rec_meta_free(&m);
+	unlink(p);
+	return type;
+}
+
+/* A type given by number is the whole number: 10 and 11 too, and no other character. */
+FS_TEST(csv_type_by_whole_number)
+{
+	const char *freq = "type,ts_ns,policy_cpu,khz,busy_cpu,busy_unknown_ns,cpu0_util_avg";
+	EXPECT_EQ(row_type_read(freq, "11,10,0,533000,,,"), FS_REC_FREQ);
+	EXPECT_EQ(row_type_read(freq, "10,10,,,0,5,"), FS_REC_BUSYFREQ);
+	EXPECT_EQ(row_type_read(freq, "011,10,0,533000,,,"), FS_REC_FREQ);
+	EXPECT_EQ(row_type_read("type,ts_ns,count,cpu0_util_avg", "4,10,7,"), FS_REC_LOST);
+	/* the old test took the cell's first character as '0' + type */
+	const char *bad[] = { ":", ";", "0", "12", "1a", "0x4", "4 4", "-4", "+4", "99999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char row[64], msg[200];
+		snprintf(row, sizeof(row), "%s,10,7,", bad[i]);
+		snprintf(msg, sizeof(msg), "2: column 1 (type): '%s' is not a record type (wakeup, migrate, overutil, "
+			 "lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq, or 1-11)", bad[i]);
+		expect_row_error("type,ts_ns,count,cpu0_util_avg", row, msg);
+	}
 }
 
 /* A NUL byte would end a C-string cell or header value unseen (fuzz csv found/nul-in-header-line). */

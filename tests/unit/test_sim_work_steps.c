@@ -9,6 +9,7 @@
 #include "test.h"
 #include "em_builders.h"
 #include "sim/sim.h"
+#include "sim/work_steps.h"
 
 #define MS 1000000ull
 
@@ -178,4 +179,40 @@ FS_TEST(sim_work_steps_bad_cpu)
 	EXPECT_EQ(fs_sim_builder_feed(b, &f.hdr, err, sizeof(err)), -1);
 	EXPECT_STR(err, "workload: record 1 (freq at 7 ns): policy_cpu 4 at 500000 kHz: CPUs 0..3, a frequency above 0");
 	fs_sim_builder_free(b);
+}
+
+/* A step at 0 kHz: the same line as a CPU outside the EM (the record checks refuse it first). */
+FS_TEST(sim_work_steps_bad_khz)
+{
+	char err[256];
+	struct fs_sim_builder *b;
+	struct fs_freq f = { { FS_REC_FREQ, 0, sizeof(f), 7 }, 2, 0 };
+
+	fs_test_em_2pd(&em);
+	b = fs_sim_builder_new(&em, FS_SIM_DEVICE);
+	EXPECT_EQ(fs_sim_builder_feed(b, &f.hdr, err, sizeof(err)), -1);
+	EXPECT_STR(err, "workload: record 1 (freq at 7 ns): policy_cpu 2 at 0 kHz: CPUs 0..3, a frequency above 0");
+	fs_sim_builder_free(b);
+}
+
+/*
+ * A step older than the line's last (time going back) counts from the last
+ * step on, so the line stays in time order: over [4, 12) ms, 6 ms at 500 MHz
+ * and 2 ms at the late 2000, 7e12 kHz ns (kept where it came, at 5 ms, the
+ * line would step back from 10 to 5 ms and the stretch would wrap).
+ */
+FS_TEST(sim_work_steps_late_step_counts_from_the_last)
+{
+	struct ws_line l = { 0 };
+	unsigned __int128 khz_ns, scale_ns;
+
+	ASSERT_TRUE(ws_add(&l, 0, 500000) == 0);
+	ASSERT_TRUE(ws_add(&l, 10 * MS, 1000000) == 0);
+	ASSERT_TRUE(ws_add(&l, 5 * MS, 2000000) == 0);
+	ws_integrate(&l, 4 * MS, 8 * MS, 2000000, &khz_ns, &scale_ns);
+	EXPECT_EQ_U64((__u64)khz_ns, 6 * MS * 500000 + 2 * MS * 2000000);
+	EXPECT_TRUE(khz_ns >> 64 == 0);
+	ws_integrate(&l, 6 * MS, 2 * MS, 2000000, &khz_ns, &scale_ns); /* the past is not rewritten */
+	EXPECT_EQ_U64((__u64)khz_ns, 2 * MS * 500000);
+	ws_free(&l);
 }

@@ -988,18 +988,19 @@ static int check_cpu(struct fs_csv_reader *r, const char *name, __s32 v, bool al
 		    allow_neg1 ? "-1, " : "", r->nr_cpus - 1);
 }
 
-/* The row's record type, by name or number, from its type cell; -1 if none. */
+/* The row's record type, by name or by its number as a whole decimal (docs/csv.md); -1 if none. */
 static int row_type(struct fs_csv_reader *r, int n, char *err, size_t errlen)
 {
 	const char *ts = n > r->type_col ? r->cells[r->type_col] : "";
-	int t;
-	for (t = 1; t < NR_TYPES; t++)
-		if (!strcmp(ts, fs_rec_type_name(t)) || (ts[0] == '0' + t && !ts[1]))
-			break;
-	if (t == NR_TYPES)
-		return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
-			    "lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq)", ts);
-	return t;
+	__u64 num;
+	for (int t = 1; t < NR_TYPES; t++)
+		if (!strcmp(ts, fs_rec_type_name(t)))
+			return t;
+	/* decimal digits only: parse_u64 would also take "0x0a" and " 3" */
+	if (strspn(ts, "0123456789") == strlen(ts) && !parse_u64(ts, &num) && num >= 1 && num < NR_TYPES)
+		return (int)num;
+	return cerr(r, err, errlen, r->type_col, "'%s' is not a record type (wakeup, migrate, overutil, "
+		    "lost, exit, runtime, cpustat, freqstat, em, busyfreq, freq, or 1-%d)", ts, NR_TYPES - 1);
 }
 
 /* The record before its cells: zero, and each type's defaults for the cells left empty. */

@@ -193,6 +193,12 @@ void sim_loop_free(struct sim_loop *lp);
 
 /* workload.c: a growing table (the builder's and work_busyfreq.c's) */
 int fs_sim_grow(void **v, size_t *cap, size_t need, size_t size);
+/*
+ * workload.c: in a table of n items of size bytes sorted by the __u64 at
+ * key_off (offsetof()), the index of the first item whose key is after ts,
+ * n if none: the step at or before ts is the one before it.
+ */
+size_t fs_sim_first_after(const void *v, size_t n, size_t size, size_t key_off, __u64 ts);
 /* workload.c: a copy of n items of size, or NULL (n 0: one item's room) */
 void *fs_sim_dup_items(const void *v, size_t n, size_t size);
 

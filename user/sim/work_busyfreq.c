@@ -35,19 +35,9 @@ int wb_point_add(struct wb_log *l, int cpu, const struct wb_point *p)
 /* The interval k (v[k].ts <= ts < v[k + 1].ts) of line c holding ts, or -1 outside them all. */
 static long interval_of(const struct wb_line *c, __u64 ts)
 {
-	size_t lo = 0, hi = c->n;
-
 	if (c->n < 2 || ts < c->v[0].ts || ts >= c->v[c->n - 1].ts)
 		return -1;
-	while (lo < hi) { /* the first point after ts */
-		size_t mid = (lo + hi) / 2;
-
-		if (c->v[mid].ts <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)lo - 1;
+	return (long)fs_sim_first_after(c->v, c->n, sizeof(*c->v), offsetof(struct wb_point, ts), ts) - 1;
 }
 
 /* The estimate's sums per interval of each CPU: ns and ns x kHz of the stretches in it. */

@@ -34,17 +34,7 @@ bool ws_covers(const struct ws_line *l, __u64 ts)
 /* The index of the step that holds at ts (l covers ts). */
 static size_t step_at(const struct ws_line *l, __u64 ts)
 {
-	size_t lo = 0, hi = l->n;
-
-	while (lo < hi) { /* the first step after ts */
-		size_t mid = (lo + hi) / 2;
-
-		if (l->v[mid].since <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - 1;
+	return fs_sim_first_after(l->v, l->n, sizeof(*l->v), offsetof(struct ws_step, since), ts) - 1;
 }
 
 void ws_integrate(const struct ws_line *l, __u64 ts, __u64 ns, __u64 fmax, unsigned __int128 *khz_ns,

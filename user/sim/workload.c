@@ -200,6 +200,24 @@ int fs_sim_grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+size_t fs_sim_first_after(const void *v, size_t n, size_t size, size_t key_off, __u64 ts)
+{
+	const unsigned char *base = (const unsigned char *)v + key_off;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		__u64 key;
+
+		memcpy(&key, base + mid * size, sizeof(key));
+		if (key <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static size_t pid_slot(const struct fs_sim_builder *b, __s32 pid)
 {
 	size_t i = ((__u32)pid * 2654435761u) & (b->pid_cap - 1);
@@ -255,16 +273,8 @@ static void est_integrate(const struct fs_em_pd *pd, const struct wf_line *l, __
 			  unsigned __int128 *acc, unsigned __int128 *acc_k)
 {
 	__u64 fmax = pd->ps[pd->nr_ps - 1].frequency;
-	size_t lo = 0, hi = l->n;
+	size_t lo = fs_sim_first_after(l->v, l->n, sizeof(*l->v), offsetof(struct wf_sample, since), ts);
 
-	while (lo < hi) { /* the first sample after ts */
-		size_t mid = (lo + hi) / 2;
-
-		if (l->v[mid].since <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* before the PD's first sample: its first state (a line is never empty once a wake-up came) */
 	int st = lo ? l->v[lo - 1].state : l->n ? l->v[0].state : -1;
 	__u64 t = ts, end = ts + ns < ts ? UINT64_MAX : ts + ns;
