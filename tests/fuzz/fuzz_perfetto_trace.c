@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[1024] = "";
 	int rc;
 
-	rc = fs_perfetto_trace_parse(data, size, "fuzz.pftrace", fuzz_trace_feed, &f, &st, &tree, err, sizeof(err));
+	rc = fs_perfetto_trace_parse(data, size, "fuzz.pftrace", fuzz_trace_feed, &f, &st, &tree, NULL, err, sizeof(err));
 	FUZZ_CHECK(rc == 0 || err[0], "failed without an error");
 	FUZZ_CHECK(st.events == f.nr, "stats %llu, fed %llu", (unsigned long long)st.events, (unsigned long long)f.nr);
 	if (rc) {
