@@ -213,9 +213,14 @@ int pft_rails_packet(struct pft *p, const uint8_t *b, size_t len)
 			pt.clock = (uint32_t)f.v;
 	}
 	fs_pbr_init(&r, b, len);
-	while (fs_pbr_next(&r, &f) > 0)
-		if (f.num == 40 && power_rails(p, f.data, f.len, &pt))
+	while (fs_pbr_next(&r, &f) > 0) {
+		if (f.num != 40)
+			continue;
+		if (f.wire != FS_PBR_LEN)
+			return pft_bad_wire(p, "packet", "power_rails", &f, FS_PBR_LEN);
+		if (power_rails(p, f.data, f.len, &pt))
 			return -1;
+	}
 	return 0;
 }
 
@@ -282,7 +287,8 @@ static int rail_out(struct pft *p, const struct pft_rail *x, struct fs_power_rai
 			return free(o->s), o->s = NULL, -1;
 	}
 	o->nr = x->nr;
-	qsort(o->s, o->nr, sizeof(*o->s), sample_cmp); /* two clocks' samples, or offsets that moved */
+	if (o->nr > 1) /* two clocks' samples, or offsets that moved; a rail may have none (s NULL) */
+		qsort(o->s, o->nr, sizeof(*o->s), sample_cmp);
 	return 0;
 }
 
