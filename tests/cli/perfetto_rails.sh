@@ -53,6 +53,21 @@ unwrap "$TMP/part.sum" | grep -q "^power rails: no sample after the window's end
 "$FEECSCOPE" replay "$FX/compact.pftrace" --em hikey960 >"$TMP/none.sum" 2>&1
 grep -q "power rails" "$TMP/none.sum" && fail "no rails: no line" || pass "no rails: no line"
 
+# report: a line per trace with rails, and their JSON members
+mkdir -p "$TMP/rep"
+cp "$FX/rails.pftrace" "$FX/rails-partial.pftrace" "$FX/compact.pftrace" "$TMP/rep/"
+"$FEECSCOPE" report "$TMP/rep" --em hikey960 --json "$TMP/rep.json" >"$TMP/rep.txt" 2>&1
+grep -Eq '^  .*rails.pftrace +115.0 / 65.7 mJ$' "$TMP/rep.txt" &&
+	grep -Eq '^  .*partial.pftrace +400.0 / 328.7 mW mean, partly covered$' "$TMP/rep.txt" &&
+	pass "report: the traces' rails" || fail "report: rails" "$(grep -A3 '^power rails' "$TMP/rep.txt")"
+check "report --json: rails members only for the traces with rails" python3 -c "
+import json
+rs = {r['path'].split('/')[-1]: r for r in json.load(open('$TMP/rep.json'))['recordings']}
+assert abs(rs['rails.pftrace']['rails_cpu_mj'] - 115.0) < 1e-6, rs
+assert abs(rs['rails.pftrace']['rails_em_traced_mj'] - 65.74924) < 1e-6, rs
+assert abs(rs['rails-partial.pftrace']['rails_cpu_mw'] - 400.0) < 1e-6, rs
+assert not [k for k in rs['compact.pftrace'] if 'rails' in k], rs"
+
 expect_fail "replay: a rail sample without a descriptor" \
 	"bad-rail-index.pftrace: packet 3 \(offset [0-9]+\): power_rails.energy_data.index: 5 has no rail_descriptor" \
 	"$FEECSCOPE" replay "$FX/bad-rail-index.pftrace" --em hikey960

@@ -10,37 +10,6 @@
 #include <string.h>
 #include "summary_rails.h"
 
-/* What the CPU rails say, summed: energy (full cover) or mean power (where covered). */
-struct rails_sum {
-	int cpu, covered, full;     /* CPU rails; with a sample-bracketed part; covering the whole window */
-	bool no_before, no_after;   /* some CPU rail had no sample before the start / after the end */
-	double mj, mw;              /* sums over the covered rails */
-	__u64 covered_ns;           /* the least any covered CPU rail covers */
-};
-
-static void sum_rails(const struct fs_sim_rails *R, struct rails_sum *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->covered_ns = R->window_ns;
-	for (int i = 0; i < R->nr; i++) {
-		const struct fs_sim_rail *x = &R->rail[i];
-
-		if (!x->cpu)
-			continue;
-		s->cpu++;
-		s->no_before |= x->before_ns < 0;
-		s->no_after |= x->after_ns < 0;
-		if (!x->covered_ns)
-			continue;
-		s->covered++;
-		s->full += x->from_ns == 0 && x->covered_ns == R->window_ns;
-		s->mj += x->mj;
-		s->mw += x->mj / ((double)x->covered_ns / 1e9);
-		if (x->covered_ns < s->covered_ns)
-			s->covered_ns = x->covered_ns;
-	}
-}
-
 /* "pd0 30.0/2.9, pd1 85.0/62.9" (mJ, or mW with per_s): each matched rail and its PD's traced energy. */
 static void fmt_by_pd(char *buf, size_t len, const struct fs_report *r, bool per_s)
 {
@@ -88,13 +57,13 @@ static void fmt_model(char *buf, size_t len, const struct fs_report *r, bool per
 void fs_summary_rails(FILE *out, const struct fs_report *r, fs_wrap_fn wrap)
 {
 	const struct fs_sim_rails *R = &r->sim->trace.rails;
-	struct rails_sum s;
+	struct fs_sim_rails_sum s;
 	char model[160], by[320] = "", text[640];
 	const double win_s = (double)R->window_ns / 1e9;
 
 	if (!r->sim->trace.has_rails)
 		return;
-	sum_rails(R, &s);
+	fs_sim_rails_sum(R, &s);
 	if (!s.cpu) {
 		snprintf(text, sizeof(text), "%d in the trace, none a CPU's by its name (docs/traces.md): see the "
 			 "JSON", R->nr + (int)R->nr_more);

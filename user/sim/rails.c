@@ -187,3 +187,26 @@ void fs_sim_rails_model(const struct fs_em *em, const struct fs_sim_observed *ob
 			sim[pd] = es / 1e9;
 	}
 }
+
+void fs_sim_rails_sum(const struct fs_sim_rails *R, struct fs_sim_rails_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->covered_ns = R->window_ns;
+	for (int i = 0; i < R->nr; i++) {
+		const struct fs_sim_rail *x = &R->rail[i];
+
+		if (!x->cpu)
+			continue;
+		s->cpu++;
+		s->no_before |= x->before_ns < 0;
+		s->no_after |= x->after_ns < 0;
+		if (!x->covered_ns)
+			continue;
+		s->covered++;
+		s->full += x->from_ns == 0 && x->covered_ns == R->window_ns;
+		s->mj += x->mj;
+		s->mw += x->mj / ((double)x->covered_ns / 1e9);
+		if (x->covered_ns < s->covered_ns)
+			s->covered_ns = x->covered_ns;
+	}
+}

@@ -41,6 +41,16 @@ struct fs_sim_rails {
 	struct fs_sim_rail rail[FS_SIM_MAX_RAILS];
 };
 
+/* The CPU rails summed: energy where each covers the whole window, else mean power where covered. */
+struct fs_sim_rails_sum {
+	int cpu, covered, full;     /* CPU rails; with a covered part; covering the whole window */
+	bool no_before, no_after;   /* some CPU rail had no sample before the start / after the end */
+	double mj, mw;              /* over the covered rails: energy, and the sum of their mean powers */
+	__u64 covered_ns;           /* the least any covered CPU rail covers */
+};
+
+void fs_sim_rails_sum(const struct fs_sim_rails *r, struct fs_sim_rails_sum *s);
+
 /*
  * The CPU rule (docs/traces.md): a rail is a CPU's supply when its name
  * holds "VDD_CPU" or starts "power.rails.cpu", or its subsystem starts
