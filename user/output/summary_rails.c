@@ -81,15 +81,14 @@ void fs_summary_rails(FILE *out, const struct fs_report *r, fs_wrap_fn wrap)
 	if (R->matched && !isnan(fs_sim_mj_per_unit(r->em)))
 		fmt_by_pd(by, sizeof(by), r, !full);
 	if (!full) {
-		snprintf(text, sizeof(text), "no sample %s: the CPU rails cover %.3f s of the window's %.3f s, "
-			 "so mean power is compared", s.no_before && s.no_after ? "before the window or after it" :
-			 s.no_before ? "before the window's start" : "after the window's end",
-			 (double)s.covered_ns / 1e9, win_s);
+		snprintf(text, sizeof(text), "no sample %s: %.3f of its %.3f s covered", s.no_before && s.no_after ?
+			 "before or after the window" : s.no_before ? "before the window's start" :
+			 "after the window's end", (double)s.covered_ns / 1e9, win_s);
 		wrap(out, "power rails: ", text, 2);
 	}
-	snprintf(text, sizeof(text), "CPU %.1f %s measured%s; %s%s%s%s", full ? s.mj : s.mw, full ? "mJ" : "mW",
-		 full ? "" : " where covered", model, R->matched ? "" : " (the CPU rails do not match the PDs one "
+	snprintf(text, sizeof(text), "%sCPU %.1f %s measured%s; %s%s%s%s", full ? "" : "mean power: ", full ? s.mj : s.mw,
+		 full ? "mJ" : "mW", full ? "" : " where covered", model, R->matched ? "" : " (the CPU rails do not match the PDs one "
 		 "to one: totals only)", *by ? full ? "; by PD, measured/EM mJ: " : "; by PD, measured/EM mW: " : "",
 		 by);
-	wrap(out, full ? "power rails: " : "  ", text, 2);
+	wrap(out, full ? "power rails: " : "  ", text, full ? 2 : 4);
 }
