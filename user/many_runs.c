@@ -29,6 +29,24 @@ static fs_fj_t fj_of(const struct fs_em *em, double e)
 	return (fs_fj_t)llround(e * 1e9 * (double)fs_sim_fj_per_unit_ns(em));
 }
 
+/* A trace's CPU rails against the EM for its traced busy time (summary_rails.c's first figures). */
+static void keep_rails(struct fs_run_result *r, const struct fs_report *rep)
+{
+	const struct fs_sim_report *s = rep->sim;
+	struct fs_sim_rails_sum sum;
+	double em = 0;
+
+	fs_sim_rails_sum(&s->trace.rails, &sum);
+	if (!s->trace.has_rails || !sum.covered || isnan(fs_sim_mj_per_unit(rep->em)))
+		return;
+	for (int pd = 0; pd < rep->em->nr_pd && pd < FS_MAX_PDS; pd++)
+		em += s->tcheck.energy_traced[pd] * fs_sim_mj_per_unit(rep->em);
+	r->has_rails = true;
+	r->rails_full = sum.full == sum.cpu;
+	r->rails_measured = r->rails_full ? sum.mj : sum.mw;
+	r->rails_em = r->rails_full ? em : em / ((double)s->trace.rails.window_ns / 1e9);
+}
+
 /*
  * A trace has no records: its verdict and processes are the closed-loop
  * simulation's (no interval: the simulation gives none yet). A bogoWatt EM
@@ -57,6 +75,8 @@ static int keep_trace(struct fs_run_result *r, const struct fs_report *rep, char
 		return -1;
 	}
 	r->nr_procs = ran ? a->nr_procs : 0;
+	if (ran)
+		keep_rails(r, rep);
 	for (size_t i = 0; i < r->nr_procs; i++) {
 		memcpy(r->procs[i].comm, a->procs[i].comm, FS_COMM_LEN);
 		r->procs[i].runtime_ns = a->procs[i].rec_cpu_ns;
@@ -190,6 +210,7 @@ static int keep_finish(void *self, const struct fs_report *rep, char *err, size_
 			return keep_trace(r, rep, err, errlen);
 		r->wakeups = rep->sim->activations;
 		r->cpu_fj = fj_of(rep->em, rep->sim->answer.energy[rep->sim->answer.ref]);
+		keep_rails(r, rep);
 	}
 	size_t n = sim ? rep->sim->answer.nr_procs : rep->nr_procs;
 

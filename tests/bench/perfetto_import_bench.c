@@ -165,7 +165,7 @@ static int run(const char *what, const void *buf, size_t len, const struct fs_em
 		double t0 = now(), dt;
 		n = 0;
 		if (fs_perfetto_trace_parse(buf, len, what, b ? fs_trace_wl_feed_fn : count, b ? (void *)b : &n, &st, NULL,
-					    err, sizeof(err))) {
+					    NULL, err, sizeof(err))) {
 			fprintf(stderr, "perfetto_import_bench: %s\n", err);
 			return 1;
 		}

@@ -23,7 +23,7 @@ if ! command -v protoc >/dev/null; then
 	exit
 fi
 decode() { protoc --proto_path=tests/perfetto --decode=feecscope.ftrace_input.Trace "$PROTO" <"$1"; }
-for t in ftrace compact clocks clocks-mono generic; do
+for t in ftrace compact clocks clocks-mono generic rails rails-mono; do
 	check "protoc decodes $t.pftrace" decode "$FX/$t.pftrace"
 	decode "$FX/$t.pftrace" >"$TMP/$t.txt" 2>&1
 	# unknown fields show as numbers: only the generator's field 1999
@@ -43,6 +43,13 @@ for t in ftrace clocks clocks-mono; do
 		[ "$want" = "$got" ] || bad="$bad $e: protoc finds $got, the reader is to give $want;"
 	done
 	[ -z "$bad" ] && pass "$t: every event type, as many as expected" || fail "$t: events" "$bad"
+done
+# the power rails: every descriptor and sample the reader is to give is in the trace
+for t in rails rails-mono; do
+	want="$(awk -F'\t' '$1 == "rail"' "$FX/$t.expected" | wc -l) $(awk -F'\t' '$1 == "sample"' "$FX/$t.expected" | wc -l)"
+	got="$(grep -c '^ *rail_descriptor {' "$TMP/$t.txt") $(grep -c '^ *energy_data {' "$TMP/$t.txt")"
+	[ "$want" = "$got" ] && pass "$t: rails and samples, as many as expected ($got)" ||
+		fail "$t: rails" "protoc finds $got (descriptors, samples), the reader is to give $want"
 done
 # LISA's events as generic ones: each the reader gives is a generic event of that name (or lisa__ that name)
 want=$(awk -F'\t' '$3 ~ /^sched_(pelt|util_est)_/' "$FX/generic.expected" | wc -l)

@@ -23,8 +23,16 @@ compressed (ftrace's packets in deflated compressed_packets), clocks
 the two clock snapshots, events placed on BOOTTIME), clocks-mono (the
 primary clock MONOTONIC, ftrace on BOOTTIME), generic (LISA's PELT events
 as GenericFtraceEvent, written by hand, with an event of another name to
-be skipped), and bad ones: bad-wire, trunc-len, trunc-varint, nosched,
-bad-generic (see .expected: "error" and the field).
+be skipped), rails (android.power's PowerRails beside a few sched events
+at known times, for tests/cli/perfetto_rails.sh's hand-worked mJ),
+rails-mono (the same on the primary clock MONOTONIC, samples timed by
+timestamp_ms or by their packet's timestamp, the descriptors after the
+first samples), rails-partial (no sample after the window), and bad ones:
+bad-wire, trunc-len, trunc-varint, nosched, bad-generic, bad-rail-index,
+bad-rail-back, bad-rail-wire (see .expected: "error" and the field).
+After the events and the process tree, a .expected lists each power rail
+("rail", session, index, name, subsystem, sampling rate, samples) and its
+samples ("sample", index, time on the trace's clock, uWs).
 Deterministic: the same command writes the same bytes.
 """
 import gzip
@@ -521,6 +529,87 @@ def fx_generic():
     return pkts, lines, []
 
 
+# --- power rails (TracePacket.power_rails = 40: PowerRails, power/power_rails.proto) ---
+RAILS = [  # index, rail_name, subsys_name, sampling_rate, counter (uWs) at 10.0, 10.1, 10.2, 10.3 s
+    (0, "S4M_VDD_CPUCL0", "CPU(LITTLE)", 1000, [1_000_000, 1_010_000, 1_030_000, 1_040_000]),
+    (1, "S2M_VDD_CPUCL2", "CPU(BIG)", 1000, [2_000_000, 2_050_000, 2_060_000, 2_160_000]),
+    (2, "S4M_VDD_CPUCL0_M", "CPU(LITTLE)", 1000, [500, 600, 700, 800]),
+    (3, "S10M_VDD_TPU", "TPU", 500, [7_000, 7_000, 9_000, 9_000]),
+]
+RAIL_T0 = 10_000_000_000  # BOOTTIME of the first sample; one every 100 ms
+SESSION = 77
+
+
+def rail_desc():
+    return b"".join(f_bytes(1, f_varint(1, i) + f_bytes(2, n) + f_bytes(3, sub) + f_varint(4, hz))
+                    for i, n, sub, hz, _ in RAILS)
+
+
+def rail_packet(body, ts=None, clock=None):
+    pkt = f_bytes(40, body + f_varint(3, SESSION))
+    if ts is not None:
+        pkt = f_varint(8, ts) + pkt
+    if clock is not None:
+        pkt += f_varint(58, clock)
+    return packet(pkt)
+
+
+def rail_samples(k, with_ms=True):
+    return b"".join(f_bytes(2, f_varint(1, i) + (f_varint(2, RAIL_T0 // 10**6 + 100 * k) if with_ms else b"")
+                            + f_varint(3, c[k])) for i, _, _, _, c in RAILS)
+
+
+def rail_events():
+    """Two tasks' activations at known times: 100 ms on CPU 0 at 533 MHz, 40 ms on CPU 4 (no cpu_frequency)."""
+    w, b = Task(100, "worker", 100), Task(101, "bigtask", 101)
+    ms = lambda x: RAIL_T0 + x * 1_000_000
+    ev = [dict(ts=ms(50), cpu=0, kind="cpu_frequency", cpid=0, state=533000, cpu_id=0),
+          dict(ts=ms(60), cpu=0, kind="sched_waking", cpid=0, t=w, target=0),
+          dict(ts=ms(61), cpu=0, kind="sched_wakeup", cpid=0, t=w, target=0),
+          dict(ts=ms(70), cpu=0, kind="sched_switch", cpid=0, prev=None, state=0, next=w),
+          dict(ts=ms(170), cpu=0, kind="sched_switch", cpid=100, prev=w, state=1, next=None),
+          dict(ts=ms(200), cpu=4, kind="sched_waking", cpid=0, t=b, target=4),
+          dict(ts=ms(201), cpu=4, kind="sched_wakeup", cpid=0, t=b, target=4),
+          dict(ts=ms(210), cpu=4, kind="sched_switch", cpid=0, prev=None, state=0, next=b),
+          dict(ts=ms(250), cpu=4, kind="sched_switch", cpid=101, prev=b, state=1, next=None)]
+
+    class Events:
+        pass
+    m = Events()
+    m.ev = ev
+    return m
+
+
+def rail_lines(nsamples, tsmap):
+    out = []
+    for i, n, sub, hz, c in RAILS:
+        out.append(["rail", SESSION, i, n, sub, hz, nsamples])
+    for i, _, _, _, c in RAILS:
+        out += [["sample", i, tsmap(RAIL_T0 + k * 100_000_000), c[k]] for k in range(nsamples)]
+    return out
+
+
+def fx_rails(variant=""):
+    """android.power's rails (every 100 ms from 10.0 s) around a 200 ms window of sched events (10.05 .. 10.25 s)."""
+    m = rail_events()
+    mono = (lambda t: t - 1_000_000_000) if variant == "mono" else (lambda t: t)
+    bundle = lambda cpu: packet(f_bytes(1, f_varint(1, cpu) + b"".join(
+        ftrace_event(e, e["ts"]) for e in m.ev if e["cpu"] == cpu)))
+    n = 3 if variant == "partial" else 4
+    if variant == "mono":  # each sample's time: timestamp_ms, its packet's BOOTTIME, its packet's MONOTONIC
+        samples = [rail_packet(rail_samples(0)),
+                   rail_packet(rail_samples(1, False), ts=RAIL_T0 + 100_000_000),
+                   rail_packet(rail_samples(2, False), ts=mono(RAIL_T0 + 200_000_000), clock=MONOTONIC),
+                   rail_packet(rail_samples(3), ts=RAIL_T0 + 300_000_000 + 5)]
+        pkts = [clock_packet([(BOOTTIME, RAIL_T0), (MONOTONIC, mono(RAIL_T0))], primary=MONOTONIC), samples[0],
+                rail_packet(rail_desc(), ts=RAIL_T0), bundle(0), samples[1], bundle(4), samples[2], samples[3]]
+    else:
+        pkts = [clock_packet([(BOOTTIME, RAIL_T0)]), rail_packet(rail_desc() + rail_samples(0), ts=RAIL_T0),
+                bundle(0), rail_packet(rail_samples(1)), bundle(4)]
+        pkts += [rail_packet(rail_samples(k), ts=RAIL_T0 + k * 100_000_000) for k in range(2, n)]
+    return pkts, expected(m, [], False, mono) + rail_lines(n, mono), []
+
+
 def bad_fixtures():
     """name -> (bytes, the error after "<file>: ")."""
     ok_clock = clock_packet([(BOOTTIME, 1000)])
@@ -535,7 +624,20 @@ def bad_fixtures():
     o1 = len(ok_clock)
     gen = packet(f_bytes(1, f_varint(1, 0) + g_event(6000, 5, "sched_pelt_cfs", [("cpu", (0,)), ("path", "/"),
                                                                                   ("util", "300")])))
+    desc0 = f_bytes(1, f_varint(1, 0) + f_bytes(2, "VDD_CPU0") + f_bytes(3, "CPU"))
+    sample = lambda idx, ms, uws: f_bytes(2, f_varint(1, idx) + f_varint(2, ms) + f_varint(3, uws))
+    r_desc = packet(f_bytes(40, desc0 + sample(0, 1, 1000)))
+    r_idx = packet(f_bytes(40, sample(5, 2, 1000)))
+    r_back = packet(f_bytes(40, sample(0, 2, 900)))
+    r_wire = packet(f_bytes(40, f_bytes(2, f_varint(1, 0) + f_varint(2, 2) + f_bytes(3, "12"))))
+    o2 = o1 + len(good) + len(r_desc)
     return {
+        "bad-rail-index": (ok_clock + good + r_desc + r_idx, "packet 3 (offset %d): power_rails.energy_data.index: "
+                           "5 has no rail_descriptor" % o2),
+        "bad-rail-back": (ok_clock + good + r_desc + r_back, "packet 3 (offset %d): power_rails.energy_data: "
+                          "energy: 900 uWs, below rail 0's previous 1000 uWs: the counter went backwards" % o2),
+        "bad-rail-wire": (ok_clock + good + r_desc + r_wire, "packet 3 (offset %d): power_rails.energy_data: "
+                          "energy (field 3): length-delimited, expected varint" % o2),
         "bad-generic": (ok_clock + good + gen, "packet 2 (offset %d): ftrace_events.event.generic.sched_pelt_cfs: "
                         "util: a string, expected a number" % (o1 + len(good))),
         "bad-wire": (ok_clock + bad, "packet 1 (offset %d): ftrace_events.event.sched_switch: next_pid (field 6): "
@@ -562,6 +664,9 @@ def main(argv):
         "clocks": lambda: fx_clocks(n, 33),
         "clocks-mono": lambda: fx_clocks(n, 34, mono_primary=True),
         "generic": fx_generic,
+        "rails": fx_rails,
+        "rails-mono": lambda: fx_rails("mono"),
+        "rails-partial": lambda: fx_rails("partial"),
     }
     for name, make in fixtures.items():
         if only and only != name:

@@ -132,6 +132,19 @@ static void expect_same_text(const char *got, const char *want, const char *what
 		   (int)strcspn(got + start, "\n"), got + start, (int)strcspn(want + start, "\n"), want + start);
 }
 
+/* The power rails as the generator lists them: each rail, then every rail's samples. */
+static void add_rails(struct lines *l, const struct fs_power_rails *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		add(l, "rail\t%llu\t%u\t%s\t%s\t%u\t%zu\n", (unsigned long long)r->rail[i].session, r->rail[i].index,
+		    r->rail[i].name, r->rail[i].subsys, r->rail[i].sampling_hz, r->rail[i].nr);
+	for (size_t i = 0; i < r->nr; i++)
+		for (size_t k = 0; k < r->rail[i].nr; k++)
+			add(l, "sample\t%u\t%llu\t%llu\n", r->rail[i].index, (unsigned long long)r->rail[i].s[k].ts_ns,
+			    (unsigned long long)r->rail[i].s[k].uws);
+	add(l, "%s", "");
+}
+
 /* The fixture name.pftrace (or file) read; its events (more than min_n) and tree against name.expected. */
 static void check_fixture_n(const char *name, const char *file, size_t min_n, struct fs_trace_stats *out)
 {
@@ -139,6 +152,7 @@ static void check_fixture_n(const char *name, const char *file, size_t min_n, st
 	struct lines l = { 0 };
 	struct fs_trace_stats st;
 	struct fs_perfetto_tree tree;
+	struct fs_power_rails rails;
 	size_t wlen, dlen;
 	int rc;
 
@@ -149,12 +163,13 @@ static void check_fixture_n(const char *name, const char *file, size_t min_n, st
 	snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s", file);
 	ASSERT_TRUE((data = slurp(path, &dlen)) != NULL);
 	EXPECT_TRUE(fs_perfetto_trace_probe(data, dlen));
-	rc = fs_perfetto_trace_parse(data, dlen, file, as_line, &l, &st, &tree, err, sizeof(err));
+	rc = fs_perfetto_trace_parse(data, dlen, file, as_line, &l, &st, &tree, &rails, err, sizeof(err));
 	if (!strncmp(want, "error\t", 6)) {
 		char line[600];
 		snprintf(line, sizeof(line), "%s: %.*s", file, (int)strcspn(want + 6, "\n"), want + 6);
 		EXPECT_EQ(rc, -1);
 		EXPECT_STR(err, line);
+		EXPECT_TRUE(!rails.rail && !rails.nr);
 	} else {
 		if (rc)
 			FS_FAIL_AT("%s", err);
@@ -162,12 +177,13 @@ static void check_fixture_n(const char *name, const char *file, size_t min_n, st
 		for (size_t i = 0; i < tree.nr; i++)
 			add(&l, "task\t%d\t%d\t%d\t%d\t%s\n", tree.tasks[i].pid, tree.tasks[i].tgid, tree.tasks[i].ppid,
 			    tree.tasks[i].uid, tree.tasks[i].comm);
-		add(&l, "%s", "");
+		add_rails(&l, &rails);
 		expect_same_text(l.buf, want, file);
 		EXPECT_EQ(st.events, l.n);
 		EXPECT_TRUE(!l.backwards);
 		EXPECT_TRUE(l.n > min_n);
 		free(tree.tasks);
+		fs_power_rails_free(&rails);
 	}
 	if (out)
 		*out = st;
@@ -193,6 +209,13 @@ FS_TEST(perfetto_truncated_length) { check_fixture("trunc-len", "trunc-len.pftra
 FS_TEST(perfetto_truncated_varint) { check_fixture("trunc-varint", "trunc-varint.pftrace"); }
 FS_TEST(perfetto_no_sched_events) { check_fixture("nosched", "nosched.pftrace"); }
 FS_TEST(perfetto_bad_generic) { check_fixture("bad-generic", "bad-generic.pftrace"); }
+/* android.power's rails: descriptors and samples; on MONOTONIC through the snapshots; the bad ones */
+FS_TEST(perfetto_rails) { check_fixture_n("rails", "rails.pftrace", 8, NULL); }
+FS_TEST(perfetto_rails_clock_mapped) { check_fixture_n("rails-mono", "rails-mono.pftrace", 8, NULL); }
+FS_TEST(perfetto_rails_partial) { check_fixture_n("rails-partial", "rails-partial.pftrace", 8, NULL); }
+FS_TEST(perfetto_rail_without_descriptor) { check_fixture("bad-rail-index", "bad-rail-index.pftrace"); }
+FS_TEST(perfetto_rail_counter_backwards) { check_fixture("bad-rail-back", "bad-rail-back.pftrace"); }
+FS_TEST(perfetto_rail_wrong_wire_type) { check_fixture("bad-rail-wire", "bad-rail-wire.pftrace"); }
 
 /*
  * LISA's events as GenericFtraceEvents (generic.pftrace, by hand): decoded
@@ -260,23 +283,23 @@ FS_TEST(perfetto_clock_placed_by_snapshot)
 	/* ftrace on MONOTONIC_RAW, 5 s behind BOOTTIME: the event moves to BOOTTIME */
 	one_switch_trace(&pb, 4, 1000000000, true, 6000000000, 1000000000);
 	ASSERT_TRUE(!pb.failed);
-	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, NULL, err, sizeof(err)), 0);
 	EXPECT_EQ_U64(ts, 6000000000ull);
 	/* the same without ftrace_clock: the timestamps are BOOTTIME already */
 	fs_pb_clear(&pb);
 	one_switch_trace(&pb, 0, 1000000000, true, 6000000000, 1000000000);
-	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, err, sizeof(err)), 0);
+	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, NULL, err, sizeof(err)), 0);
 	EXPECT_EQ_U64(ts, 1000000000ull);
 	/* no snapshot relates MONOTONIC_RAW to BOOTTIME */
 	fs_pb_clear(&pb);
 	one_switch_trace(&pb, 4, 1000000000, false, 0, 0);
-	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, err, sizeof(err)), -1);
+	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, NULL, err, sizeof(err)), -1);
 	EXPECT_STR(err, "t: packet 0 (offset 0): clock_snapshot: no snapshot gives both MONOTONIC_RAW "
 			"(the ftrace clock) and BOOTTIME");
 	/* the global clock without its BOOTTIME pair */
 	fs_pb_clear(&pb);
 	one_switch_trace(&pb, 2, 1000000000, false, 0, 0);
-	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, err, sizeof(err)), -1);
+	EXPECT_EQ(fs_perfetto_trace_parse(pb.buf, pb.len, "t", first_ts, &ts, NULL, NULL, NULL, err, sizeof(err)), -1);
 	EXPECT_CONTAINS(err, "ftrace_events.ftrace_clock: 2 without ftrace_timestamp and boot_timestamp");
 	fs_pb_free(&pb);
 }
@@ -343,7 +366,7 @@ FS_TEST(perfetto_read_file_errors)
 
 	EXPECT_EQ(fs_perfetto_trace_read_file("/nonexistent/x.pftrace", as_line, &l, NULL, err, sizeof(err)), -1);
 	EXPECT_STR(err, "/nonexistent/x.pftrace: No such file or directory");
-	EXPECT_EQ(fs_perfetto_trace_parse("\x1f\x8b\x08\x00", 4, "x.gz", as_line, &l, NULL, NULL, err, sizeof(err)), -1);
+	EXPECT_EQ(fs_perfetto_trace_parse("\x1f\x8b\x08\x00", 4, "x.gz", as_line, &l, NULL, NULL, NULL, err, sizeof(err)), -1);
 	EXPECT_STR(err, "x.gz: gzip: cut short (truncated?)");
 	free(l.buf);
 }

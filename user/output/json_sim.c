@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "json_sim.h"
+#include "json_rails.h"
 
 /* A double in mJ with 6 decimals, null when it is not a number (a bogoWatt EM, no energy). */
 static void num(FILE *o, double v)
@@ -106,6 +107,7 @@ static void write_trace(FILE *o, const struct fs_report *r, const struct fs_sim_
 		}
 		fputc(']', o);
 	}
+	fs_json_rails(o, r);
 	fputc('}', o);
 }
 

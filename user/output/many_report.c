@@ -59,6 +59,24 @@ static const char *head(const char *s, int width, bool pad, char *buf, size_t n)
 }
 static void print_procs(FILE *o, const struct fs_many *m);
 
+/* The traces with power rails (docs/traces.md): their CPU rails measured, beside the EM. */
+static void print_rails(FILE *o, const struct fs_many *m)
+{
+	char cut[80];
+	int n = 0;
+
+	for (size_t i = 0; i < m->nr_runs; i++) {
+		const struct fs_run_result *r = &m->runs[i];
+
+		if (!r->has_rails)
+			continue;
+		if (!n++)
+			fputs("\npower rails: the CPU rails measured / the EM for the traced busy time\n", o);
+		fprintf(o, "  %-19s %10.1f / %.1f %s\n", tail(r->path, 19, cut, sizeof(cut)), r->rails_measured,
+			r->rails_em, r->rails_full ? "mJ" : "mW mean, partly covered");
+	}
+}
+
 void fs_many_print_text(FILE *o, const struct fs_many *m)
 {
 	char v[160], p[32], cut[80], cut2[64];
@@ -106,6 +124,7 @@ void fs_many_print_text(FILE *o, const struct fs_many *m)
 	}
 
 	print_procs(o, m);
+	print_rails(o, m);
 	int bad = 0;
 	for (size_t i = 0; i < m->nr_runs; i++)
 		if (m->runs[i].error[0]) {
@@ -266,6 +285,9 @@ void fs_many_print_json(FILE *o, const struct fs_many *m)
 			ci_json(o, r->has_ci, b, c);
 			fprintf(o, ", \"measurable\": %s", r->measurable ? "true" : "false");
 		}
+		if (r->has_rails) /* only for a trace with power rails: the others' members are unchanged */
+			fprintf(o, ", \"rails_%s\": %.6f, \"rails_em_traced_%s\": %.6f", r->rails_full ? "cpu_mj" : "cpu_mw",
+				r->rails_measured, r->rails_full ? "mj" : "mw", r->rails_em);
 		fputc('}', o);
 	}
 	fputs(m->nr_runs ? "\n  ],\n  \"groups\": [" : "],\n  \"groups\": [", o);

@@ -47,6 +47,13 @@ struct fs_run_result {
 	const struct fs_apps *apps;     /* --packages, for every recording; NULL = its own list, if any */
 	char apps_from[FS_APPS_FROM];            /* where its app names came from (fs_apps.from), "" = none */
 	size_t nr_packages;             /* the packages that list named */
+	/*
+	 * A trace's CPU power rails (sim/rails.h) and the EM's energy for its
+	 * traced busy time: mJ when every CPU rail covers the window
+	 * (rails_full), else mean mW where covered and over the window.
+	 */
+	bool has_rails, rails_full;
+	double rails_measured, rails_em;
 };
 
 /* A set of recordings summed: a group (same EM and kernel) or all of them. */

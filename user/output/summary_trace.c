@@ -11,6 +11,7 @@
 #include <string.h>
 #include "summary_trace.h"
 #include "summary_sim.h"
+#include "summary_rails.h"
 #include "../filter.h"
 
 typedef void (*wrap_fn)(FILE *, const char *, const char *, int);
@@ -260,6 +261,8 @@ void fs_summary_trace_print(FILE *out, const struct fs_report *r, wrap_fn wrap)
 	print_verdicts(out, r, wrap);
 	if (r->head)
 		wrap(out, "", r->head, 2);
+	if (r->sim->ran)
+		fs_summary_rails(out, r, wrap);
 	fputc('\n', out);
 	fprintf(out, "time: %.6f s (%llu .. %llu ns)\n", (double)r->span_ns / 1e9,
 		(unsigned long long)r->st->first_ts, (unsigned long long)r->st->last_ts);

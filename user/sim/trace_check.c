@@ -96,4 +96,5 @@ void fs_sim_trace_check(const struct fs_em *em, const struct fs_sim_workload *wl
 	c->nr_pd = em->nr_pd;
 	for (int pd = 0; pd < em->nr_pd && pd < FS_MAX_PDS; pd++)
 		residency(em, wl, r, pd, c);
+	fs_sim_rails_model(em, &wl->observed, r, c->energy_traced, c->energy_sim);
 }

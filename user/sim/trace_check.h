@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "sim.h"
+#include "rails.h"
 
 /* What the trace held, for the summary's "traced / reconstructed" lines. */
 struct fs_sim_trace_inputs {
@@ -27,6 +28,8 @@ struct fs_sim_trace_inputs {
 	__u64 freq_assumed_cpus;    /* CPUs that ran before any cpu_frequency (mask) */
 	__u64 freq_assumed_ns;      /* CPU time taken at the PD's top frequency */
 	int tgid_assumed;           /* tasks whose tgid no event gave */
+	bool has_rails;             /* the trace had power rails (rails.h): rails says what they measured */
+	struct fs_sim_rails rails;
 };
 
 struct fs_sim_trace_check {
@@ -47,6 +50,13 @@ struct fs_sim_trace_check {
 	double util_mad;             /* mean |simulated - traced|, util units (of 1024); NAN if none */
 	double util_bias;            /* mean simulated - traced */
 	double util_traced_mean;     /* mean traced util_avg */
+	/*
+	 * The EM's energy per PD, EM unit x s (rails.h, fs_sim_rails_model()),
+	 * beside the trace's power rails: for the trace's own busy time at its
+	 * traced OPPs, and for the simulation.
+	 */
+	double energy_traced[FS_MAX_PDS];
+	double energy_sim[FS_MAX_PDS];
 };
 
 /* The OPP of em's PD pd a cpu_frequency of khz stands for: the lowest at or above it, else the top. */

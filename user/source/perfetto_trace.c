@@ -173,16 +173,22 @@ static int compressed(struct pft *p, const uint8_t *b, size_t len, int depth)
 	return walk_trace(p, out, n, depth + 1);
 }
 
-/* TracePacket: ftrace_events = 1, process_tree = 2, clock_snapshot = 6, compressed_packets = 50. */
+/*
+ * TracePacket: ftrace_events = 1, process_tree = 2, clock_snapshot = 6,
+ * compressed_packets = 50; power_rails = 40 once the packet is read whole
+ * (its samples may take the packet's timestamp, in any field order).
+ */
 static int walk_packet(struct pft *p, const uint8_t *b, size_t len, int depth)
 {
 	static const char *const names[] = { [1] = "ftrace_events", [2] = "process_tree", [6] = "clock_snapshot" };
 	struct fs_pbr r;
 	struct fs_pbr_field f;
+	bool rails = false;
 	int rc;
 
 	fs_pbr_init(&r, b, len);
 	while ((rc = fs_pbr_next(&r, &f)) > 0) {
+		rails |= f.num == 40;
 		if (f.num != 1 && f.num != 2 && f.num != 6 && f.num != 50)
 			continue;
 		if (f.wire != FS_PBR_LEN)
@@ -192,7 +198,9 @@ static int walk_packet(struct pft *p, const uint8_t *b, size_t len, int depth)
 		    f.num == 6 ? pft_clock_snapshot(p, f.data, f.len) : compressed(p, f.data, f.len, depth))
 			return -1;
 	}
-	return rc < 0 ? pft_bad_pb(p, "packet", rc, &f) : 0;
+	if (rc < 0)
+		return pft_bad_pb(p, "packet", rc, &f);
+	return rails ? pft_rails_packet(p, b, len) : 0;
 }
 
 /* Trace: packet = 1 (other fields skipped). */
@@ -280,26 +288,38 @@ static void pft_free(struct pft *p)
 	free(p->cpu);
 	free(p->bundles);
 	free(p->pids.slot);
+	pft_rails_free(p);
 	pft_clock_free(p);
 }
 
-static int parse_plain(struct pft *p, const uint8_t *b, size_t len, struct fs_perfetto_tree *tree)
+static int parse_plain(struct pft *p, const uint8_t *b, size_t len, struct fs_perfetto_tree *tree,
+		       struct fs_power_rails *rails)
 {
 	p->base = b;
-	if (walk_trace(p, b, len, 0) || pft_clock_finish(p) || merge(p))
+	if (walk_trace(p, b, len, 0) || pft_clock_finish(p) || pft_rails_finish(p, rails))
 		return -1;
+	if (merge(p)) {
+		fs_power_rails_free(rails);
+		return -1;
+	}
 	if (!p->sched_events) {
 		snprintf(p->err, p->errlen,
 			 "%s: no sched events (sched_switch, sched_waking, sched_wakeup) in its %llu packets: "
 			 "record with the linux.ftrace data source (docs/traces.md)",
 			 p->name, (unsigned long long)p->nr_packets);
+		fs_power_rails_free(rails);
 		return -1;
 	}
-	return tree ? pft_tree_out(p, tree) : 0;
+	if (tree && pft_tree_out(p, tree)) {
+		fs_power_rails_free(rails);
+		return -1;
+	}
+	return 0;
 }
 
 int fs_perfetto_trace_parse(const void *buf, size_t len, const char *name, fs_tev_fn fn, void *ctx,
-			    struct fs_trace_stats *st, struct fs_perfetto_tree *tree, char *err, size_t errlen)
+			    struct fs_trace_stats *st, struct fs_perfetto_tree *tree, struct fs_power_rails *rails,
+			    char *err, size_t errlen)
 {
 	struct pft p = { .name = name, .err = err, .errlen = errlen, .fn = fn, .ctx = ctx };
 	const uint8_t *b = buf;
@@ -309,6 +329,8 @@ int fs_perfetto_trace_parse(const void *buf, size_t len, const char *name, fs_te
 
 	if (tree)
 		*tree = (struct fs_perfetto_tree){ 0 };
+	if (rails)
+		*rails = (struct fs_power_rails){ 0 };
 	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b) { /* gzip's magic */
 		if (inflate_all(b, len, &plain, &len, &why)) {
 			snprintf(err, errlen, "%s: gzip: %s", name, why);
@@ -318,7 +340,7 @@ int fs_perfetto_trace_parse(const void *buf, size_t len, const char *name, fs_te
 		}
 		b = plain;
 	}
-	rc = parse_plain(&p, b, len, tree);
+	rc = parse_plain(&p, b, len, tree, rails);
 	if (st)
 		*st = p.st;
 	pft_free(&p);
@@ -376,8 +398,8 @@ bool fs_perfetto_trace_probe(const void *buf, size_t len)
 	return yes;
 }
 
-int fs_perfetto_trace_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
-				char *err, size_t errlen)
+int fs_perfetto_trace_read_rails(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+				 struct fs_power_rails *rails, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
@@ -386,6 +408,8 @@ int fs_perfetto_trace_read_file(const char *path, fs_tev_fn fn, void *ctx, struc
 
 	if (st)
 		memset(st, 0, sizeof(*st));
+	if (rails)
+		*rails = (struct fs_power_rails){ 0 };
 	if (fd < 0 || fstat(fd, &sb)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
@@ -398,9 +422,15 @@ int fs_perfetto_trace_read_file(const char *path, fs_tev_fn fn, void *ctx, struc
 		return -1;
 	}
 	close(fd);
-	rc = fs_perfetto_trace_parse(map ? map : "", map ? (size_t)sb.st_size : 0, path, fn, ctx, st, NULL, err,
-				     errlen);
+	rc = fs_perfetto_trace_parse(map ? map : "", map ? (size_t)sb.st_size : 0, path, fn, ctx, st, NULL, rails,
+				     err, errlen);
 	if (map)
 		munmap(map, (size_t)sb.st_size);
 	return rc;
+}
+
+int fs_perfetto_trace_read_file(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+				char *err, size_t errlen)
+{
+	return fs_perfetto_trace_read_rails(path, fn, ctx, st, NULL, err, errlen);
 }

@@ -2,8 +2,9 @@
 /*
  * Shared by the Perfetto reader's files (perfetto_trace.h): the packet walk
  * (perfetto_trace.c), the clocks (perfetto_trace_clock.c), the tasks
- * (perfetto_trace_tasks.c), the bundle decoder (perfetto_trace_events.c) and
- * its generic events (perfetto_trace_generic.c).
+ * (perfetto_trace_tasks.c), the bundle decoder (perfetto_trace_events.c),
+ * its generic events (perfetto_trace_generic.c) and the power rails
+ * (perfetto_trace_rails.c).
  * Field numbers are upstream Perfetto's (protos/perfetto/trace/...).
  */
 #ifndef FEECSCOPE_PERFETTO_TRACE_INT_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include "perfetto_trace.h"
 #include "../records/pb_read.h"
+#include "../records/power_rails.h"
 
 #define PFT_MAX_CPU 1024   /* a bundle's cpu beyond this is refused */
 #define PFT_NR_CLOCKS 16   /* builtin clock ids we keep (BOOTTIME is 6) */
@@ -71,6 +73,25 @@ struct pft_cpu {
 	int64_t clk_off;
 };
 
+/* A power rail's sample as read: its time on its own clock, where it was (errors). */
+struct pft_rail_pt {
+	uint64_t raw_ns;
+	uint64_t uws;
+	uint64_t pkt;
+	size_t off;
+	uint8_t clock;       /* builtin clock id: BOOTTIME for timestamp_ms */
+};
+
+/* A power rail: (session_uuid, index) names it. */
+struct pft_rail {
+	uint64_t session;
+	uint32_t index, hz;
+	bool described;
+	char name[FS_RAIL_NAME_LEN], subsys[FS_RAIL_NAME_LEN];
+	struct pft_rail_pt *pt;
+	size_t nr, cap;
+};
+
 struct pft {
 	const char *name;
 	char *err;
@@ -89,6 +110,8 @@ struct pft {
 	uint32_t *snap_have;
 	size_t nr_snap, cap_snap;
 	struct pft_pids pids;
+	struct pft_rail *rails;
+	size_t nr_rails, cap_rails;
 	struct pft_cpu *cpu;
 	uint32_t nr_cpu;
 	uint64_t sched_events;
@@ -131,6 +154,12 @@ void pft_pid_comm(struct pft *p, int32_t pid, const char *comm);
 /* task_newtask: the child's tgid, its parent's for a thread (CLONE_THREAD), else its own pid. */
 void pft_pid_tgid(struct pft *p, int32_t parent, int32_t child, bool thread);
 int pft_tree_out(struct pft *p, struct fs_perfetto_tree *tree);
+
+/* perfetto_trace_rails.c: a packet with power_rails (field 40), its timestamp fields read too. */
+int pft_rails_packet(struct pft *p, const uint8_t *b, size_t len);
+/* Every rail described, its samples on the primary clock, into out (may be NULL); -1 with err. */
+int pft_rails_finish(struct pft *p, struct fs_power_rails *out);
+void pft_rails_free(struct pft *p);
 
 /* perfetto_trace_events.c: bundle b's events into c->ev (times on the bundle's clock converted). */
 int pft_bundle_decode(struct pft *p, struct pft_cpu *c, const struct pft_bundle *b);

@@ -41,12 +41,13 @@ static bool probe_gzip(const void *head, size_t n)
  * gzip'd file it does not take falls to the gzip entry.
  */
 static const struct fs_input_probe probes[] = {
-	{ FS_IN_RECORDING, "feecscope recording", probe_recording, NULL },
-	{ FS_IN_TRACE_DAT, "trace.dat", fs_trace_dat_probe, fs_trace_dat_read_file },
-	{ FS_IN_PERFETTO, "Perfetto trace", fs_perfetto_trace_probe, fs_perfetto_trace_read_file },
-	{ FS_IN_GZIP, "gzip", probe_gzip, NULL },
-	{ FS_IN_TRACE_TEXT, "ftrace text", probe_text, fs_trace_text_read_file },
-	{ FS_IN_RECORDS_CSV, "records CSV", probe_csv, NULL },
+	{ FS_IN_RECORDING, "feecscope recording", probe_recording, NULL, NULL },
+	{ FS_IN_TRACE_DAT, "trace.dat", fs_trace_dat_probe, fs_trace_dat_read_file, NULL },
+	{ FS_IN_PERFETTO, "Perfetto trace", fs_perfetto_trace_probe, fs_perfetto_trace_read_file,
+	  fs_perfetto_trace_read_rails },
+	{ FS_IN_GZIP, "gzip", probe_gzip, NULL, NULL },
+	{ FS_IN_TRACE_TEXT, "ftrace text", probe_text, fs_trace_text_read_file, NULL },
+	{ FS_IN_RECORDS_CSV, "records CSV", probe_csv, NULL, NULL },
 };
 
 const struct fs_input_probe *fs_input_probe(const void *head, size_t n)

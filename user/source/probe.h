@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "../records/trace_event.h"
+#include "../records/power_rails.h"
 
 #define FS_PROBE_HEAD 4096 /* bytes of the file's start the probes see */
 
@@ -28,11 +29,16 @@ enum fs_input_fmt {
 typedef int (*fs_trace_read_fn)(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
 				char *err, size_t errlen);
 
+/* The same, also handing out the trace's measured power rails (power_rails.h). */
+typedef int (*fs_trace_read_rails_fn)(const char *path, fs_tev_fn fn, void *ctx, struct fs_trace_stats *st,
+				      struct fs_power_rails *rails, char *err, size_t errlen);
+
 struct fs_input_probe {
 	enum fs_input_fmt fmt;
 	const char *name;                         /* "trace.dat", for messages */
 	bool (*probe)(const void *head, size_t n); /* n <= FS_PROBE_HEAD; NULL: not in this build */
 	fs_trace_read_fn read;                    /* a trace's reader; NULL for recordings and CSVs */
+	fs_trace_read_rails_fn read_rails;        /* a format that can carry power rails; else NULL */
 };
 
 /* The entry whose probe takes head (the file's first n bytes); NULL for FS_IN_UNKNOWN. */

@@ -55,11 +55,21 @@ static void fill_inputs(struct trace_src *t, const struct fs_trace_stats *st, co
 	in->rq_traced_cpus = wi->rq_traced_cpus;
 }
 
+/* The trace read into the builder, with its power rails where the format has them. */
+static int read_trace(struct trace_src *t, struct feed_ctx *f, struct fs_trace_stats *st,
+		      struct fs_power_rails *rails, char *err, size_t errlen)
+{
+	if (t->probe->read_rails)
+		return t->probe->read_rails(t->path, feed, f, st, rails, err, errlen);
+	return t->probe->read(t->path, feed, f, st, err, errlen);
+}
+
 static int trace_prepare(void *self, const struct fs_em *em, enum fs_sim_physics ph, char *err, size_t errlen)
 {
 	struct trace_src *t = self;
 	struct fs_trace_stats st = { 0 };
 	struct fs_trace_wl_info wi;
+	struct fs_power_rails rails = { 0 };
 	struct feed_ctx f = { .b = fs_trace_wl_new(em, ph), .path = t->path };
 	char why[400];
 
@@ -67,15 +77,21 @@ static int trace_prepare(void *self, const struct fs_em *em, enum fs_sim_physics
 		snprintf(err, errlen, "%s: out of memory", t->path);
 		return -1;
 	}
-	if (t->probe->read(t->path, feed, &f, &st, err, errlen)) {
+	if (read_trace(t, &f, &st, &rails, err, errlen)) {
 		fs_trace_wl_free(f.b);
 		return -1;
 	}
 	if (fs_trace_wl_finish(f.b, &t->wl, &wi, why, sizeof(why))) { /* frees the builder */
 		snprintf(err, errlen, "%s: %s", t->path, why);
+		fs_power_rails_free(&rails);
 		return -1;
 	}
 	fill_inputs(t, &st, &wi);
+	/* the rails over the window the simulated workload covers: its first to its last event */
+	t->in.has_rails = rails.nr > 0;
+	if (rails.nr)
+		fs_sim_rails_measure(em, &rails, t->wl.t0_ns, t->wl.end_ns, &t->in.rails);
+	fs_power_rails_free(&rails);
 	t->ready = true;
 	return 0;
 }
