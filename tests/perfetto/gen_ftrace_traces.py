@@ -27,9 +27,10 @@ be skipped), rails (android.power's PowerRails beside a few sched events
 at known times, for tests/cli/perfetto_rails.sh's hand-worked mJ),
 rails-mono (the same on the primary clock MONOTONIC, samples timed by
 timestamp_ms or by their packet's timestamp, the descriptors after the
-first samples), rails-partial (no sample after the window), and bad ones:
-bad-wire, trunc-len, trunc-varint, nosched, bad-generic, bad-rail-index,
-bad-rail-back, bad-rail-wire (see .expected: "error" and the field).
+first samples), rails-partial (no sample after the window), rail-undescribed (a sample of a rail
+never described: left out, not an error), and bad ones: bad-wire, trunc-len,
+trunc-varint, nosched, bad-generic, bad-rail-back, bad-rail-wire (see .expected:
+"error" and the field).
 After the events and the process tree, a .expected lists each power rail
 ("rail", session, index, name, subsystem, sampling rate, samples) and its
 samples ("sample", index, time on the trace's clock, uWs).
@@ -610,6 +611,19 @@ def fx_rails(variant=""):
     return pkts, expected(m, [], False, mono) + rail_lines(n, mono), []
 
 
+def fx_rail_undescribed():
+    """A rail sampled but never described (a wrapped ring buffer): left out and counted, not an error."""
+    ok_clock = clock_packet([(BOOTTIME, 1000)])
+    good = packet(f_bytes(1, f_varint(1, 1) + f_bytes(2, f_varint(1, 5000) + f_varint(2, 5) + f_bytes(
+        4, f_bytes(1, "sh") + f_varint(2, 5) + f_varint(6, 12)))))
+    desc0 = f_bytes(1, f_varint(1, 0) + f_bytes(2, "VDD_CPU0") + f_bytes(3, "CPU"))
+    sample = lambda idx, ms, uws: f_bytes(2, f_varint(1, idx) + f_varint(2, ms) + f_varint(3, uws))
+    data = ok_clock + good + packet(f_bytes(40, desc0 + sample(0, 1, 1000))) + packet(f_bytes(40, sample(5, 2, 1000)))
+    want = ["5000\t1\tsched_switch\t5\t-1\tsh\tsh\t5\t0\t0\t\t12\t0",
+            "rail\t0\t0\tVDD_CPU0\tCPU\t0\t1", "sample\t0\t1000000\t1000"]
+    return data, "\n".join(want) + "\n"
+
+
 def bad_fixtures():
     """name -> (bytes, the error after "<file>: ")."""
     ok_clock = clock_packet([(BOOTTIME, 1000)])
@@ -632,8 +646,6 @@ def bad_fixtures():
     r_wire = packet(f_bytes(40, f_bytes(2, f_varint(1, 0) + f_varint(2, 2) + f_bytes(3, "12"))))
     o2 = o1 + len(good) + len(r_desc)
     return {
-        "bad-rail-index": (ok_clock + good + r_desc + r_idx, "packet 3 (offset %d): power_rails.energy_data.index: "
-                           "5 has no rail_descriptor" % o2),
         "bad-rail-back": (ok_clock + good + r_desc + r_back, "packet 3 (offset %d): power_rails.energy_data: "
                           "energy: 900 uWs, below rail 0's previous 1000 uWs: the counter went backwards" % o2),
         "bad-rail-wire": (ok_clock + good + r_desc + r_wire, "packet 3 (offset %d): power_rails.energy_data: "
@@ -686,6 +698,11 @@ def main(argv):
                 f.write(gzip.compress(data, mtime=0))
     if only:
         return 0
+    data, want = fx_rail_undescribed()
+    with open(os.path.join(out, "rail-undescribed.pftrace"), "wb") as f:
+        f.write(data)
+    with open(os.path.join(out, "rail-undescribed.expected"), "w") as f:
+        f.write(want)
     for name, (data, err) in bad_fixtures().items():
         with open(os.path.join(out, name + ".pftrace"), "wb") as f:
             f.write(data)

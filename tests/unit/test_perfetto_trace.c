@@ -213,7 +213,7 @@ FS_TEST(perfetto_bad_generic) { check_fixture("bad-generic", "bad-generic.pftrac
 FS_TEST(perfetto_rails) { check_fixture_n("rails", "rails.pftrace", 8, NULL); }
 FS_TEST(perfetto_rails_clock_mapped) { check_fixture_n("rails-mono", "rails-mono.pftrace", 8, NULL); }
 FS_TEST(perfetto_rails_partial) { check_fixture_n("rails-partial", "rails-partial.pftrace", 8, NULL); }
-FS_TEST(perfetto_rail_without_descriptor) { check_fixture("bad-rail-index", "bad-rail-index.pftrace"); }
+FS_TEST(perfetto_rail_without_descriptor) { check_fixture_n("rail-undescribed", "rail-undescribed.pftrace", 0, NULL); }
 FS_TEST(perfetto_rail_counter_backwards) { check_fixture("bad-rail-back", "bad-rail-back.pftrace"); }
 FS_TEST(perfetto_rail_wrong_wire_type) { check_fixture("bad-rail-wire", "bad-rail-wire.pftrace"); }
 

@@ -51,7 +51,7 @@ FS_TEST(rails_window_by_hand)
 	static const __u64 ms_c[] = { 1500 }, uws_c[] = { 9 };
 	struct fs_rail_sample sa[4], sb[2], sc[1];
 	struct fs_power_rail r[3];
-	struct fs_power_rails in = { 3, r };
+	struct fs_power_rails in = { .nr = 3, .rail = r };
 	struct fs_sim_rails out;
 	struct fs_em em;
 
@@ -85,7 +85,7 @@ FS_TEST(rails_match_by_capacity)
 	static const __u64 ms[] = { 0, 1000 }, uws[] = { 0, 1000 };
 	struct fs_rail_sample s[3][2];
 	struct fs_power_rail r[3];
-	struct fs_power_rails in = { 2, r };
+	struct fs_power_rails in = { .nr = 2, .rail = r };
 	struct fs_sim_rails out;
 	struct fs_em em;
 

@@ -73,8 +73,9 @@ void fs_json_rails(FILE *o, const struct fs_report *r)
 		sim += s->tcheck.energy_sim[pd] * k;
 	}
 	fprintf(o, ",\n      \"power_rails\": {\"window_ns\": %llu, \"cpu_rails\": %d, \"matched\": %s, "
-		"\"left_out\": %llu, \"em_traced_mj\": ", (unsigned long long)R->window_ns, R->nr_cpu,
-		R->matched ? "true" : "false", (unsigned long long)R->nr_more);
+		"\"left_out\": %llu, \"undescribed\": %llu, \"em_traced_mj\": ", (unsigned long long)R->window_ns,
+		R->nr_cpu, R->matched ? "true" : "false", (unsigned long long)R->nr_more,
+		(unsigned long long)R->nr_undescribed);
 	num(o, traced);
 	fputs(", \"em_simulated_mj\": ", o);
 	num(o, s->has_check ? sim : NAN);

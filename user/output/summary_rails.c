@@ -63,6 +63,13 @@ void fs_summary_rails(FILE *out, const struct fs_report *r, fs_wrap_fn wrap)
 
 	if (!r->sim->trace.has_rails)
 		return;
+	if (R->nr_undescribed) {
+		snprintf(text, sizeof(text), "%llu sampled without a rail_descriptor (a wrapped buffer loses it: "
+			 "docs/traces.md), left out", (unsigned long long)R->nr_undescribed);
+		wrap(out, "power rails: ", text, 2);
+		if (!R->nr)
+			return;
+	}
 	fs_sim_rails_sum(R, &s);
 	if (!s.cpu) {
 		snprintf(text, sizeof(text), "%d in the trace, none a CPU's by its name (docs/traces.md): see the "

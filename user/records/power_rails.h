@@ -32,6 +32,8 @@ struct fs_power_rail {
 struct fs_power_rails {
 	size_t nr;
 	struct fs_power_rail *rail;    /* malloc'd, in the order first described */
+	/* rails with samples but no descriptor, left out: a ring buffer that wrapped lost it */
+	size_t nr_undescribed;
 };
 
 /* Frees every rail's samples and the rails; r may be NULL or empty. */

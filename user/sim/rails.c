@@ -137,6 +137,7 @@ void fs_sim_rails_measure(const struct fs_em *em, const struct fs_power_rails *i
 {
 	memset(out, 0, sizeof(*out));
 	out->window_ns = span;
+	out->nr_undescribed = in ? in->nr_undescribed : 0;
 	for (int pass = 0; pass < 2; pass++) /* CPU rails first, so none is left out for another */
 		for (size_t i = 0; in && i < in->nr; i++) {
 			const struct fs_power_rail *r = &in->rail[i];

@@ -35,6 +35,7 @@ struct fs_sim_rail {
 struct fs_sim_rails {
 	int nr;                /* rails kept: the CPU rails first */
 	__u64 nr_more;         /* rails past FS_SIM_MAX_RAILS, left out */
+	__u64 nr_undescribed;  /* rails the trace sampled but never described, left out */
 	int nr_cpu;
 	bool matched;          /* each CPU rail stands for one PD, one to one */
 	__u64 window_ns;       /* the workload's span */

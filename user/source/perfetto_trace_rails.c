@@ -268,12 +268,6 @@ static int sample_cmp(const void *a, const void *b)
 static int rail_out(struct pft *p, const struct pft_rail *x, struct fs_power_rail *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (!x->described) {
-		p->pkt = x->pt[0].pkt;
-		p->off = x->pt[0].off;
-		return pft_bad(p, "power_rails.energy_data.index", "%u has no rail_descriptor%s", x->index,
-			       x->session ? " in its session" : "");
-	}
 	memcpy(o->name, x->name, sizeof(o->name));
 	memcpy(o->subsys, x->subsys, sizeof(o->subsys));
 	o->session = x->session;
@@ -300,11 +294,19 @@ int pft_rails_finish(struct pft *p, struct fs_power_rails *out)
 
 	if (p->nr_rails && !(r.rail = calloc(p->nr_rails, sizeof(*r.rail))))
 		return pft_bad(p, "power_rails", "out of memory");
-	for (size_t i = 0; i < p->nr_rails; i++, r.nr++)
-		if (rail_out(p, &p->rails[i], &r.rail[r.nr])) {
+	for (size_t i = 0; i < p->nr_rails; i++) {
+		/* Perfetto writes a session's descriptors once, at its start: a ring buffer
+		 * that wrapped keeps the samples without them. Counted and shown, not fatal:
+		 * the trace's sched events still give the answer. */
+		if (!p->rails[i].described) {
+			r.nr_undescribed++;
+			continue;
+		}
+		if (rail_out(p, &p->rails[i], &r.rail[r.nr++])) {
 			fs_power_rails_free(&r);
 			return -1;
 		}
+	}
 	p->pkt = saved_pkt;
 	p->off = saved_off;
 	if (out)

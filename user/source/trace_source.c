@@ -88,8 +88,8 @@ static int trace_prepare(void *self, const struct fs_em *em, enum fs_sim_physics
 	}
 	fill_inputs(t, &st, &wi);
 	/* the rails over the window the simulated workload covers: its first to its last event */
-	t->in.has_rails = rails.nr > 0;
-	if (rails.nr)
+	t->in.has_rails = rails.nr > 0 || rails.nr_undescribed > 0;
+	if (t->in.has_rails)
 		fs_sim_rails_measure(em, &rails, t->wl.t0_ns, t->wl.end_ns, &t->in.rails);
 	fs_power_rails_free(&rails);
 	t->ready = true;
