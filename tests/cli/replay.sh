@@ -188,6 +188,20 @@ check "... and names the built-in profiles with 8 CPUs and --em FILE" \
 expect_fail "bad CSV value names line and column" \
 	"bad_value.csv:5: column 5 \(cpu0_util_avg\): '1O' is not an unsigned 32-bit number$" \
 	"$FEECSCOPE" replay "$F/bad_value.csv" --em hikey960
+# A record far back in time (the records fuzzer's: the first wake-up at 1.5e19 ns, the next before it) is refused,
+# naming the line; steps back within 60 s are the live collector's late records (docs/recording.md, Damage).
+printf '# nr_cpus=8\ntype,ts_ns,pid,prev_cpu\nwakeup,15276491411018433088,11,4\nwakeup,2000000,22,0\n' >"$TMP/far.csv"
+expect_fail "a record far before an earlier one names the line, the record and ts_ns" \
+	"far.csv:4: wakeup: ts_ns: 2000000 is 1.528e\+10 s before an earlier record's 15276491411018433088 \(more than 60 s out of time order\)$" \
+	"$FEECSCOPE" replay "$TMP/far.csv" --em pixel4
+# Within 60 s every record can lie before the first: a span of 0 s, where the simulated machine runs until the work
+# is done; 20,000 s of CPU time could take it past its 6 h, so it is not simulated (docs/simulation.md, Length).
+printf '# nr_cpus=8\ntype,ts_ns,pid,prev_cpu,sum_exec_ns\nwakeup,2000000000,7,0,0\nwakeup,1000000000,7,0,20000000000000\n' \
+	>"$TMP/span0.csv"
+"$FEECSCOPE" replay "$TMP/span0.csv" --em pixel4 2>&1 | unwrap >"$TMP/span0.out"
+check "a span of 0 s whose work could outrun the simulation's limit is not simulated, and says why" grep -q \
+	"closed loop: not simulated: the recording spans 0 s and its work could take 2.688e+04 s at the slowest CPU" \
+	"$TMP/span0.out"
 expect_fail "CSV without an EM asks for --em" "no EM in the file: give --em" "$FEECSCOPE" replay "$F/pixel4.csv"
 expect_fail "unknown policy" "unknown policy 'v9.9'" "$FEECSCOPE" replay "$F/pixel4.csv" --em pixel4 --policies v5.4,v9.9
 expect_fail "missing file" "nope.fsr: cannot open: No such file or directory" "$FEECSCOPE" replay "$TMP/nope.fsr"

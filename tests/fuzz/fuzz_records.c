@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct fs_em em;
 	struct fs_rec_meta meta = { 0 };
 	struct fuzz_records rs = { 0 }, all = { 0 };
+	struct fs_rec_clock clock = { 0 };
 	char err[1024];
 	size_t len, off = 3;
 	int nprof = fs_em_profile_count();
@@ -73,7 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset((char *)&rec + want, 0, sizeof(rec) - want);
 		FUZZ_CHECK(fs_rec_check(&rec.h, want, em.nr_cpus, err, sizeof(err)) == 0, "%s", err);
 		fuzz_records_add(&all, &rec.h);
-		if (!fs_rec_check_values(&rec.h, em.nr_cpus, err, sizeof(err)))
+		/* as the readers check them: values, then time against the records they accepted */
+		if (!fs_rec_check_values(&rec.h, em.nr_cpus, err, sizeof(err)) &&
+		    !fs_rec_check_time(&clock, &rec.h, err, sizeof(err)))
 			fuzz_records_add(&rs, &rec.h);
 		off += want;
 	}

@@ -35,20 +35,20 @@ static void good_wakeup(struct fs_wakeup *w)
 }
 
 /*
- * Write rec (after a good wake-up) as a recording and read it back; then the
- * same good wake-up and rec as a records CSV (the writer writes what it is
+ * Write rec after first (a good wake-up) as a recording and read it back;
+ * then the same two records as a records CSV (the writer writes what it is
  * given) and read that. Both must stop at rec with an error containing want.
  */
-static void expect_refused_in(const struct fs_rec_hdr *rec, const char *want, bool csv_too)
+static void expect_refused_after(const struct fs_wakeup *first, const struct fs_rec_hdr *rec, const char *want,
+				 bool csv_too)
 {
 	struct fs_rec_meta m = { .nr_cpus = NCPU, .em_text = (char *)"x\n", .em_len = 2 };
 	const char *rp = path_for("r", "fsr"), *cp;
 	char err[512] = "", cpath[256];
 	const struct fs_rec_hdr *h;
-	struct fs_wakeup w;
+	const struct fs_wakeup w = *first;
 	int rc, n = 0;
 
-	good_wakeup(&w);
 	struct fs_rec_writer *wr = fs_rec_writer_open(rp, &m, err, sizeof(err));
 	ASSERT_TRUE(wr && !fs_rec_writer_add(wr, &w.hdr, err, sizeof(err)) &&
 		    !fs_rec_writer_add(wr, rec, err, sizeof(err)) && !fs_rec_writer_close(wr, err, sizeof(err)));
@@ -87,6 +87,14 @@ static void expect_refused_in(const struct fs_rec_hdr *rec, const char *want, bo
 	fs_csv_reader_close(c);
 	fs_rec_meta_free(&rm);
 	unlink(cpath);
+}
+
+static void expect_refused_in(const struct fs_rec_hdr *rec, const char *want, bool csv_too)
+{
+	struct fs_wakeup w;
+
+	good_wakeup(&w);
+	expect_refused_after(&w, rec, want, csv_too);
 }
 
 static void expect_refused(const struct fs_rec_hdr *rec, const char *want)
@@ -182,6 +190,40 @@ FS_TEST(rec_values_freq)
 	EXPECT_EQ(fs_rec_check_values(&f.hdr, NCPU, why, sizeof(why)), 0);
 	f.khz = 0;
 	expect_refused(&f.hdr, "freq: khz: 0 is not a frequency");
+}
+
+/*
+ * A record far back in time: the records fuzzer's 4 wake-ups whose first came
+ * at 1.5e19 ns and the rest before it made a recording of 0 s whose
+ * simulation ran until its work was done. Steps back as the ring merge lets
+ * out late records pass; a step forward of any length is a gap.
+ */
+FS_TEST(rec_values_time_far_back)
+{
+	struct fs_wakeup first, w;
+	struct fs_rec_clock c = { 0 };
+	char why[256] = "";
+
+	good_wakeup(&first);
+	first.hdr.ts_ns = 15276491411018433088ull;
+	good_wakeup(&w);
+	w.hdr.ts_ns = 2000000;
+	expect_refused_after(&first, &w.hdr, "wakeup: ts_ns: 2000000 is 1.528e+10 s before an earlier record's "
+			     "15276491411018433088 (more than 60 s out of time order)", true);
+	/* the limit itself, and what the clock keeps: the latest time, never a refused one */
+	first.hdr.ts_ns = 100 * 1000000000ull;
+	EXPECT_EQ(fs_rec_check_time(&c, &first.hdr, why, sizeof(why)), 0);
+	w.hdr.ts_ns = first.hdr.ts_ns - FS_REC_MAX_BACK_NS;
+	EXPECT_EQ(fs_rec_check_time(&c, &w.hdr, why, sizeof(why)), 0);
+	w.hdr.ts_ns--;
+	EXPECT_EQ(fs_rec_check_time(&c, &w.hdr, why, sizeof(why)), -1);
+	EXPECT_CONTAINS(why, "wakeup: ts_ns: 39999999999 is 60 s before an earlier record's 100000000000");
+	EXPECT_EQ_U64(c.latest_ns, first.hdr.ts_ns);
+	/* a device suspended for a day: CLOCK_BOOTTIME jumps, and the next step back counts from there */
+	w.hdr.ts_ns = first.hdr.ts_ns + 86400 * 1000000000ull;
+	EXPECT_EQ(fs_rec_check_time(&c, &w.hdr, why, sizeof(why)), 0);
+	EXPECT_EQ(fs_rec_check_time(&c, &first.hdr, why, sizeof(why)), -1);
+	EXPECT_EQ_U64(c.latest_ns, w.hdr.ts_ns);
 }
 
 /* --- the header's meta text: never cut short or read loosely --- */

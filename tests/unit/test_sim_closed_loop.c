@@ -113,3 +113,78 @@ FS_TEST(sim_closed_loop_span_limit)
 	fs_sim_report_free(&rep);
 	fs_sim_workload_free(&wl);
 }
+
+/*
+ * The 1+1 EM with a second, lower OPP on little: its slowest work runs at
+ * 512/1024 x 500/1000 MHz, 4 ns a unit; big at its only OPP, 1 ns a unit.
+ */
+static void em_slow_little(struct fs_em *em)
+{
+	char err[160];
+
+	fs_test_em_1p1(em, 100, 400);
+	em->pd[0].nr_ps = 0;
+	fs_test_add_state(&em->pd[0], 500000, 40);
+	fs_test_add_state(&em->pd[0], 1000000, 100);
+	ASSERT_TRUE(fs_em_finalize(em, err, sizeof(err)) == 0);
+}
+
+/*
+ * A recording whose records all lie at or before its first spans 0 s: the
+ * machine then runs until the work is done, so the work bounds its time
+ * (the records fuzzer's 4 wake-ups, the first at 1.5e19 ns, ran for
+ * minutes). Worked by hand: the last wake-up at 3 ms, 25 ms of work.
+ */
+FS_TEST(sim_horizon_of_a_workload)
+{
+	struct fs_sim_workload wl;
+	struct fs_em em;
+
+	em_slow_little(&em);
+	fs_test_wl_init(&wl, 2, 1, 2, 0);
+	fs_test_wl_act(&wl, 0, 0, 10 * MS);
+	fs_test_wl_act(&wl, 0, 3 * MS, 15 * MS);
+	EXPECT_EQ_U64(fs_sim_horizon_ns(&wl, &em, FS_SIM_DEVICE), 3 * MS + 25 * MS * 4);
+	EXPECT_EQ_U64(fs_sim_horizon_ns(&wl, &em, FS_SIM_LAB), 3 * MS + 25 * MS);
+	/* the fuzzer's: a CPU time of 7.2e17 ns, 22.8 years (in double: a bound needs no exact ns) */
+	wl.acts[1].work = 720575940379279360ull;
+	EXPECT_EQ_U64(fs_sim_horizon_ns(&wl, &em, FS_SIM_LAB) / 1000000000ull, 720575940ull);
+	EXPECT_TRUE(fs_sim_horizon_ns(&wl, &em, FS_SIM_LAB) > FS_SIM_MAX_SPAN_NS);
+	wl.acts[0].work = wl.acts[1].work = ~0ull;
+	EXPECT_EQ_U64(fs_sim_horizon_ns(&wl, &em, FS_SIM_DEVICE), FS_SIM_NEVER);
+	/* a workload with a span ends there, whatever its work */
+	wl.end_ns = 7 * MS;
+	EXPECT_EQ_U64(fs_sim_horizon_ns(&wl, &em, FS_SIM_DEVICE), 7 * MS);
+	fs_test_wl_free(&wl);
+}
+
+/* That time has to fit the simulation's limit, as a span has: said, not simulated. */
+FS_TEST(sim_closed_loop_span_0_work_limit)
+{
+	struct fs_sim_workload wl;
+	struct fs_em em;
+	struct fs_sim_report rep;
+	char err[160] = "";
+	const struct fs_policy_desc *pols[1] = { fs_policy_find("v6.1") };
+	struct fs_sim_run_in in = {
+		.em = &em, .policies = pols, .nr_policies = 1, .physics = FS_SIM_DEVICE, .rec_energy = NAN,
+		.max_span_ns = 100 * MS,
+	};
+
+	em_slow_little(&em);
+	fs_test_wl_init(&wl, 2, 1, 2, 0);
+	fs_test_wl_act(&wl, 0, 0, 10 * MS);
+	fs_test_wl_act(&wl, 0, 3 * MS, 15 * MS);
+	ASSERT_TRUE(fs_sim_closed_loop(&wl, &in, &rep, err, sizeof(err)) == 0);
+	EXPECT_TRUE(!rep.ran);
+	EXPECT_CONTAINS(rep.why, "spans 0 s and its work could take 0.103 s at the slowest CPU, more than the "
+			"simulation's 0.1 s");
+	fs_sim_report_free(&rep);
+	/* under LAB physics the same work takes 28 ms at most: simulated to its end, as before */
+	in.physics = FS_SIM_LAB;
+	ASSERT_TRUE(fs_sim_closed_loop(&wl, &in, &rep, err, sizeof(err)) == 0);
+	EXPECT_TRUE(rep.ran);
+	EXPECT_EQ_U64(rep.pol[0].busy_ns, 25 * MS);
+	fs_sim_report_free(&rep);
+	fs_test_wl_free(&wl);
+}

@@ -365,6 +365,7 @@ struct fs_csv_reader {
 	char **cells;
 	int cells_cap;
 	__u64 records;
+	struct fs_rec_clock clock; /* the latest time of the rows read so far */
 	struct fs_csv_packages pk; /* "# package: " lines until the header row */
 	union { /* 60 KiB for an em record: made with the first row */
 		struct fs_rec_hdr hdr;
@@ -1185,7 +1186,8 @@ int fs_csv_reader_next(struct fs_csv_reader *r, const struct fs_rec_hdr **rec, c
 	if (finish_rec(r, t, seen, no_uclamp, err, errlen))
 		return -1;
 	/* What a recording would refuse, a CSV refuses too (the column checks above name the column). */
-	if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)))
+	if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)) ||
+	    fs_rec_check_time(&r->clock, &r->rec->hdr, why, sizeof(why)))
 		return cerr(r, err, errlen, -1, "%s", why);
 	r->records++;
 	*rec = &r->rec->hdr;

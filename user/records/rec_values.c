@@ -137,6 +137,22 @@ int fs_rec_check_values(const struct fs_rec_hdr *h, int nr_cpus, char *why, size
 	return 0;
 }
 
+int fs_rec_check_time(struct fs_rec_clock *c, const struct fs_rec_hdr *h, char *why, size_t len)
+{
+	if (c->any && h->ts_ns < c->latest_ns && c->latest_ns - h->ts_ns > FS_REC_MAX_BACK_NS) {
+		const char *name = fs_rec_type_name(h->type);
+
+		return BAD("%s: ts_ns: %llu is %.4g s before an earlier record's %llu (more than %llu s out of "
+			   "time order)", name ? name : "record", (unsigned long long)h->ts_ns,
+			   (double)(c->latest_ns - h->ts_ns) / 1e9, (unsigned long long)c->latest_ns,
+			   FS_REC_MAX_BACK_NS / 1000000000ull);
+	}
+	if (!c->any || h->ts_ns > c->latest_ns)
+		c->latest_ns = h->ts_ns;
+	c->any = true;
+	return 0;
+}
+
 int fs_rec_check_meta_value(const char *v, char *why, size_t len)
 {
 	size_t n = strlen(v);

@@ -407,6 +407,7 @@ struct fs_rec_reader {
 	size_t raw_len, raw_off;
 	__u32 left;            /* records of the current chunk not yet returned */
 	__u64 records;         /* records returned */
+	struct fs_rec_clock clock; /* the latest time of the records checked so far */
 	bool done;
 	union {                /* aligned copy handed out: 60 KiB for an em record, made with the first chunk */
 		struct fs_rec_hdr hdr;
@@ -769,7 +770,8 @@ static int load_chunk(struct fs_rec_reader *r, char *err, size_t errlen)
 			v1_upgrade(r->raw + off, &rh, r->rec);
 		else
 			memcpy(r->rec, r->raw + off, rh.size);
-		if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)))
+		if (fs_rec_check_values(&r->rec->hdr, r->nr_cpus, why, sizeof(why)) ||
+		    fs_rec_check_time(&r->clock, &r->rec->hdr, why, sizeof(why)))
 			return rerr(r, err, errlen, at, "record %u of %u: %s", i + 1, nr, why);
 		off += rh.size;
 	}

@@ -43,6 +43,14 @@ const char *fs_sim_src_name(enum fs_sim_src src);
  * while anything runs, so its cost grows with the span (docs/simulation.md).
  */
 #define FS_SIM_MAX_SPAN_NS (6 * 3600 * 1000000000ull)
+/*
+ * The latest simulated time the machine can reach on wl: its span, where
+ * the loop stops; for a workload that spans 0 s (every record at or before
+ * the first: the loop then runs until the work is done), its last wake-up
+ * plus all its work at the slowest CPU's lowest OPP. FS_SIM_NEVER if past
+ * 2^64 ns. The closed loop does not simulate past the limit above.
+ */
+__u64 fs_sim_horizon_ns(const struct fs_sim_workload *wl, const struct fs_em *em, enum fs_sim_physics physics);
 
 /* One policy's simulated figures the outputs show besides its energy. */
 struct fs_sim_policy_row {
@@ -99,7 +107,9 @@ struct fs_sim_run_in {
 /*
  * Simulate wl under every policy (and the kernel's, for the self-check) and
  * fill rep. 0, or -1 with err (out of memory, bad params). A workload longer
- * than max_span_ns is not simulated: 0, rep->ran false and rep->why says so.
+ * than max_span_ns, or whose work could take the machine past it
+ * (fs_sim_horizon_ns()), is not simulated: 0, rep->ran false and rep->why
+ * says so.
  * rep is freed with fs_sim_report_free, also after an error.
  */
 int fs_sim_closed_loop(const struct fs_sim_workload *wl, const struct fs_sim_run_in *in, struct fs_sim_report *rep,
