@@ -10,7 +10,8 @@
 # outside the work loop; the CPU is otherwise idle) must match too. Each run must have
 # stayed on its CPU at its OPP (the runner counts migrations and frequency changes
 # between its quanta).
-# Then a dynamic case: tests/ab/workloads/phone.wr for FS_LAB_PHYS_DYN_S seconds under
+# Then a dynamic case, in a second guest booted beside the first, without skew_tick
+# (why: where it boots): tests/ab/workloads/phone.wr for FS_LAB_PHYS_DYN_S seconds under
 # schedutil (no OPP fixed, no thread pinned) with a spinner on cpu1, so several vCPUs
 # run at once and a thread's CPU clock jumps by the others' turns (docs/ab.md, "The
 # overshoot"). Each thread's work over the run must be what its activations asked
@@ -29,9 +30,10 @@
 # Env: FS_LAB_PHYS_TOPOLOGY (2+2; 4+3+1 too), FS_LAB_PHYS_WORK_US (work per run, 20000),
 #      FS_LAB_PHYS_QEMU_ARGS (-icount shift=0,sleep=on; empty: TCG's own clock),
 #      FS_LAB_PHYS_DYN_S (the dynamic case's seconds, 8 as the A/B runs; 0: none),
+#      FS_LAB_PHYS_DYN_APPEND (the dynamic case's kernel arguments, none),
 #      FS_LAB_PHYS_TURN_S (the turn case's seconds, 2; 0: none),
 #      FS_LAB_PHYS_JUMP_MS (the bound on a clock jump, 5), FS_LAB_PHYS_DIR (where the
-#      guest's files go, build/lab/physics/<topology>),
+#      guest's files go, build/lab/physics/<topology>; the dynamic case's in <that>-dynamic),
 #      FS_LAB_PHYS_WORKRUN=FILE.c builds another workrun (e.g. an older one, to see
 #      the dynamic case fail; its work_physics.h beside it),
 #      FS_LAB_REUSE=1 re-checks that directory without booting.
@@ -45,6 +47,14 @@ JUMP=${FS_LAB_PHYS_JUMP_MS:-5}
 SRC=${FS_LAB_PHYS_WORKRUN:-tests/ab/workrun.c}
 D=${FS_LAB_PHYS_DIR:-build/lab/physics/$topo}
 O=$D/out
+DD=$D-dynamic # the dynamic case's own boot (run-lab.sh empties its directory)
+OD=$DD/out
+
+# boot EXTRA DIR APPEND: one lab guest running EXTRA's steps.sh, its files in DIR/out.
+boot() {
+	FS_LAB_EXTRA=$1 FS_LAB_APPEND=$3 FS_LAB_QEMU_ARGS="${FS_LAB_PHYS_QEMU_ARGS--icount shift=0,sleep=on}" \
+		FS_LAB_TIMEOUT=${FS_LAB_TIMEOUT:-900} tests/qemu/run-lab.sh -t "$topo" -k -o "$2"
+}
 
 if [ "${FS_LAB_REUSE:-0}" != 1 ] || [ ! -s "$O/physics.txt" ]; then
 	X=$TMP/extra && mkdir -p "$X"
@@ -64,13 +74,6 @@ for p in /sys/devices/system/cpu/cpufreq/policy*; do
 	done
 	echo \$lo >\$p/scaling_min_freq; echo \$hi >\$p/scaling_max_freq
 done >/out/physics.txt 2>&1
-if [ $DYN != 0 ]; then
-	mark dynamic
-	grep . /sys/devices/system/cpu/cpufreq/policy*/scaling_governor >/out/dyn.txt
-	taskset -c 1 sh -c 'while :; do :; done' & s=\$!
-	/lab/workrun -d $DYN -f /lab/phone.wr >>/out/dyn.txt 2>&1
-	kill \$s
-fi
 if [ $TURN != 0 ]; then
 	mark turn
 	n=\$(grep -c ^processor /proc/cpuinfo) s=
@@ -80,11 +83,33 @@ if [ $TURN != 0 ]; then
 	kill \$s
 fi
 EOF
-	cp tests/ab/workloads/phone.wr "$X/"
-	FS_LAB_EXTRA=$X FS_LAB_QEMU_ARGS="${FS_LAB_PHYS_QEMU_ARGS--icount shift=0,sleep=on}" FS_LAB_TIMEOUT=${FS_LAB_TIMEOUT:-900} \
-		tests/qemu/run-lab.sh -t "$topo" -k -o "$D" >"$TMP/run" 2>&1 ||
-		{ fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
+	# The dynamic case boots on its own, without skew_tick (FS_LAB_PHYS_DYN_APPEND): under
+	# skew_tick=1 its pinned spinner beside phone.wr stalls the guest, for minutes of
+	# host time or past the timeout (docs/ab.md, "Turns"); without it the turns are long
+	# (the jumps the runner's ledger must absorb), which is this case's point. The two
+	# boots run side by side: each is one host thread.
+	Y=$TMP/extra-dyn && mkdir -p "$Y"
+	cp "$X/workrun" tests/ab/workloads/phone.wr "$Y/"
+	cat >"$Y/steps.sh" <<EOF
+mark dynamic
+grep . /sys/devices/system/cpu/cpufreq/policy*/scaling_governor >/out/dyn.txt
+taskset -c 1 sh -c 'while :; do :; done' & s=\$!
+/lab/workrun -d $DYN -f /lab/phone.wr >>/out/dyn.txt 2>&1
+mark dynamic-ran
+kill \$s
+EOF
+	# the guest's files once, before two run-lab.sh would fetch them at the same time
+	tests/qemu/fetch-guest.sh >"$TMP/fetch" 2>&1 ||
+		{ fail "the lab guest's files" "$(tail -n 3 "$TMP/fetch")"; finish; exit; }
+	boot "$X" "$D" "${FS_LAB_APPEND-skew_tick=1}" >"$TMP/run" 2>&1 &
+	b1=$!
+	if [ "$DYN" != 0 ]; then
+		boot "$Y" "$DD" "${FS_LAB_PHYS_DYN_APPEND-}" >"$TMP/run-dyn" 2>&1 ||
+			fail "the dynamic case's guest boots and returns its files" "$(tail -n 3 "$TMP/run-dyn")"
+	fi
+	wait $b1 || { fail "guest boots and returns its files" "$(tail -n 3 "$TMP/run")"; finish; exit; }
 	sed 's/^run-lab.sh: /    /' "$D/cycle.txt"
+	[ "$DYN" = 0 ] || [ ! -s "$DD/cycle.txt" ] || sed 's/^run-lab.sh: /    dynamic case: /' "$DD/cycle.txt"
 fi
 [ -s "$O/physics.txt" ] || { fail "the guest ran workrun" "no physics.txt in $O"; finish; exit; }
 
@@ -155,8 +180,8 @@ if [ "$DYN" != 0 ]; then
 		err = 100 * (G - A) / A
 		printf "%s dynamic case: %d threads did %.1f ms of work, asked %.1f ms (%+.2f %%, bound 2 %%)\n",
 			(err >= -0.01 && err <= 2) ? "ok  " : "FAIL", th, G / 1000, A / 1000, err
-	}' tests/ab/workloads/phone.wr "$O/dyn.txt" >"$TMP/dyn" 2>&1
-	[ -s "$O/dyn.txt" ] || echo "FAIL dynamic case ran: no dyn.txt in $O" >"$TMP/dyn"
+	}' tests/ab/workloads/phone.wr "$OD/dyn.txt" >"$TMP/dyn" 2>&1
+	[ -s "$OD/dyn.txt" ] || echo "FAIL dynamic case ran: no dyn.txt in $OD" >"$TMP/dyn"
 	while read -r st rest; do
 		case $st in
 		ok) pass "$rest" ;;
@@ -172,7 +197,8 @@ fi
 for c in dyn:$DYN turn:$TURN; do
 	[ "${c#*:}" != 0 ] || continue
 	c=${c%%:*}
-	[ -s "$O/$c.txt" ] || { echo "FAIL $c case ran: no $c.txt in $O"; continue; }
+	o=$O && [ $c = turn ] || o=$OD
+	[ -s "$o/$c.txt" ] || { echo "FAIL $c case ran: no $c.txt in $o"; continue; }
 	awk -v J="$JUMP" -v c="$c" '$1 == "thread" {
 		for (i = 2; i < NF; i++) v[$i] = $(i + 1)
 		n++
@@ -181,7 +207,7 @@ for c in dyn:$DYN turn:$TURN; do
 			st, c, $2, v["jump_max_us"] / 1000, c == "turn" ? " (bound " J " ms)" : "",
 			v["late_max_us"] / 1000, v["late_mean_us"] / 1000
 	}
-	END { if (!n) printf "FAIL %s case: no thread line\n", c }' "$O/$c.txt"
+	END { if (!n) printf "FAIL %s case: no thread line\n", c }' "$o/$c.txt"
 done >"$TMP/jump"
 while read -r st rest; do
 	case $st in

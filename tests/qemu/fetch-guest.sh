@@ -54,12 +54,15 @@ cpufreq_dt=$(find "$kdir/lib/modules/$release" -name 'cpufreq-dt.ko*' | head -n 
 
 # The image is a gzip'd arm64 Image; the lab boots the uncompressed one and reads its BTF.
 if [ ! -s "$OUT/Image" ] || [ "$vmlinuz" -nt "$OUT/Image" ]; then
-	gzip -dc <"$vmlinuz" >"$OUT/Image.tmp" 2>/dev/null || cp "$vmlinuz" "$OUT/Image.tmp"
-	mv "$OUT/Image.tmp" "$OUT/Image"
+	gzip -dc <"$vmlinuz" >"$OUT/Image.$$" 2>/dev/null || cp "$vmlinuz" "$OUT/Image.$$"
+	mv -f "$OUT/Image.$$" "$OUT/Image"
 fi
+# Written aside and renamed: two lab guests may start at once (tests/lab/physics.sh),
+# and the other's run-lab.sh must never read a file this one is writing.
 case $cpufreq_dt in
-*.xz) xz -dc "$cpufreq_dt" >"$OUT/cpufreq-dt.ko" ;;
-*.zst) zstd -dqc "$cpufreq_dt" >"$OUT/cpufreq-dt.ko" ;;
-*) cp "$cpufreq_dt" "$OUT/cpufreq-dt.ko" ;;
+*.xz) xz -dc "$cpufreq_dt" >"$OUT/cpufreq-dt.ko.$$" ;;
+*.zst) zstd -dqc "$cpufreq_dt" >"$OUT/cpufreq-dt.ko.$$" ;;
+*) cp "$cpufreq_dt" "$OUT/cpufreq-dt.ko.$$" ;;
 esac
-echo "$release" >"$OUT/kernel-release"
+mv -f "$OUT/cpufreq-dt.ko.$$" "$OUT/cpufreq-dt.ko"
+echo "$release" >"$OUT/kernel-release.$$" && mv -f "$OUT/kernel-release.$$" "$OUT/kernel-release"
