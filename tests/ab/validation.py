@@ -13,11 +13,13 @@ usage: validation.py table [FIXTURES]           the comparison (Markdown)
        validation.py check DOC [FIXTURES]       exit 1 if DOC's generated blocks differ
        validation.py write DOC [FIXTURES]       rewrite DOC's generated blocks
        validation.py plot OUT.png [FIXTURES]    the figure of docs/validation.md
-Without FIXTURES: two sets, the device-physics runs (tests/ab/fixtures/runs-device,
+Without FIXTURES: three sets, the device-physics runs (tests/ab/fixtures/runs-device,
 tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
-first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount);
-`table` prints both, check/write/plot use both (the device blocks are named
-`device-NAME`; the device set also holds the `device-denominator` block: its
+first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount), then
+the device-physics runs under skew_tick=1 with frequency records
+(tests/ab/fixtures/runs-device-skew, 4+3+1 only: its blocks `skew-table` and
+`skew-coverage`); `table` prints all, check/write/plot use all (the device blocks are
+named `device-NAME`; the device set also holds the `device-denominator` block: its
 collector recorded busy time at each frequency). With FIXTURES: that set only, as
 the lab's blocks. tests/ab/fixture.py
 writes a set: one JSON per topology, kernel and run. B - A is paired by run index
@@ -36,6 +38,7 @@ import pngplot  # noqa: E402
 
 DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'runs')
 DEFAULT_DEVICE = DEFAULT + '-device'
+DEFAULT_SKEW = DEFAULT + '-device-skew'
 WORKLOADS = ('bigsmall', 'phone', 'light', 'frame')
 
 
@@ -424,6 +427,9 @@ BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'c
 # A set's blocks beyond BLOCKS, by its prefix: the device-physics runs' collector kept
 # busy time at each frequency, so they also hold the denominator's run-by-run check.
 EXTRA_BLOCKS = {'device-': {'denominator': denominator_block}}
+# A set with only some of BLOCKS: the device-physics runs under skew_tick=1 and with the
+# collector's frequency records (4+3+1 only, docs/validation.md) have their table and coverage.
+ONLY_BLOCKS = {'skew-': ('table', 'coverage')}
 
 
 def sets_of(root):
@@ -431,7 +437,7 @@ def sets_of(root):
     device-physics runs with the collector's busy time at each frequency; or one given."""
     if root:
         return [('', load(root))]
-    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT))]
+    return [('device-', load(DEFAULT_DEVICE)), ('', load(DEFAULT)), ('skew-', load(DEFAULT_SKEW))]
 
 
 def blocks_of(doc_path, sets):
@@ -443,6 +449,8 @@ def blocks_of(doc_path, sets):
     found = {}
     for prefix, cases in sets:
         for name, fn in {**BLOCKS, **EXTRA_BLOCKS.get(prefix, {})}.items():
+            if prefix in ONLY_BLOCKS and name not in ONLY_BLOCKS[prefix]:
+                continue
             a, b = f'<!-- validation:{prefix}{name} -->\n', f'<!-- /validation:{prefix}{name} -->'
             i, j = text.find(a), text.find(b)
             if i < 0 or j < i:
@@ -483,7 +491,7 @@ def plot(out_png, sets):
         for key in order(cases):
             f = case_figures(cases[key])
             if f['runs']:
-                tag = 'DEV ' if prefix else ('LAB ' if len(sets) > 1 else '')
+                tag = {'device-': 'DEV ', 'skew-': 'SKEW '}.get(prefix, 'LAB ' if len(sets) > 1 else '')
                 sim = [f[k][0] if f[k] else 0.0 for k in ('sim_A', 'sim_B')]
                 rows.append((f'{tag}{key[0]} {key[1]}'.upper(), f['measured'], f['pred_A'][0], f['pred_B'][0],
                              *sim))
@@ -493,7 +501,8 @@ def plot(out_png, sets):
 
 
 TITLES = {'device-': 'device physics (tests/ab/run.sh -r, tests/ab/fixtures/runs-device)',
-          '': 'lab physics (rt-app under -icount, tests/ab/fixtures/runs)'}
+          '': 'lab physics (rt-app under -icount, tests/ab/fixtures/runs)',
+          'skew-': 'device physics under skew_tick=1 (tests/ab/fixtures/runs-device-skew)'}
 
 
 def main(argv):
