@@ -7,13 +7,17 @@
  * migrations by kind, overutilized time, OPP residency, and the top tasks'
  * CPU time per PD.
  *
- *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING
+ *   build/tests/sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] [-u MS] RECORDING
  *     -p  the policy to simulate (default: the recorded kernel's)
  *     -l  LAB physics (default DEVICE)
  *     -n  tasks to list (default 12)
  *     -t  list one pid's activations: recorded and simulated CPU
  *     -r  schedutil's rate_limit_us, the machine's and the workload's
  *         frequencies' (default 0: every update)
+ *     -u  the first MS ms: each simulated tick's cpu_util_cfs() per CPU and
+ *         the overutilized flag, then each recorded wake-up's landscape
+ *         (max(util_avg, util_est) per CPU) and the recorded flag; a CPU
+ *         over fits_capacity() is marked '*'
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
@@ -46,6 +50,16 @@ struct rec_counts {
 };
 
 static int trace_pid;
+static unsigned int timeline_ms; /* -u */
+/* the recorded wake-ups of the first timeline_ms: when, each CPU's util and capacity, the flag */
+struct rec_land {
+	__u64 ts_ns;
+	__u32 util[FS_MAX_CPUS], cap[FS_MAX_CPUS];
+	int nr_cpus, pid, chosen;
+	bool ou;
+};
+static struct rec_land rec_land[8192];
+static int nr_rec_land;
 static __u64 rate_limit_ns; /* -r: schedutil's rate_limit_us x 1000 */
 /* the traced pid's recorded wake-ups: synced util_avg and task_util_est() */
 static __u32 trace_util[4096], trace_ue[4096];
@@ -97,6 +111,17 @@ static void count_landscape(struct rec_counts *rc, const struct fs_wakeup *w, bo
 	bool over = false;
 
 	rc->n_land++;
+	if (timeline_ms && nr_rec_land < 8192) {
+		struct rec_land *l = &rec_land[nr_rec_land++];
+
+		*l = (struct rec_land){ .ts_ns = w->hdr.ts_ns, .nr_cpus = n, .pid = (int)w->pid, .chosen = ch, .ou = ou };
+		for (int c = 0; c < n; c++) {
+			const __u64 u = w->cpu[c].util_avg > w->cpu[c].util_est ? w->cpu[c].util_avg : w->cpu[c].util_est;
+
+			l->util[c] = (__u32)u;
+			l->cap[c] = (__u32)w->cpu[c].capacity;
+		}
+	}
 	for (int c = 0; c < n; c++) {
 		const struct fs_cpu *k = &w->cpu[c];
 		const __u64 u = k->util_avg > k->util_est ? k->util_avg : k->util_est;
@@ -346,6 +371,31 @@ static void print_task_acts(const struct fs_em *em, const struct fs_sim_workload
 }
 
 
+/* -u: the simulated ticks, then the recorded wake-ups, of the first timeline_ms. */
+static void print_timeline(const struct fs_em *em, const struct fs_sim_workload *wl, const struct fs_sim_result *r)
+{
+	printf("\nsimulated ticks: ms OU cpu_util_cfs()/nr_running per CPU ('*' over capacity x 0.8)\n");
+	for (unsigned int i = 0; i < r->nr_timeline; i++) {
+		const struct fs_sim_tick_state *t = &r->timeline[i];
+
+		printf("  %7.1f %s", (double)t->now_ns / 1e6, t->overutilized ? "OU" : "--");
+		for (int c = 0; c < em->nr_cpus; c++)
+			printf(" %4u/%u%s", t->util[c], t->nr[c], fits(t->util[c], em->capacity[c]) ? " " : "*");
+		printf("\n");
+	}
+	printf("recorded wake-ups: ms OU pid->cpu, max(util_avg, util_est) per CPU ('*' over its capacity x 0.8)\n");
+	for (int i = 0; i < nr_rec_land; i++) {
+		const struct rec_land *l = &rec_land[i];
+
+		if (l->ts_ns < wl->t0_ns || l->ts_ns - wl->t0_ns > (__u64)timeline_ms * 1000000)
+			continue;
+		printf("  %7.1f %s %6d->%d", (double)(l->ts_ns - wl->t0_ns) / 1e6, l->ou ? "OU" : "--", l->pid, l->chosen);
+		for (int c = 0; c < l->nr_cpus; c++)
+			printf(" %4u%s", l->util[c], fits(l->util[c], l->cap[c]) ? " " : "*");
+		printf("\n");
+	}
+}
+
 static int run(const char *path, const char *pol_name, enum fs_sim_physics phys, int top)
 {
 	char err[512] = "", why[256] = "";
@@ -411,7 +461,8 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 	}
 	n = fs_sim_builder_finish(b, &wl, err, sizeof(err));
 	b = NULL;
-	struct fs_sim_params sp_ = { .em = &em, .policy = sp, .physics = phys, .sugov_rate_limit_ns = rate_limit_ns };
+	struct fs_sim_params sp_ = { .em = &em, .policy = sp, .physics = phys, .sugov_rate_limit_ns = rate_limit_ns,
+				     .timeline_ticks = timeline_ms ? timeline_ms / 4 + 1 : 0 }; /* HZ 250 */
 
 	if (n || fs_sim_run(&wl, &sp_, &r, err, sizeof(err))) {
 		fprintf(stderr, "sim_check: %s\n", err);
@@ -448,6 +499,8 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 		printf(" %.0f", (double)rep->cpu.busy_ns[cpu] / 1e6);
 	printf("\n");
 	print_cpus(&em, &wl, rc, &r);
+	if (timeline_ms)
+		print_timeline(&em, &wl, &r);
 	printf("\n%-8s %9s %9s %7s\n", "PD", "rec ms", "sim ms", "diff");
 	for (int pd = 0; pd < em.nr_pd; pd++)
 		printf("%-8.8s %9.1f %9.1f %+6.1f%%\n", em.pd[pd].name, (double)c.busy_obs_ns[pd] / 1e6,
@@ -523,7 +576,7 @@ int main(int argc, char **argv)
 	enum fs_sim_physics phys = FS_SIM_DEVICE;
 	int top = 12, opt;
 
-	while ((opt = getopt(argc, argv, "p:ln:t:r:h")) != -1) {
+	while ((opt = getopt(argc, argv, "p:ln:t:r:u:h")) != -1) {
 		switch (opt) {
 		case 'p':
 			pol = optarg;
@@ -537,16 +590,19 @@ int main(int argc, char **argv)
 		case 't':
 			trace_pid = atoi(optarg);
 			break;
+		case 'u':
+			timeline_ms = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
 		case 'r':
 			rate_limit_ns = strtoull(optarg, NULL, 10) * 1000;
 			break;
 		default:
-			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING\n");
+			fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] [-u MS] RECORDING\n");
 			return opt == 'h' ? 0 : 1;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] RECORDING\n");
+		fprintf(stderr, "usage: sim_check [-p POLICY] [-l] [-n TOP] [-t PID] [-r US] [-u MS] RECORDING\n");
 		return 1;
 	}
 	return run(argv[optind], pol, phys, top);

@@ -162,6 +162,23 @@ static void exits(struct sim *s)
 	}
 }
 
+/* The tick's state for fs_sim_result.timeline, while it has room. */
+static void timeline_keep(struct sim *s)
+{
+	struct fs_sim_result *r = s->r;
+
+	if (!r->timeline || r->nr_timeline >= s->p->timeline_ticks)
+		return;
+	struct fs_sim_tick_state *ts = &r->timeline[r->nr_timeline++];
+
+	ts->now_ns = s->now;
+	ts->overutilized = s->overutilized;
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		ts->util[cpu] = (__u32)sim_cpu_util_cfs(s, cpu);
+		ts->nr[cpu] = (__u8)(s->cpu[cpu].nr > 255 ? 255 : s->cpu[cpu].nr);
+	}
+}
+
 /*
  * scheduler_tick() on every CPU at once: the running task's PELT
  * (entity_tick()), CFS's slice check, update_misfit_status(), the
@@ -186,6 +203,7 @@ static void tick(struct sim *s)
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		sim_sugov_update(s, pd);
 	sim_balance_tick(s);
+	timeline_keep(s);
 }
 
 static bool all_idle(const struct sim *s)

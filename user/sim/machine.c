@@ -148,6 +148,10 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 	memset(r->act_how, 0xff, (size_t)wl->nr_acts + 1);
 	if (p->keep_decisions && decisions_new(r, wl->nr_acts, err, errlen))
 		return -1;
+	if (p->timeline_ticks && !(r->timeline = calloc(p->timeline_ticks, sizeof(*r->timeline)))) {
+		snprintf(err, errlen, "simulation: out of memory for %u ticks' timeline", p->timeline_ticks);
+		return -1;
+	}
 	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].q = calloc((size_t)wl->nr_tasks + 1, sizeof(int));
 		s->cpu[c].pd = s->em->cpu_pd[c];
@@ -262,6 +266,9 @@ void fs_sim_result_free(struct fs_sim_result *r)
 	free(r->act_util);
 	free(r->act_dec);
 	r->act_dec = NULL;
+	free(r->timeline);
+	r->timeline = NULL;
+	r->nr_timeline = 0;
 	free(r->block_energy);
 	r->block_energy = NULL;
 	r->nr_blocks = 0;

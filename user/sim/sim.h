@@ -195,6 +195,16 @@ struct fs_sim_params {
 	__u64 block_ns;
 	/* fill fs_sim_result.act_dec (a trace's decision CSV); off: NULL, no cost */
 	bool keep_decisions;
+	/* fill fs_sim_result.timeline for the first this many ticks; 0: NULL, no cost */
+	unsigned int timeline_ticks;
+};
+
+/* The machine as one tick left it (sim_check -u): each CPU's cpu_util_cfs() and the flag. */
+struct fs_sim_tick_state {
+	__u64 now_ns;                  /* since t0 */
+	__u32 util[FS_MAX_CPUS];       /* cpu_util_cfs(), running and blocked */
+	__u8 nr[FS_MAX_CPUS];          /* tasks on the rq, up to 255 */
+	bool overutilized;             /* the root domain's flag after the tick */
 };
 
 /*
@@ -251,6 +261,9 @@ struct fs_sim_result {
 	__u32 *act_util;
 	/* per activation, with params.keep_decisions (else NULL): feec's answer and its figures */
 	struct fs_sim_act_dec *act_dec;
+	/* with params.timeline_ticks (else NULL): the first nr_timeline ticks' states */
+	struct fs_sim_tick_state *timeline;
+	unsigned int nr_timeline;
 	/*
 	 * The machine's energy by time block (params.block_ns), EM unit x s:
 	 * block b holds [b x block_ns, (b + 1) x block_ns); a span between two
