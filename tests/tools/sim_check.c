@@ -56,7 +56,7 @@ struct rec_land {
 	__u64 ts_ns;
 	__u32 util[FS_MAX_CPUS], cap[FS_MAX_CPUS];
 	int nr_cpus, pid, chosen;
-	bool ou;
+	bool ou, workrun;
 };
 static struct rec_land rec_land[8192];
 static int nr_rec_land;
@@ -114,7 +114,8 @@ static void count_landscape(struct rec_counts *rc, const struct fs_wakeup *w, bo
 	if (timeline_ms && nr_rec_land < 8192) {
 		struct rec_land *l = &rec_land[nr_rec_land++];
 
-		*l = (struct rec_land){ .ts_ns = w->hdr.ts_ns, .nr_cpus = n, .pid = (int)w->pid, .chosen = ch, .ou = ou };
+		*l = (struct rec_land){ .ts_ns = w->hdr.ts_ns, .nr_cpus = n, .pid = (int)w->pid, .chosen = ch, .ou = ou,
+					  .workrun = !(w->flags & FS_WAKE_FORK) && !strncmp(w->comm, "workrun", FS_COMM_LEN) };
 		for (int c = 0; c < n; c++) {
 			const __u64 u = w->cpu[c].util_avg > w->cpu[c].util_est ? w->cpu[c].util_avg : w->cpu[c].util_est;
 
@@ -383,6 +384,29 @@ static void print_timeline(const struct fs_em *em, const struct fs_sim_workload 
 			printf(" %4u/%u%s", t->util[c], t->nr[c], fits(t->util[c], em->capacity[c]) ? " " : "*");
 		printf("\n");
 	}
+	/* the share the start-up question is about: wake-ups the fallback placed, of `workrun` threads and of all */
+	__u64 n[2] = { 0 }, ou[2] = { 0 }, rn[2] = { 0 }, rou[2] = { 0 };
+
+	for (int ti = 0; ti < wl->nr_tasks; ti++) {
+		const struct fs_sim_task *t = &wl->tasks[ti];
+		const int wr = !strcmp(t->comm, "workrun");
+
+		for (__u32 i = t->first_act; i < t->first_act + t->nr_act; i++) {
+			if (wl->acts[i].wake_ns > (__u64)timeline_ms * 1000000 || r->act_how[i] < 0 || r->act_how[i] == 3)
+				continue;
+			n[0]++, n[1] += wr;
+			ou[0] += r->act_how[i] == 1, ou[1] += wr && r->act_how[i] == 1;
+		}
+	}
+	for (int i = 0; i < nr_rec_land; i++)
+		if (rec_land[i].ts_ns >= wl->t0_ns && rec_land[i].ts_ns - wl->t0_ns <= (__u64)timeline_ms * 1000000) {
+			rn[0]++, rn[1] += rec_land[i].workrun;
+			rou[0] += rec_land[i].ou, rou[1] += rec_land[i].workrun && rec_land[i].ou;
+		}
+	printf("first %u ms: overutilized wake-ups (forks aside), simulated %llu of %llu (workrun %llu of %llu), "
+	       "recorded %llu of %llu (workrun %llu of %llu)\n", timeline_ms, (unsigned long long)ou[0],
+	       (unsigned long long)n[0], (unsigned long long)ou[1], (unsigned long long)n[1], (unsigned long long)rou[0],
+	       (unsigned long long)rn[0], (unsigned long long)rou[1], (unsigned long long)rn[1]);
 	printf("recorded wake-ups: ms OU pid->cpu, max(util_avg, util_est) per CPU ('*' over its capacity x 0.8)\n");
 	for (int i = 0; i < nr_rec_land; i++) {
 		const struct rec_land *l = &rec_land[i];
