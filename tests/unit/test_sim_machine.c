@@ -467,6 +467,51 @@ FS_TEST(sim_overutilized_fallback_takes_a_cpu_the_task_fits)
 }
 
 /*
+ * A fork's first enqueue does not set the overutilized flag (v6.1
+ * kernel/sched/fair.c enqueue_task_fair(): update_overutilized_status()
+ * only where ENQUEUE_WAKEUP, task_new otherwise; wake_up_new_task()
+ * enqueues without it), a wake-up's does. On pixel4's 4+3+1 (little's
+ * limit 244.8), LAB, v6.1: F, pinned to cpu0, forks at 5 ms with util 300
+ * for 0.5 ms of work, done before the tick of 8 ms, and wakes at 12 ms for
+ * 0.5 ms more, its util decayed over 6.5 ms to about 260, still over; B,
+ * allowed on cpu1-2, wakes every 20 ms from 10 ms for 1 ms. No tick finds a
+ * CPU over with a task, and nothing balances the root domain between the
+ * first tick (4 ms, before F) and the end (120 ms, before the busy
+ * balance of 128 ms). So the fork leaves the flag clear and B's wake-up
+ * at 10 ms goes to feec; F's wake-up at 12 ms sets it, to the end: 108 ms,
+ * B's other four by the fallback. With the fork setting it: 115 ms, six
+ * (F's own wake-up at 12 ms too).
+ */
+FS_TEST(sim_overutilized_not_set_by_a_forks_first_enqueue)
+{
+	struct fs_sim_workload wl;
+	struct fs_sim_result r;
+	struct fs_em em;
+
+	fs_test_em_pixel4(&em, FS_POWER_UW);
+	fs_test_wl_init(&wl, 8, 2, 7, 120 * MS);
+	wl.tasks[0].init_cpu = 0;
+	wl.tasks[0].cpus_allowed = 0x1;
+	wl.tasks[0].init_util = wl.tasks[0].init_util_est = 300;
+	fs_test_wl_act(&wl, 0, 5 * MS, 500000);
+	fs_test_wl_act(&wl, 0, 12 * MS, 500000);
+	wl.acts[0].flags = FS_SIM_ACT_FORK;
+	wl.tasks[1].init_cpu = 1;
+	wl.tasks[1].cpus_allowed = 0x6;
+	wl.tasks[1].init_util = wl.tasks[1].init_util_est = 10;
+	fs_test_wl_periodic(&wl, 1, 10 * MS, 20 * MS, 1 * MS, 5);
+	fs_test_sim(&wl, &em, "v6.1", FS_SIM_LAB, &r);
+	const __u32 b0 = wl.tasks[1].first_act;
+
+	EXPECT_EQ_U64(r.overutilized_ns, 108 * MS);
+	EXPECT_EQ_U64(r.overutilized_wakeups, 4);
+	EXPECT_EQ(r.act_how[b0], 0);
+	EXPECT_EQ_U64(r.task[0].acts_done, 2);
+	fs_sim_result_free(&r);
+	fs_test_wl_free(&wl);
+}
+
+/*
  * How long the overutilized flag outlives the CPU that set it, on pixel4's
  * 4+3+1, LAB physics, v6.12. A, pinned to cpu0 (so never a misfit: no
  * other CPU is allowed), runs 130 ms of work from t0 with util 10: its

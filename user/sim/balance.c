@@ -109,7 +109,7 @@ void sim_migrate(struct sim *s, int ti, int dst)
 	sim_detach(s, ti);
 	sim_attach(s, ti, dst);
 	if (queued)
-		sim_enqueue(s, ti, dst, false);
+		sim_enqueue(s, ti, dst, SIM_ENQ_MIGRATE);
 }
 
 /*

@@ -146,7 +146,7 @@ static void wake(struct sim *s, int ti, __u32 ai)
 	t->head = rel;
 	t->work_left = a->work;
 	t->head_wait_ns = 0;
-	sim_enqueue(s, ti, cpu, true);
+	sim_enqueue(s, ti, cpu, rel == 0 && (a->flags & FS_SIM_ACT_FORK) ? SIM_ENQ_FORK : SIM_ENQ_WAKEUP);
 }
 
 /* Tasks past their exit time that sleep leave their rq's PELT. */

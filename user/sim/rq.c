@@ -119,7 +119,7 @@ static void set_curr(struct sim *s, int cpu, int pos)
  * base slice first, the granularity there (machine.c). Otherwise it queues
  * at the tail (docs/simulation.md).
  */
-void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup)
+void sim_enqueue(struct sim *s, int ti, int cpu, enum sim_enqueue_how how)
 {
 	struct sim_cpu *c = &s->cpu[cpu];
 	struct sim_task *t = &s->task[ti];
@@ -130,10 +130,16 @@ void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup)
 	c->util_est += sim_task_ue(s, ti); /* util_est_enqueue() */
 	if (c->nr == 1)
 		c->picked_ns = s->now;
-	else if (wakeup && s->now - c->picked_ns >= s->wakeup_gran_ns)
+	else if (how != SIM_ENQ_MIGRATE && s->now - c->picked_ns >= s->wakeup_gran_ns)
 		set_curr(s, cpu, c->nr - 1);
-	/* update_overutilized_status() in enqueue_task_fair() (v5.0 - v7.1): set only. */
-	if (!s->overutilized && sim_cpu_overutilized(s, cpu))
+	/*
+	 * update_overutilized_status() in enqueue_task_fair() (v5.0 - v7.1):
+	 * set only, and only at a wake-up's enqueue (task_new =
+	 * !(flags & ENQUEUE_WAKEUP), 6.1.192 kernel/sched/fair.c): a fork's
+	 * first enqueue (wake_up_new_task()) and the balancer's attach_task()
+	 * leave the flag to the tick and the balance.
+	 */
+	if (how == SIM_ENQ_WAKEUP && !s->overutilized && sim_cpu_overutilized(s, cpu))
 		s->overutilized = true;
 	sim_sugov_update(s, c->pd);
 }

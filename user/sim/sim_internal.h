@@ -154,7 +154,13 @@ void sim_nohz_tick(struct sim *s);
 /* rq.c */
 void sim_advance(struct sim *s, __u64 to);
 __u64 sim_completion_ns(const struct sim *s, int cpu);
-void sim_enqueue(struct sim *s, int ti, int cpu, bool wakeup);
+/* How a task joins a rq: enqueue_task_fair()'s flags as the machine needs them. */
+enum sim_enqueue_how {
+	SIM_ENQ_WAKEUP,  /* ttwu_do_activate(): ENQUEUE_WAKEUP, may preempt */
+	SIM_ENQ_FORK,    /* wake_up_new_task(): no ENQUEUE_WAKEUP, may preempt */
+	SIM_ENQ_MIGRATE, /* attach_task() from the balancer: neither */
+};
+void sim_enqueue(struct sim *s, int ti, int cpu, enum sim_enqueue_how how);
 void sim_dequeue(struct sim *s, int ti);
 void sim_tick_rotate(struct sim *s, int cpu);
 bool sim_allowed(const struct sim *s, int ti, int cpu);
