@@ -16,8 +16,9 @@
  *         frequencies' (default 0: every update)
  *     -u  the first MS ms: each simulated tick's cpu_util_cfs() per CPU and
  *         the overutilized flag, then each recorded wake-up's landscape
- *         (max(util_avg, util_est) per CPU) and the recorded flag; a CPU
- *         over fits_capacity() is marked '*'
+ *         (max(util_avg, util_est) per CPU) and the recorded flag, and
+ *         the recorded sched_overutilized_tp records; a CPU over
+ *         fits_capacity() is marked '*'
  * Exit: 0, 1 on a bad recording or argument.
  */
 #include <math.h>
@@ -60,6 +61,10 @@ struct rec_land {
 };
 static struct rec_land rec_land[8192];
 static int nr_rec_land;
+/* the recorded sched_overutilized_tp records (each root-domain rewrite, set or clear): when, the value */
+static __u64 rec_ou_ts[8192];
+static bool rec_ou_val[8192];
+static int nr_rec_ou;
 static __u64 rate_limit_ns; /* -r: schedutil's rate_limit_us x 1000 */
 /* the traced pid's recorded wake-ups: synced util_avg and task_util_est() */
 static __u32 trace_util[4096], trace_ue[4096];
@@ -407,6 +412,11 @@ static void print_timeline(const struct fs_em *em, const struct fs_sim_workload 
 	       "recorded %llu of %llu (workrun %llu of %llu)\n", timeline_ms, (unsigned long long)ou[0],
 	       (unsigned long long)n[0], (unsigned long long)ou[1], (unsigned long long)n[1], (unsigned long long)rou[0],
 	       (unsigned long long)rn[0], (unsigned long long)rou[1], (unsigned long long)rn[1]);
+	printf("recorded sched_overutilized_tp (ms:value):");
+	for (int i = 0; i < nr_rec_ou; i++)
+		if (rec_ou_ts[i] >= wl->t0_ns && rec_ou_ts[i] - wl->t0_ns <= (__u64)timeline_ms * 1000000)
+			printf(" %.1f:%d", (double)(rec_ou_ts[i] - wl->t0_ns) / 1e6, rec_ou_val[i]);
+	printf("\n");
 	printf("recorded wake-ups: ms OU pid->cpu, max(util_avg, util_est) per CPU ('*' over its capacity x 0.8)\n");
 	for (int i = 0; i < nr_rec_land; i++) {
 		const struct rec_land *l = &rec_land[i];
@@ -474,6 +484,10 @@ static int run(const char *path, const char *pol_name, enum fs_sim_physics phys,
 			count_wakeup(rc, (const struct fs_wakeup *)h);
 		else if (h->type == FS_REC_FREQSTAT)
 			count_freqstat(rc, (const struct fs_freqstat *)h);
+		else if (h->type == FS_REC_OVERUTIL && timeline_ms && nr_rec_ou < 8192) {
+			rec_ou_ts[nr_rec_ou] = h->ts_ns;
+			rec_ou_val[nr_rec_ou++] = ((const struct fs_overutil *)h)->overutilized != 0;
+		}
 		if (fs_pipeline_feed(p, h, err, sizeof(err)) || fs_sim_builder_feed(b, h, err, sizeof(err))) {
 			n = -1;
 			break;
