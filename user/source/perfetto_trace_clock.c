@@ -11,7 +11,7 @@
 #include <string.h>
 #include "perfetto_trace_int.h"
 
-static const char *clock_name(int id)
+const char *pft_clock_name(int id)
 {
 	static const char *const names[PFT_NR_CLOCKS] = {
 		[1] = "REALTIME", [2] = "REALTIME_COARSE", [3] = "MONOTONIC", [4] = "MONOTONIC_COARSE",
@@ -110,10 +110,32 @@ int pft_clock_finish(struct pft *p)
 	return 0;
 }
 
+size_t pft_clock_point_at(const struct pft_clock *k, uint64_t ts)
+{
+	size_t lo = 0, hi = k->nr;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k->pt[mid].ts <= ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool pft_clock_shift(uint64_t ts, int64_t off, __u64 *out)
+{
+	if ((off < 0 && ts < (uint64_t)-off) || (off > 0 && ts + (uint64_t)off < ts))
+		return false;
+	*out = ts + (uint64_t)off;
+	return true;
+}
+
 int pft_clock_to_primary(struct pft *p, struct pft_cpu *c, int src, uint64_t ts, __u64 *out)
 {
 	const struct pft_clock *k = &p->clk[src];
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (src == (int)p->primary) {
 		*out = ts;
@@ -122,24 +144,16 @@ int pft_clock_to_primary(struct pft *p, struct pft_cpu *c, int src, uint64_t ts,
 	if (c->clk_src != src || ts < c->clk_lo || ts >= c->clk_hi) {
 		if (!k->nr)
 			return pft_bad(p, "clock_snapshot", "no snapshot gives both %s (the ftrace clock) and %s",
-				       clock_name(src), clock_name((int)p->primary));
-		hi = k->nr; /* the last point at or before ts: lo */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (k->pt[mid].ts <= ts)
-				lo = mid;
-			else
-				hi = mid;
-		}
+				       pft_clock_name(src), pft_clock_name((int)p->primary));
+		lo = pft_clock_point_at(k, ts);
 		c->clk_src = src;
 		c->clk_lo = lo ? k->pt[lo].ts : 0;
 		c->clk_hi = lo + 1 < k->nr ? k->pt[lo + 1].ts : UINT64_MAX;
 		c->clk_off = k->pt[lo].off;
 	}
-	if ((c->clk_off < 0 && ts < (uint64_t)-c->clk_off) || (c->clk_off > 0 && ts + (uint64_t)c->clk_off < ts))
+	if (!pft_clock_shift(ts, c->clk_off, out))
 		return pft_bad(p, "ftrace_events.event.timestamp", "%llu ns on %s is outside %s",
-			       (unsigned long long)ts, clock_name(src), clock_name((int)p->primary));
-	*out = ts + (uint64_t)c->clk_off;
+			       (unsigned long long)ts, pft_clock_name(src), pft_clock_name((int)p->primary));
 	return 0;
 }
 

@@ -136,6 +136,12 @@ int pft_clock_snapshot(struct pft *p, const uint8_t *b, size_t len);
 int pft_clock_finish(struct pft *p);
 /* ts on clock src to the primary clock (the CPU's cache helps); -1 with err if no snapshot relates them. */
 int pft_clock_to_primary(struct pft *p, struct pft_cpu *c, int src, uint64_t ts, __u64 *out);
+/* A builtin clock's name for error lines ("a builtin clock" if unnamed). */
+const char *pft_clock_name(int id);
+/* The index of k's last point at or before ts (0 when ts precedes them all). */
+size_t pft_clock_point_at(const struct pft_clock *k, uint64_t ts);
+/* ts + off into *out; false (out untouched) when that leaves 0 .. 2^64 - 1. */
+bool pft_clock_shift(uint64_t ts, int64_t off, __u64 *out);
 void pft_clock_free(struct pft *p);
 
 /* perfetto_trace_generic.c */

@@ -20,12 +20,6 @@
 
 #define PFT_MAX_RAILS 256 /* a trace describing more rails is refused (Perfetto keeps 32 a session) */
 
-static const char *clock_of(uint8_t id)
-{
-	return id == PFT_BOOTTIME ? "BOOTTIME" : id == 3 ? "MONOTONIC" : id == PFT_MONO_RAW ? "MONOTONIC_RAW" :
-	       "its clock";
-}
-
 /* The rail (session, index), added if new; NULL when out of memory or past PFT_MAX_RAILS (err set). */
 static struct pft_rail *rail_get(struct pft *p, uint64_t session, uint32_t index, const char *path)
 {
@@ -109,7 +103,7 @@ static int sample_add(struct pft *p, struct pft_rail *x, const struct pft_rail_p
 
 	if (last && last->clock == s->clock && s->raw_ns < last->raw_ns)
 		return pft_bad(p, path, "timestamp: %llu ns on %s, before rail %u's previous sample (%llu ns)",
-			       (unsigned long long)s->raw_ns, clock_of(s->clock), x->index,
+			       (unsigned long long)s->raw_ns, pft_clock_name(s->clock), x->index,
 			       (unsigned long long)last->raw_ns);
 	if (last && s->uws < last->uws)
 		return pft_bad(p, path, "energy: %llu uWs, below rail %u's previous %llu uWs: the counter "
@@ -228,8 +222,6 @@ int pft_rails_packet(struct pft *p, const uint8_t *b, size_t len)
 static int to_primary(struct pft *p, const struct pft_rail *x, const struct pft_rail_pt *s, __u64 *out)
 {
 	const struct pft_clock *k = &p->clk[s->clock];
-	size_t lo = 0, hi = k->nr;
-	int64_t off;
 
 	if (s->clock == p->primary) {
 		*out = s->raw_ns;
@@ -239,19 +231,11 @@ static int to_primary(struct pft *p, const struct pft_rail *x, const struct pft_
 	p->off = s->off;
 	if (!k->nr)
 		return pft_bad(p, "power_rails.energy_data", "rail %u: no clock snapshot gives both %s (the "
-			       "sample's clock) and the trace's", x->index, clock_of(s->clock));
-	while (hi - lo > 1) { /* the last snapshot at or before it, as the events (perfetto_trace_clock.c) */
-		size_t mid = lo + (hi - lo) / 2;
-		if (k->pt[mid].ts <= s->raw_ns)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	off = k->pt[lo].off;
-	if ((off < 0 && s->raw_ns < (uint64_t)-off) || (off > 0 && s->raw_ns + (uint64_t)off < s->raw_ns))
+			       "sample's clock) and the trace's", x->index, pft_clock_name(s->clock));
+	/* the last snapshot at or before it, as the events' */
+	if (!pft_clock_shift(s->raw_ns, k->pt[pft_clock_point_at(k, s->raw_ns)].off, out))
 		return pft_bad(p, "power_rails.energy_data", "rail %u: %llu ns on %s is outside the trace's clock",
-			       x->index, (unsigned long long)s->raw_ns, clock_of(s->clock));
-	*out = s->raw_ns + (uint64_t)off;
+			       x->index, (unsigned long long)s->raw_ns, pft_clock_name(s->clock));
 	return 0;
 }
 
