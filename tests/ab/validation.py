@@ -17,7 +17,7 @@ Without FIXTURES: three sets, the device-physics runs (tests/ab/fixtures/runs-de
 tests/ab/run.sh -r: work takes time in inverse proportion to capacity x frequency)
 first, then the lab-physics runs (tests/ab/fixtures/runs, rt-app under -icount), then
 the device-physics runs under skew_tick=1 with frequency records
-(tests/ab/fixtures/runs-device-skew, 4+3+1 only: its blocks `skew-table` and
+(tests/ab/fixtures/runs-device-skew: its blocks `skew-table` and
 `skew-coverage`); `table` prints all, check/write/plot use all (the device blocks are
 named `device-NAME`; the device set also holds the `device-denominator` block: its
 collector recorded busy time at each frequency). With FIXTURES: that set only, as
@@ -428,7 +428,7 @@ BLOCKS = {'table': table, 'analysis': analysis, 'pd': per_pd, 'moved': moved, 'c
 # busy time at each frequency, so they also hold the denominator's run-by-run check.
 EXTRA_BLOCKS = {'device-': {'denominator': denominator_block}}
 # A set with only some of BLOCKS: the device-physics runs under skew_tick=1 and with the
-# collector's frequency records (4+3+1 only, docs/validation.md) have their table and coverage.
+# collector's frequency records (docs/validation.md) have their table and coverage.
 ONLY_BLOCKS = {'skew-': ('table', 'coverage')}
 
 

@@ -346,20 +346,21 @@ FS_TEST(sim_time_sharing_cfs_and_eevdf_slices)
 }
 
 /*
- * The misfit push and the root domain's balance interval, on pixel4's
- * 4+3+1 (capacities 306 / 871 / 1024), LAB physics: A (allowed cpu0, cpu4,
+ * The misfit push and the idle CPUs' balance deadlines, on pixel4's 4+3+1
+ * (capacities 306 / 871 / 1024), LAB physics: A (allowed cpu0, cpu4,
  * cpu7) starts on little with util 10 and 150 ms of work. Its util passes
  * little's fit limit (306 x 1024 / 1280 = 244.8) while it runs (slowly:
  * schedutil keeps little low, and the PELT clock runs at 306/1024 x f/fmax
- * of the time); the tick
- * that sees it (116 ms) sets the flag and marks it misfit, and the misfit
- * kicks the idle balance at once (nohz_balancer_kick(): its deadline, the
- * root domain's 8 ms interval, is long past). It goes to cpu4, the first
- * idle CPU of higher capacity (the nohz idle balance's order), not to the
- * biggest: 116 ms on little, the other 34 ms on cpu4, too short to make it
- * a misfit there (871's limit is 696.8). The old rules sent it to cpu7
- * (the idlest, then the biggest) and, before the deadline, waited for a
- * tick at a multiple of 8 ms (120 ms).
+ * of the time); the tick that sees it (116 ms) sets the flag and marks it
+ * misfit. The idle CPUs, idle from t0, balanced at the first tick (4 ms),
+ * then 8 ms later (12 ms), then every 16 ms (the interval doubles while
+ * the domain is balanced): 28, 44, ... 108, 124 ms. The balance of 124 ms
+ * pushes A to cpu4, the first idle CPU of higher capacity (the nohz idle
+ * balance's order), not to the biggest: 124 ms on little, the other 26 ms
+ * on cpu4, too short to make it a misfit there (871's limit is 696.8).
+ * When a misfit's kick balanced at once, ignoring the idle CPUs' deadlines,
+ * it left little at 116 ms; the older rules sent it to cpu7 (the idlest,
+ * then the biggest).
  */
 FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
 {
@@ -375,7 +376,7 @@ FS_TEST(sim_misfit_pushed_to_first_bigger_cpu_at_balance_interval)
 	fs_test_wl_act(&wl, 0, 0, 150 * MS);
 	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
 	EXPECT_EQ_U64(r.migrations_misfit, 1);
-	EXPECT_EQ_U64(r.busy_ns[0], 116 * MS);
+	EXPECT_EQ_U64(r.busy_ns[0], 124 * MS);
 	EXPECT_EQ_U64(r.busy_ns[0] + r.busy_ns[4], 150 * MS);
 	EXPECT_EQ_U64(r.busy_ns[7], 0);
 	fs_sim_result_free(&r);
@@ -473,14 +474,15 @@ FS_TEST(sim_overutilized_fallback_takes_a_cpu_the_task_fits)
  * enqueues without it), a wake-up's does. On pixel4's 4+3+1 (little's
  * limit 244.8), LAB, v6.1: F, pinned to cpu0, forks at 5 ms with util 300
  * for 0.5 ms of work, done before the tick of 8 ms, and wakes at 12 ms for
- * 0.5 ms more, its util decayed over 6.5 ms to about 260, still over; B,
- * allowed on cpu1-2, wakes every 20 ms from 10 ms for 1 ms. No tick finds a
- * CPU over with a task, and nothing balances the root domain between the
- * first tick (4 ms, before F) and the end (120 ms, before the busy
- * balance of 128 ms). So the fork leaves the flag clear and B's wake-up
- * at 10 ms goes to feec; F's wake-up at 12 ms sets it, to the end: 108 ms,
- * B's other four by the fallback. With the fork setting it: 115 ms, six
- * (F's own wake-up at 12 ms too).
+ * 0.5 ms more; B, allowed on cpu1-2, wakes every 20 ms from 10 ms for 1 ms.
+ * The idle CPUs balance at 4, 12 and 16 ms (cpu0, idle at 4 ms, balanced
+ * then and is due again at 12 ms; it runs F then, so its next own balance
+ * is at the tick of 16 ms). The fork leaves the flag clear, so B's
+ * wake-up at 10 ms goes to feec; the balance at 12 ms finds cpu0's blocked
+ * util (F's, about 260) over and sets it, and cpu0's own balance at 16 ms,
+ * its util decayed under the limit, clears it: 4 ms, no wake-up by the
+ * fallback. With the fork setting it: 11 ms (5 .. 16), B's wake-up at
+ * 10 ms and F's at 12 ms by the fallback.
  */
 FS_TEST(sim_overutilized_not_set_by_a_forks_first_enqueue)
 {
@@ -503,8 +505,8 @@ FS_TEST(sim_overutilized_not_set_by_a_forks_first_enqueue)
 	fs_test_sim(&wl, &em, "v6.1", FS_SIM_LAB, &r);
 	const __u32 b0 = wl.tasks[1].first_act;
 
-	EXPECT_EQ_U64(r.overutilized_ns, 108 * MS);
-	EXPECT_EQ_U64(r.overutilized_wakeups, 4);
+	EXPECT_EQ_U64(r.overutilized_ns, 4 * MS);
+	EXPECT_EQ_U64(r.overutilized_wakeups, 0);
 	EXPECT_EQ(r.act_how[b0], 0);
 	EXPECT_EQ_U64(r.task[0].acts_done, 2);
 	fs_sim_result_free(&r);
@@ -516,18 +518,17 @@ FS_TEST(sim_overutilized_not_set_by_a_forks_first_enqueue)
  * 4+3+1, LAB physics, v6.12. A, pinned to cpu0 (so never a misfit: no
  * other CPU is allowed), runs 130 ms of work from t0 with util 10: its
  * util passes little's limit (244.8) at the tick of 116 ms, as in the
- * misfit test above, and that tick sets the flag. A sleeps at 130 ms and
- * cpu0's util falls below the limit within a few ms. B (util 10, allowed
- * everywhere) wakes every 20 ms from 10 ms for 1 ms of work. Nothing
- * kicks the idle balance (no CPU has a second task or a misfit), so only
- * the busy interval's root balance rewrites the flag: every 8 x 16 ms
- * less a jiffy, 31 ticks, from the first tick (4, 128, 252 ms). At 128 ms
- * A still runs and cpu0 is over; at 252 ms it is not, and the flag is
- * cleared: set for 116 .. 252 ms. B's wake-ups from 130 ms to 250 ms find
- * it set (the fallback places them), from 270 ms feec does. Under the old
- * rule (a root balance every 8 ms) it was cleared by 144 ms.
+ * misfit test above, and that tick sets the flag. A sleeps at 130 ms. B
+ * (util 10, allowed everywhere) wakes every 20 ms from 10 ms for 1 ms of
+ * work. cpu0, busy since t0, has no balance of its own pending, so at the
+ * first tick it is idle (132 ms) it balances (rebalance_domains() with
+ * CPU_IDLE, its last balance long past): it updates its blocked load,
+ * decayed under the limit, and rewrites the flag clear. Set for 116 ..
+ * 132 ms: B's wake-up at 130 ms finds it set (the fallback places it),
+ * from 150 ms feec does. Under the busy interval's root balance alone
+ * (every 8 x 16 ms less a jiffy: 4, 128, 252 ms) it was set to 252 ms.
  */
-FS_TEST(sim_overutilized_flag_kept_to_the_busy_balance_interval)
+FS_TEST(sim_overutilized_flag_cleared_at_the_next_idle_balance)
 {
 	struct fs_sim_workload wl;
 	struct fs_sim_result r;
@@ -545,10 +546,9 @@ FS_TEST(sim_overutilized_flag_kept_to_the_busy_balance_interval)
 	fs_test_sim(&wl, &em, "v6.12", FS_SIM_LAB, &r);
 	const __u32 b0 = wl.tasks[1].first_act; /* B's activation at 10 + 20 i ms */
 
-	EXPECT_EQ_U64(r.overutilized_ns, (252 - 116) * MS);
-	for (int i = 6; i <= 12; i++) /* 130 .. 250 ms */
-		EXPECT_EQ(r.act_how[b0 + i], 1);
-	for (int i = 13; i < 19; i++) /* 270 .. 370 ms */
+	EXPECT_EQ_U64(r.overutilized_ns, (132 - 116) * MS);
+	EXPECT_EQ(r.act_how[b0 + 6], 1); /* 130 ms */
+	for (int i = 7; i < 19; i++)     /* 150 .. 370 ms */
 		EXPECT_EQ(r.act_how[b0 + i], 0);
 	EXPECT_EQ_U64(r.migrations_misfit, 0);
 	fs_sim_result_free(&r);

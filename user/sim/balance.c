@@ -16,6 +16,24 @@ bool sim_cpu_overutilized(const struct sim *s, int cpu)
 }
 
 /*
+ * What a load balance at the root domain writes (update_sd_lb_stats() at
+ * the top level, v5.0 - v7.1 kernel/sched/fair.c): rd->overutilized from
+ * every CPU's status, and rd->overload from every rq with a second task or
+ * a misfit (update_sg_lb_stats()'s SG_OVERLOAD).
+ */
+static void root_balance_stats(struct sim *s)
+{
+	bool over = false, load = false;
+
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		over |= sim_cpu_overutilized(s, cpu);
+		load |= s->cpu[cpu].nr >= 2 || s->cpu[cpu].misfit;
+	}
+	s->overutilized = over;
+	s->overload = load;
+}
+
+/*
  * The flag as the tick leaves it: set by task_tick_fair()'s
  * update_overutilized_status(), which runs on a CPU with a task only (an
  * idle CPU does not tick), and rewritten by the root domain's load balance
@@ -25,15 +43,12 @@ bool sim_cpu_overutilized(const struct sim *s, int cpu)
  */
 void sim_overutilized_update(struct sim *s)
 {
-	bool any = false, busy = false;
+	bool busy = false;
 
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
-		if (sim_cpu_overutilized(s, cpu)) {
-			any = true;
-			busy |= s->cpu[cpu].nr > 0;
-		}
+		busy |= sim_cpu_overutilized(s, cpu) && s->cpu[cpu].nr > 0;
 	if (s->balance_due)
-		s->overutilized = any;
+		root_balance_stats(s);
 	else if (busy)
 		s->overutilized = true;
 }
@@ -60,37 +75,80 @@ void sim_misfit_update(struct sim *s, int cpu)
 			c->misfit = true;
 }
 
+/* msecs_to_jiffies() in the machine's ticks, at least one. */
+static __u64 ms_to_ticks(const struct sim *s, __u32 ms)
+{
+	const __u64 t = ((__u64)ms * 1000000ull + s->tick_ns - 1) / s->tick_ns;
+
+	return t ? t : 1;
+}
+
 /*
  * Whether this tick balances the root domain, the balance that rewrites
- * the overutilized flag (update_sd_lb_stats() at the top level). Idle CPUs
- * do not tick (NO_HZ_IDLE); a busy CPU's tick kicks the idle load
- * balancer only when it has a second runnable task or a misfit
- * (nohz_balancer_kick(): nr_running >= 2, check_misfit_status(); v5.0 -
- * v6.12 kernel/sched/fair.c), and the idle CPUs then balance at the
- * domain's interval. Otherwise the root domain is balanced at a busy
- * CPU's interval, the interval x busy_factor (get_sd_balance_interval():
- * 8 x 16 ms less a jiffy on 8 CPUs), so the flag can stay set that long
- * after the last CPU stopped being over (docs/simulation.md, "The
- * balancer": live.fsr's 124 ms). Both are deadlines (rq->next_balance,
- * nohz.next_balance): the first tick at or after one balances and sets
- * the next. Simplified: which CPU balances is not modelled, and the busy
- * interval also runs while every CPU is idle (idle CPUs that still tick
- * balance at the shorter idle interval; nohz decides which do).
+ * the overutilized flag (update_sd_lb_stats() at the top level, v5.0 -
+ * v7.1 kernel/sched/fair.c).
+ *
+ * An idle CPU balances at its own deadline (rebalance_domains() with
+ * CPU_IDLE: sd->last_balance + the domain's balance_interval, not scaled
+ * by busy_factor), from its own tick or, when its tick is stopped, from
+ * the idle load balancer that a busy CPU kicks (_nohz_idle_balance()
+ * runs rebalance_domains() for each idle CPU whose rq->next_balance is
+ * due). Either way the balance's own CPU updates its blocked load first
+ * (run_rebalance_domains() -> update_blocked_averages(); update_nohz_stats()).
+ * Simplified: every idle CPU balances at its deadline, as if its tick
+ * ran or a kick came; which ones a NO_HZ_IDLE kernel skips depends on
+ * its timers (docs/simulation.md, "The balancer").
+ *
+ * The busy CPUs' own balances run at a busy CPU's interval, the
+ * interval x busy_factor (get_sd_balance_interval(): 8 x 16 ms less a
+ * jiffy on 8 CPUs), simplified to one deadline for the machine. A busy
+ * CPU's tick with a second runnable task or a misfit kicks the idle load
+ * balancer (nohz_balancer_kick(): nr_running >= 2, check_misfit_status()),
+ * whose NOHZ_STATS_KICK updates every idle CPU's blocked load (nohz.c).
  */
 void sim_balance_due(struct sim *s)
 {
 	bool kick = false;
 
-	for (int cpu = 0; cpu < s->ncpu; cpu++)
-		kick |= s->cpu[cpu].nr >= 2 || s->cpu[cpu].misfit;
 	s->balance_due = s->busy_due = s->kicked = false;
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		struct sim_cpu *c = &s->cpu[cpu];
+
+		kick |= c->nr >= 2 || c->misfit;
+		c->balancing = !c->nr && s->ticks >= c->next_balance;
+		if (!c->balancing)
+			continue;
+		s->balance_due = true;
+		c->next_balance = s->ticks + ms_to_ticks(s, c->balance_ms);
+		sim_nohz_own_update(s, cpu);
+	}
 	if (kick && s->ticks >= s->next_kick) {
-		s->balance_due = s->kicked = true;
+		s->kicked = true;
 		s->next_kick = s->ticks + s->balance_ticks;
 	}
 	if (s->ticks >= s->next_busy) {
 		s->balance_due = s->busy_due = true;
 		s->next_busy = s->ticks + s->busy_balance_ticks;
+	}
+}
+
+/*
+ * load_balance()'s tuning of an idle CPU's interval (v5.0 - v7.1): back to
+ * min_interval (sd_weight ms) when it pulled a task, else doubled up to
+ * max_interval (twice that), as a balanced domain is.
+ */
+static void balance_interval_update(struct sim *s)
+{
+	for (int cpu = 0; cpu < s->ncpu; cpu++) {
+		struct sim_cpu *c = &s->cpu[cpu];
+
+		if (!c->balancing)
+			continue;
+		if (c->nr)
+			c->balance_ms = (__u32)s->ncpu;
+		else if (c->balance_ms < 2u * (__u32)s->ncpu)
+			c->balance_ms *= 2;
+		c->balancing = false;
 	}
 }
 
@@ -209,6 +267,24 @@ void sim_newidle(struct sim *s, int cpu)
 }
 
 /*
+ * A CPU going idle (newidle_balance(); sched_balance_newidle() in the
+ * 6.1.192 stable tree, kernel/sched/fair.c): while rd->overload is set it
+ * updates its blocked load and load-balances each of its domains up to the
+ * root, whose statistics rewrite the overutilized flag
+ * (root_balance_stats()) before any pull. Simplified: the gates on the
+ * CPU's avg_idle against each domain's max_newidle_lb_cost, and the stable
+ * tree's NI_RANDOM skipping of a domain by its success ratio, are taken as
+ * passed.
+ */
+void sim_newidle_balance(struct sim *s, int cpu)
+{
+	if (s->cpu[cpu].nr || !s->overload)
+		return;
+	root_balance_stats(s);
+	sim_newidle(s, cpu);
+}
+
+/*
  * The tick's balance, while overutilized: each misfit running on a CPU is
  * pushed to a bigger, less busy one (active balance, need_active_balance()'s
  * misfit case, v5.0 - v7.1), then idle CPUs pull waiting tasks (the periodic
@@ -216,8 +292,10 @@ void sim_newidle(struct sim *s, int cpu)
  */
 void sim_balance_tick(struct sim *s)
 {
-	if (!s->overutilized || !s->balance_due)
+	if (!s->overutilized || !s->balance_due) {
+		balance_interval_update(s);
 		return;
+	}
 	for (int cpu = 0; cpu < s->ncpu; cpu++) {
 		if (!s->cpu[cpu].misfit || !s->cpu[cpu].nr)
 			continue;
@@ -232,4 +310,5 @@ void sim_balance_tick(struct sim *s)
 	}
 	for (int cpu = 0; cpu < s->ncpu; cpu++)
 		sim_newidle(s, cpu);
+	balance_interval_update(s);
 }

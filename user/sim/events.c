@@ -77,7 +77,7 @@ static void complete(struct sim *s, int cpu)
 		sim_detach(s, ti);
 		t->exited = true;
 	}
-	sim_newidle(s, cpu);
+	sim_newidle_balance(s, cpu);
 }
 
 /*

@@ -156,6 +156,7 @@ int sim_setup(struct sim *s, const struct fs_sim_workload *wl, const struct fs_s
 		s->cpu[c].q = calloc((size_t)wl->nr_tasks + 1, sizeof(int));
 		s->cpu[c].pd = s->em->cpu_pd[c];
 		s->cpu[c].cap = s->em->capacity[c];
+		s->cpu[c].balance_ms = (__u32)s->ncpu; /* sd_init(): sd_weight ms */
 		if (!s->cpu[c].q) {
 			snprintf(err, errlen, "simulation: out of memory for CPU %d's runqueue", c);
 			return -1;

@@ -50,6 +50,17 @@ static void stats_update(struct sim *s)
 			sim_sugov_update(s, pd);
 }
 
+/* An idle CPU's own balance: update_blocked_averages() of that CPU, then cpufreq_update_util(). */
+void sim_nohz_own_update(struct sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpu[cpu];
+
+	if (c->nr || c->seen.last_update_time == c->avg.last_update_time)
+		return;
+	c->seen = c->avg;
+	sim_sugov_update(s, c->pd);
+}
+
 /* The dequeue that idles the CPU updated its cfs_rq at this instant; then the newly idle kick. */
 void sim_nohz_idle_enter(struct sim *s, int cpu)
 {

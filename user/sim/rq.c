@@ -128,6 +128,8 @@ void sim_enqueue(struct sim *s, int ti, int cpu, enum sim_enqueue_how how)
 	t->queued = true;
 	c->q[c->nr++] = ti;
 	c->util_est += sim_task_ue(s, ti); /* util_est_enqueue() */
+	if (c->nr >= 2)
+		s->overload = true; /* add_nr_running() (v5.0 - v6.8 kernel/sched/sched.h) */
 	if (c->nr == 1)
 		c->picked_ns = s->now;
 	else if (how != SIM_ENQ_MIGRATE && s->now - c->picked_ns >= s->wakeup_gran_ns)

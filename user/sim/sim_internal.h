@@ -57,6 +57,9 @@ struct sim_cpu {
 	struct fs_pelt_avg seen; /* idle: rq->cfs.avg as its last blocked-load update left it (nohz.c) */
 	__u64 picked_ns;         /* when q[0] started its turn */
 	bool misfit;             /* rq->misfit_task_load != 0 */
+	__u64 next_balance;      /* idle: the tick of its next root balance (rq->next_balance, balance.c) */
+	__u32 balance_ms;        /* its root sched_domain's balance_interval, ms */
+	bool balancing;          /* balances the root domain as an idle CPU at this tick */
 	unsigned __int128 energy_x;
 };
 
@@ -110,6 +113,7 @@ struct sim {
 	__u64 now;
 	__u64 tick_ns, wakeup_gran_ns, latency_ns, min_gran_ns;
 	bool overutilized;
+	bool overload;           /* rd->overload: a rq had a second task since the last root balance */
 	__u64 ticks, balance_ticks; /* ticks so far; the root domain's balance interval in ticks */
 	__u64 busy_balance_ticks;   /* a busy CPU's root balance interval in ticks (balance.c) */
 	__u64 next_kick, next_busy; /* the tick from which the next kicked / busy root balance is due */
@@ -175,6 +179,8 @@ bool sim_cpu_overutilized(const struct sim *s, int cpu);
 void sim_overutilized_update(struct sim *s);
 void sim_misfit_update(struct sim *s, int cpu);
 void sim_balance_due(struct sim *s);
+void sim_nohz_own_update(struct sim *s, int cpu);
+void sim_newidle_balance(struct sim *s, int cpu);
 void sim_balance_tick(struct sim *s);
 void sim_newidle(struct sim *s, int cpu);
 void sim_migrate(struct sim *s, int ti, int dst);
