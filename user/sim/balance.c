@@ -43,14 +43,12 @@ static void root_balance_stats(struct sim *s)
  */
 void sim_overutilized_update(struct sim *s)
 {
-	bool busy = false;
-
-	for (int cpu = 0; cpu < s->ncpu; cpu++)
-		busy |= sim_cpu_overutilized(s, cpu) && s->cpu[cpu].nr > 0;
-	if (s->balance_due)
+	if (s->balance_due) {
 		root_balance_stats(s);
-	else if (busy)
-		s->overutilized = true;
+		return;
+	}
+	for (int cpu = 0; cpu < s->ncpu && !s->overutilized; cpu++)
+		s->overutilized = s->cpu[cpu].nr > 0 && sim_cpu_overutilized(s, cpu);
 }
 
 /*
@@ -73,14 +71,6 @@ void sim_misfit_update(struct sim *s, int cpu)
 	for (int d = 0; d < s->ncpu; d++)
 		if (d != cpu && s->cpu[d].cap > c->cap && sim_allowed(s, ti, d))
 			c->misfit = true;
-}
-
-/* msecs_to_jiffies() in the machine's ticks, at least one. */
-static __u64 ms_to_ticks(const struct sim *s, __u32 ms)
-{
-	const __u64 t = ((__u64)ms * 1000000ull + s->tick_ns - 1) / s->tick_ns;
-
-	return t ? t : 1;
 }
 
 /*
@@ -119,7 +109,7 @@ void sim_balance_due(struct sim *s)
 		if (!c->balancing)
 			continue;
 		s->balance_due = true;
-		c->next_balance = s->ticks + ms_to_ticks(s, c->balance_ms);
+		c->next_balance = s->ticks + sim_ms_to_ticks(s, c->balance_ms);
 		sim_nohz_own_update(s, cpu);
 	}
 	if (kick && s->ticks >= s->next_kick) {

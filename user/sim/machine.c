@@ -69,6 +69,14 @@ void sim_task_arrive(struct sim *s, int ti, int cpu)
 	sim_attach(s, ti, cpu);
 }
 
+/* msecs_to_jiffies() in the machine's ticks, at least one. */
+__u64 sim_ms_to_ticks(const struct sim *s, __u32 ms)
+{
+	const __u64 t = ((__u64)ms * 1000000ull + s->tick_ns - 1) / s->tick_ns;
+
+	return t ? t : 1;
+}
+
 /*
  * The tick from hz, and the scheduler's tunables scaled as
  * sched_init_granularity() / update_sysctl() do (1 + log2 of up to 8
@@ -85,16 +93,15 @@ static void timing(struct sim *s)
 
 	s->tick_ns = 1000000000ull / hz;
 	/* sd_init(): the root domain's balance_interval starts at sd_weight ms */
-	s->balance_ticks = ((__u64)s->ncpu * 1000000ull + s->tick_ns - 1) / s->tick_ns;
-	s->balance_ticks = s->balance_ticks ? s->balance_ticks : 1;
+	s->balance_ticks = sim_ms_to_ticks(s, (__u32)s->ncpu);
 	/*
 	 * get_sd_balance_interval() for a busy CPU (v5.10+, 6e7499135db7): the
 	 * interval x busy_factor (16, sd_init()), in jiffies, less one.
 	 */
-	s->busy_balance_ticks = ((__u64)s->ncpu * 16000000ull + s->tick_ns - 1) / s->tick_ns;
+	s->busy_balance_ticks = sim_ms_to_ticks(s, (__u32)s->ncpu * 16);
 	s->busy_balance_ticks = s->busy_balance_ticks > 1 ? s->busy_balance_ticks - 1 : 1;
 	/* nohz.next_blocked steps by msecs_to_jiffies(LOAD_AVG_PERIOD): 32 ms */
-	s->blocked_ticks = (32000000ull + s->tick_ns - 1) / s->tick_ns;
+	s->blocked_ticks = sim_ms_to_ticks(s, 32);
 	s->latency_ns = 6000000ull * factor;
 	s->min_gran_ns = 750000ull * factor;
 	s->wakeup_gran_ns = 1000000ull * factor;

@@ -27,6 +27,15 @@ const struct fs_pelt_avg *sim_cpu_avg_seen(const struct sim *s, int cpu)
 	return c->nr ? &c->avg : &c->seen;
 }
 
+/* update_blocked_averages() of an idle CPU: whether its cfs_rq decayed since last seen. */
+static bool blocked_update(struct sim_cpu *c)
+{
+	if (c->nr || c->seen.last_update_time == c->avg.last_update_time)
+		return false;
+	c->seen = c->avg;
+	return true;
+}
+
 /*
  * update_blocked_averages() of every idle CPU (update_nohz_stats()), each
  * followed by cpufreq_update_util() where it decayed; nohz.next_blocked
@@ -36,14 +45,9 @@ static void stats_update(struct sim *s)
 {
 	__u64 pds = 0;
 
-	for (int cpu = 0; cpu < s->ncpu; cpu++) {
-		struct sim_cpu *c = &s->cpu[cpu];
-
-		if (c->nr || c->seen.last_update_time == c->avg.last_update_time)
-			continue;
-		c->seen = c->avg;
-		pds |= 1ull << c->pd;
-	}
+	for (int cpu = 0; cpu < s->ncpu; cpu++)
+		if (blocked_update(&s->cpu[cpu]))
+			pds |= 1ull << s->cpu[cpu].pd;
 	s->next_blocked = s->ticks + s->blocked_ticks;
 	for (int pd = 0; pd < s->em->nr_pd; pd++)
 		if (pds >> pd & 1)
@@ -53,12 +57,8 @@ static void stats_update(struct sim *s)
 /* An idle CPU's own balance: update_blocked_averages() of that CPU, then cpufreq_update_util(). */
 void sim_nohz_own_update(struct sim *s, int cpu)
 {
-	struct sim_cpu *c = &s->cpu[cpu];
-
-	if (c->nr || c->seen.last_update_time == c->avg.last_update_time)
-		return;
-	c->seen = c->avg;
-	sim_sugov_update(s, c->pd);
+	if (blocked_update(&s->cpu[cpu]))
+		sim_sugov_update(s, s->cpu[cpu].pd);
 }
 
 /* The dequeue that idles the CPU updated its cfs_rq at this instant; then the newly idle kick. */

@@ -131,6 +131,9 @@ struct sim {
 	bool own_pol;            /* pol is this machine's (a resumed one shares its owner's, resume.c) */
 };
 
+/* machine.c */
+__u64 sim_ms_to_ticks(const struct sim *s, __u32 ms);
+
 /* kernel.c */
 void sim_kernel_of(const struct fs_policy_desc *d, struct sim_kernel *k);
 
