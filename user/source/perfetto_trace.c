@@ -49,6 +49,23 @@ int pft_bad_wire(struct pft *p, const char *path, const char *field, const struc
 		       fs_pbr_wire_name(want, b, sizeof(b)));
 }
 
+int pft_varint_field(struct pft *p, const uint8_t *b, size_t len, const char *path, uint32_t num,
+		     const char *field, uint64_t *v)
+{
+	struct fs_pbr r;
+	struct fs_pbr_field f;
+	int rc;
+
+	fs_pbr_init(&r, b, len);
+	while ((rc = fs_pbr_next(&r, &f)) > 0)
+		if (f.num == num) {
+			if (f.wire != FS_PBR_VARINT)
+				return pft_bad_wire(p, path, field, &f, FS_PBR_VARINT);
+			*v = f.v;
+		}
+	return rc < 0 ? pft_bad_pb(p, path, rc, &f) : 0;
+}
+
 bool pft_grow(struct pft *p, void **arr, size_t *cap, size_t n, size_t size)
 {
 	size_t c = *cap ? *cap * 2 : 16;
@@ -116,21 +133,11 @@ static int inflate_all(const uint8_t *in, size_t len, uint8_t **out, size_t *out
 /* Where bundle b's CPU's bundles are listed; its cpu field read here (the events wait for the merge). */
 static int bundle_add(struct pft *p, const uint8_t *b, size_t len)
 {
-	struct fs_pbr r;
-	struct fs_pbr_field f;
 	uint64_t cpu = 0;
 	struct pft_cpu *c;
-	int rc;
 
-	fs_pbr_init(&r, b, len);
-	while ((rc = fs_pbr_next(&r, &f)) > 0)
-		if (f.num == 1) {
-			if (f.wire != FS_PBR_VARINT)
-				return pft_bad_wire(p, "ftrace_events", "cpu", &f, FS_PBR_VARINT);
-			cpu = f.v;
-		}
-	if (rc < 0)
-		return pft_bad_pb(p, "ftrace_events", rc, &f);
+	if (pft_varint_field(p, b, len, "ftrace_events", 1, "cpu", &cpu))
+		return -1;
 	if (cpu >= PFT_MAX_CPU)
 		return pft_bad(p, "ftrace_events.cpu", "%llu is past the %d CPUs read", (unsigned long long)cpu,
 			       PFT_MAX_CPU);

@@ -126,6 +126,12 @@ int pft_bad(struct pft *p, const char *path, const char *fmt, ...) __attribute__
 /* A fs_pbr_next() error at field f (num set when the tag read) of the message at path. */
 int pft_bad_pb(struct pft *p, const char *path, int rc, const struct fs_pbr_field *f);
 /* Field f of path is not of wire type want. */
+/*
+ * The varint field num of the message b[0..len) into *v (the last one
+ * wins; *v kept without it): 0, or -1 with the error reported at path.
+ */
+int pft_varint_field(struct pft *p, const uint8_t *b, size_t len, const char *path, uint32_t num,
+		     const char *field, uint64_t *v);
 int pft_bad_wire(struct pft *p, const char *path, const char *field, const struct fs_pbr_field *f,
 		 uint32_t want);
 /* Grow *arr (elements of size) to hold n + 1; false when out of memory (err set). */

@@ -161,17 +161,9 @@ static int power_rails(struct pft *p, const uint8_t *b, size_t len, const struct
 	struct fs_pbr r;
 	struct fs_pbr_field f;
 	uint64_t session = 0;
-	int rc;
 
-	fs_pbr_init(&r, b, len);
-	while ((rc = fs_pbr_next(&r, &f)) > 0)
-		if (f.num == 3) {
-			if (f.wire != FS_PBR_VARINT)
-				return pft_bad_wire(p, "power_rails", "session_uuid", &f, FS_PBR_VARINT);
-			session = f.v;
-		}
-	if (rc < 0)
-		return pft_bad_pb(p, "power_rails", rc, &f);
+	if (pft_varint_field(p, b, len, "power_rails", 3, "session_uuid", &session))
+		return -1;
 	fs_pbr_init(&r, b, len);
 	while (fs_pbr_next(&r, &f) > 0) {
 		if (f.num != 1 && f.num != 2)
